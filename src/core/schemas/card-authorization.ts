@@ -1,0 +1,87 @@
+import * as z from 'zod/mini';
+import { MIN_CHARGE_AMOUNT_SATANG } from '../constants.js';
+import {
+  CurrencyRequestSchema,
+  CustomerRequestSchema,
+  HttpUrlRequestSchema,
+  TimestampSchema,
+  listEnvelopeSchema,
+} from './common.js';
+import { MAX_CHARGE_AMOUNT_SATANG, RedirectSchema } from './charge.js';
+import { CardAuthorizationPaymentMethodRequestSchema, CardResponseSchema, InitiatorTypeSchema } from './payment-method.js';
+
+export const CARD_AUTHORIZATION_STATUSES = ['PENDING', 'AUTHORIZED', 'FAILED', 'CANCELED', 'CAPTURED', 'EXPIRED'] as const;
+export const CardAuthorizationStatusSchema = z.enum(CARD_AUTHORIZATION_STATUSES);
+export type CardAuthorizationStatus = z.infer<typeof CardAuthorizationStatusSchema>;
+
+/** A card authorization as its GET and its webhooks return it. */
+export const CardAuthorizationSchema = z.looseObject({
+  cardAuthorizationId: z.string(),
+  merchantId: z.string(),
+  referenceId: z.optional(z.nullable(z.string())),
+  status: CardAuthorizationStatusSchema,
+  supportsMulticapture: z.optional(z.nullable(z.boolean())),
+  currency: z.string(),
+  amount: z.int(),
+  capturedAmount: z.optional(z.nullable(z.int())),
+  capturableAmount: z.optional(z.nullable(z.int())),
+  latestChargeId: z.optional(z.nullable(z.string())),
+  authorizedAt: z.optional(z.nullable(TimestampSchema)),
+  expiresAt: z.optional(z.nullable(TimestampSchema)),
+  paymentMethod: z.optional(
+    z.nullable(
+      z.looseObject({
+        paymentMethodType: z.string(),
+        card: z.optional(z.nullable(CardResponseSchema)),
+        cardNetworkToken: z.optional(z.nullable(CardResponseSchema)),
+      }),
+    ),
+  ),
+  failureCode: z.optional(z.nullable(z.string())),
+  createdAt: TimestampSchema,
+  updatedAt: TimestampSchema,
+});
+export type CardAuthorization = z.infer<typeof CardAuthorizationSchema>;
+
+export const CardAuthorizationListSchema = listEnvelopeSchema(CardAuthorizationSchema);
+
+const AmountRequestSchema = z.int({ error: 'must be a whole number of satang' }).check(
+  z.gte(MIN_CHARGE_AMOUNT_SATANG, `must be at least ${MIN_CHARGE_AMOUNT_SATANG} (1.00 THB)`),
+  z.lte(MAX_CHARGE_AMOUNT_SATANG, `must be at most ${MAX_CHARGE_AMOUNT_SATANG} (10,000,000.00 THB)`),
+);
+const ReferenceIdSchema = z.string().check(z.minLength(1, 'is required'), z.maxLength(255, 'must be at most 255 characters'));
+
+/** The body of `POST /api/v1/card-authorizations`: a card charge that only reserves the amount. */
+export const CreateCardAuthorizationRequestSchema = z.object({
+  amount: AmountRequestSchema,
+  currency: CurrencyRequestSchema,
+  paymentMethod: CardAuthorizationPaymentMethodRequestSchema,
+  referenceId: ReferenceIdSchema,
+  returnUrl: z.optional(HttpUrlRequestSchema),
+  skip3dsFlow: z.optional(z.boolean({ error: 'must be true or false' })),
+  customer: z.optional(CustomerRequestSchema),
+  payerAuthenticationDetails: z.optional(z.looseObject({})),
+  initiatorType: z.optional(InitiatorTypeSchema),
+  networkTransactionId: z.optional(z.string().check(z.maxLength(64, 'must be at most 64 characters'))),
+  supportsMulticapture: z.optional(z.boolean({ error: 'must be true or false' })),
+});
+export type CreateCardAuthorizationRequest = z.infer<typeof CreateCardAuthorizationRequestSchema>;
+
+/** The answer of card-authorization creation. */
+export const CreateCardAuthorizationResponseSchema = z.looseObject({
+  cardAuthorizationId: z.string(),
+  actionRequired: z.enum(['NONE', 'REDIRECT']),
+  redirect: z.optional(z.nullable(RedirectSchema)),
+});
+export type CreateCardAuthorizationResponse = z.infer<typeof CreateCardAuthorizationResponseSchema>;
+
+/** The body of `POST /api/v1/card-authorizations/{id}/charges`: capture some or all of it. */
+export const CaptureCardAuthorizationRequestSchema = z.object({
+  amount: AmountRequestSchema,
+  currency: CurrencyRequestSchema,
+  referenceId: ReferenceIdSchema,
+  isFinal: z.optional(z.boolean({ error: 'must be true or false' })),
+});
+export type CaptureCardAuthorizationRequest = z.infer<typeof CaptureCardAuthorizationRequestSchema>;
+
+export const CaptureCardAuthorizationResponseSchema = z.looseObject({ chargeId: z.string() });

@@ -1,0 +1,108 @@
+import * as z from 'zod/mini';
+import { CURRENCIES } from '../constants.js';
+
+/**
+ * Building blocks shared by the resource schemas.
+ *
+ * Responses are read with `z.looseObject`, so fields the service adds later are kept rather than
+ * rejected ("schemas may change"); requests are checked strictly on the fields they name.
+ */
+
+/** A timestamp as the service writes it (ISO 8601 with an offset or Z). Read leniently. */
+export const TimestampSchema = z.string();
+
+/** A timestamp a caller sends: ISO 8601 with an offset or Z, checked. */
+export const TimestampRequestSchema = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp with a UTC offset or Z' });
+
+/** Currency of a request: THB is the only one accepted. */
+export const CurrencyRequestSchema = z.enum(CURRENCIES, { error: 'must be THB' });
+
+/** An amount in the smallest currency unit (satang for THB). */
+export const AmountSchema = z.int();
+
+/** A phone number split as the service keeps it. */
+export const PhoneSchema = z.looseObject({
+  countryCode: z.string(),
+  number: z.string(),
+});
+export type Phone = z.infer<typeof PhoneSchema>;
+
+/** A postal address; `country` is a three-letter code. */
+export const AddressSchema = z.looseObject({
+  streetAddress: z.optional(z.string()),
+  city: z.optional(z.string()),
+  country: z.optional(z.string()),
+  postCode: z.optional(z.string()),
+});
+export type Address = z.infer<typeof AddressSchema>;
+
+/** Where an order is delivered. */
+export const DeliveryAddressSchema = z.looseObject({
+  contactName: z.optional(z.string()),
+  phone: z.optional(z.nullable(PhoneSchema)),
+  address: z.optional(z.nullable(AddressSchema)),
+});
+export type DeliveryAddress = z.infer<typeof DeliveryAddressSchema>;
+
+/** The customer of a charge as the service returns it. */
+export const CustomerSchema = z.looseObject({
+  primaryPhone: z.optional(z.nullable(PhoneSchema)),
+  email: z.optional(z.nullable(z.string())),
+  deliveryAddress: z.optional(z.nullable(DeliveryAddressSchema)),
+  billingAddress: z.optional(z.nullable(z.unknown())),
+});
+export type Customer = z.infer<typeof CustomerSchema>;
+
+const boundedString = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
+
+const PhoneRequestSchema = z.object({
+  countryCode: boundedString(8),
+  number: boundedString(32),
+});
+
+const AddressRequestSchema = z.object({
+  streetAddress: z.optional(boundedString(512)),
+  city: z.optional(boundedString(128)),
+  country: z.optional(z.string().check(z.regex(/^[A-Z]{3}$/, 'must be a three-letter country code'))),
+  postCode: z.optional(boundedString(32)),
+});
+
+/** The customer a caller may attach to a charge or a card authorization. */
+export const CustomerRequestSchema = z.object({
+  email: z.optional(z.email({ error: 'must be an email address' })),
+  primaryPhone: z.optional(PhoneRequestSchema),
+  deliveryAddress: z.optional(
+    z.object({
+      contactName: z.optional(boundedString(256)),
+      phone: z.optional(PhoneRequestSchema),
+      address: z.optional(AddressRequestSchema),
+    }),
+  ),
+  billingAddress: z.optional(AddressRequestSchema),
+});
+export type CustomerRequest = z.infer<typeof CustomerRequestSchema>;
+
+/** The envelope of every list endpoint: one page of items and the total across pages. */
+export function listEnvelopeSchema<T extends z.core.$ZodType>(item: T) {
+  return z.looseObject({
+    data: z.array(item),
+    totalCount: z.int(),
+  });
+}
+export interface ListEnvelope<T> {
+  data: T[];
+  totalCount: number;
+}
+
+/** Query parameters every list endpoint takes. */
+export const ListQuerySchema = z.object({
+  limit: z.optional(z.int().check(z.gte(1, 'must be at least 1'), z.lte(100, 'must be at most 100'))),
+  offset: z.optional(z.int().check(z.gte(0, 'must not be negative'))),
+});
+export type ListQuery = z.infer<typeof ListQuerySchema>;
+
+/** A URL given by the caller (return, redirect or cancel URL): absolute, http or https. */
+export const HttpUrlRequestSchema = z.url({
+  protocol: /^https?$/,
+  error: 'must be an absolute http or https URL',
+});

@@ -1,0 +1,137 @@
+import { parseArgs } from 'node:util';
+import { base64Decode } from '../core/base64.js';
+import { SANDBOX_DEFAULTS, SANDBOX_TEST_CARDS } from './defaults.js';
+import { SANDBOX_PAGES_PATH } from './hosted-pages.js';
+import { listenSandbox } from './listen.js';
+import { defaultSandboxMerchant } from './sandbox.js';
+
+const HELP = `satang-sandbox: a local emulator of the payment service
+
+Usage: satang-sandbox [options]
+
+Options (each also read from the environment variable shown):
+  --port <n>               port to listen on          SANDBOX_PORT       (default ${SANDBOX_DEFAULTS.port}; 0 picks one)
+  --host <host>            address to bind            SANDBOX_HOST       (default ${SANDBOX_DEFAULTS.host})
+  --merchant-id <id>       merchant id                SANDBOX_MERCHANT_ID
+  --api-key <key>          merchant API key           SANDBOX_API_KEY
+  --publishable-key <key>  publishable key            SANDBOX_PUBLISHABLE_KEY
+  --partner-id <id>        partner id                 SANDBOX_PARTNER_ID
+  --partner-key <key>      partner API key            SANDBOX_PARTNER_KEY
+  --webhook-url <url>      where webhooks are sent    SANDBOX_WEBHOOK_URL (none: no webhooks)
+  --webhook-key <base64>   webhook signing key        SANDBOX_WEBHOOK_KEY
+  --public-url <url>       origin written into hosted-page links  SANDBOX_PUBLIC_URL
+  --quiet                  no request log
+  -h, --help               this help
+`;
+
+/** Reads flags and environment into sandbox options; throws a message a person can act on. */
+export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv) {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'merchant-id': { type: 'string' },
+      'api-key': { type: 'string' },
+      'publishable-key': { type: 'string' },
+      'partner-id': { type: 'string' },
+      'partner-key': { type: 'string' },
+      'webhook-url': { type: 'string' },
+      'webhook-key': { type: 'string' },
+      'public-url': { type: 'string' },
+      quiet: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const pick = (flag: keyof typeof values, variable: string): string | undefined => {
+    const value = values[flag] ?? env[variable];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  const portText = pick('port', 'SANDBOX_PORT') ?? String(SANDBOX_DEFAULTS.port);
+  if (!/^\d+$/.test(portText) || Number(portText) > 65_535) throw new Error(`--port must be a number from 0 to 65535, not "${portText}"`);
+  const webhookUrl = pick('webhook-url', 'SANDBOX_WEBHOOK_URL');
+  if (webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(webhookUrl)) throw new Error(`--webhook-url must be an http(s) URL, not "${webhookUrl}"`);
+  const webhookKeyBase64 = pick('webhook-key', 'SANDBOX_WEBHOOK_KEY') ?? SANDBOX_DEFAULTS.webhookKeyBase64;
+  try {
+    if (base64Decode(webhookKeyBase64).length === 0) throw new Error('empty');
+  } catch {
+    throw new Error('--webhook-key must be a non-empty base64 string');
+  }
+  const publicUrl = pick('public-url', 'SANDBOX_PUBLIC_URL');
+  if (publicUrl !== undefined && !/^https?:\/\/[^\s/]+\/?$/.test(publicUrl)) throw new Error(`--public-url must be an origin such as http://localhost:4010, not "${publicUrl}"`);
+
+  const defaults = defaultSandboxMerchant();
+  const partnerId = pick('partner-id', 'SANDBOX_PARTNER_ID') ?? SANDBOX_DEFAULTS.partnerId;
+  const merchant = {
+    ...defaults,
+    merchantId: pick('merchant-id', 'SANDBOX_MERCHANT_ID') ?? defaults.merchantId,
+    apiKey: pick('api-key', 'SANDBOX_API_KEY') ?? defaults.apiKey,
+    publishableKey: pick('publishable-key', 'SANDBOX_PUBLISHABLE_KEY') ?? defaults.publishableKey,
+    partnerId,
+  };
+  if (merchant.apiKey === merchant.publishableKey) throw new Error('--api-key and --publishable-key must differ');
+  return {
+    help: values.help === true,
+    quiet: values.quiet === true,
+    port: Number(portText),
+    host: pick('host', 'SANDBOX_HOST') ?? SANDBOX_DEFAULTS.host,
+    merchants: [merchant],
+    partners: [{ partnerId, apiKey: pick('partner-key', 'SANDBOX_PARTNER_KEY') ?? SANDBOX_DEFAULTS.partnerApiKey }],
+    webhook: { url: webhookUrl, webhookKeyBase64 },
+    ...(publicUrl ? { publicUrl: publicUrl.replace(/\/$/, '') } : {}),
+  };
+}
+
+/** Runs the CLI: starts the sandbox, prints what a developer needs, stops on SIGINT/SIGTERM. */
+export async function main(argv = process.argv.slice(2), env = process.env): Promise<void> {
+  let options: ReturnType<typeof parseCliOptions>;
+  try {
+    options = parseCliOptions(argv, env);
+  } catch (error) {
+    console.error(`satang-sandbox: ${(error as Error).message}\n\n${HELP}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (options.help) {
+    console.log(HELP);
+    return;
+  }
+  const { help: _help, quiet, ...sandboxOptions } = options;
+  let running;
+  try {
+    running = await listenSandbox({ ...sandboxOptions, ...(quiet ? {} : { log: (line: string) => console.log(line) }) });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    console.error(
+      code === 'EADDRINUSE'
+        ? `satang-sandbox: port ${options.port} is already in use; pick another with --port or SANDBOX_PORT`
+        : `satang-sandbox: could not start: ${(error as Error).message}`,
+    );
+    process.exitCode = 1;
+    return;
+  }
+  const merchant = options.merchants[0]!;
+  const partner = options.partners[0]!;
+  const base = options.publicUrl ?? running.url;
+  console.log(`satang-sandbox listening on ${running.url}
+
+  merchant id       ${merchant.merchantId}
+  API key           ${merchant.apiKey}   (server only: /api/v1/*)
+  publishable key   ${merchant.publishableKey}   (browser: /client/v1/*)
+  partner           ${partner.partnerId} / ${partner.apiKey}
+  webhooks          ${options.webhook.url ?? 'off (set --webhook-url)'}
+  webhook key       ${options.webhook.webhookKeyBase64}
+  PromptPay payer   ${base}${SANDBOX_PAGES_PATH}/promptpay
+  deliveries log    ${base}/sandbox/v1/webhook-deliveries
+
+Test cards (any future expiry, CVC 123, Amex 1234):
+${SANDBOX_TEST_CARDS.map((card) => `  ${card.number.padEnd(17)} ${card.description}`).join('\n')}
+  any other valid   fails with CH_PROCESSING_FAILED
+`);
+  const stop = () => {
+    void running.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

@@ -1,0 +1,203 @@
+import { PAYMENT_METHOD_FAMILY } from '../core/schemas/payment-method.js';
+import { SANDBOX_OTP_CODE } from './defaults.js';
+import {
+  SANDBOX_PAGES_CSS,
+  renderAuthorizePage,
+  renderErrorPage,
+  renderForcePage,
+  renderOtpPage,
+  renderPromptPayPayerPage,
+  renderResultPage,
+  paymentMethodLabel,
+  type ChargeView,
+} from './pages.js';
+import type { ChargeOutcome, SandboxPayments } from './payments.js';
+import { readText } from './read-body.js';
+import { SandboxError } from './sandbox-error.js';
+import type { ChargeRecord } from './store.js';
+
+/** Where the hosted pages live on the sandbox. */
+export const SANDBOX_PAGES_PATH = '/sandbox/pages';
+
+const STYLESHEET_HREF = `${SANDBOX_PAGES_PATH}/style.css`;
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy':
+    "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self' http: https:; frame-ancestors 'none'; base-uri 'none'",
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+};
+
+type StepPage = 'otp' | 'force' | 'authorize';
+
+/**
+ * The pages a shopper is sent to: the 3-D Secure OTP page, the force page, the wallet and
+ * banking-app authorize page, and the PromptPay payer simulator. Plain HTML forms: they work
+ * without JavaScript, and every one completes the charge and then goes to its returnUrl.
+ */
+export class HostedPages {
+  readonly #payments: SandboxPayments;
+  readonly #now: () => Date;
+  readonly #maxBodyBytes: number;
+
+  constructor(payments: SandboxPayments, now: () => Date, maxBodyBytes: number) {
+    this.#payments = payments;
+    this.#now = now;
+    this.#maxBodyBytes = maxBodyBytes;
+  }
+
+  /** Answers a request for a hosted page, or `undefined` when the path is not one. */
+  async handle(request: Request, url: URL): Promise<Response | undefined> {
+    const path = url.pathname;
+    if (!path.startsWith(`${SANDBOX_PAGES_PATH}/`)) return undefined;
+    const rest = path.slice(SANDBOX_PAGES_PATH.length + 1);
+    if (rest === 'style.css') {
+      this.#only(request, ['GET']);
+      return new Response(SANDBOX_PAGES_CSS, {
+        headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' },
+      });
+    }
+    if (rest === 'promptpay') return this.#promptPay(request, url);
+    const match = /^(otp|force|authorize)\/([^/]+)$/.exec(rest);
+    if (!match) return page(404, renderErrorPage({ stylesheetHref: STYLESHEET_HREF, title: 'Page not found', message: 'There is no sandbox page at this address.' }));
+    return this.#step(request, url, match[1] as StepPage, safeDecode(match[2]!));
+  }
+
+  async #step(request: Request, url: URL, step: StepPage, chargeId: string): Promise<Response> {
+    this.#only(request, ['GET', 'POST']);
+    const record = this.#payments.store.charges.get(chargeId);
+    if (!record || pageFor(record) !== step) {
+      return page(404, renderErrorPage({ stylesheetHref: STYLESHEET_HREF, title: 'Payment not found', message: 'No payment is waiting for this step. Check the link, or start the payment again.' }));
+    }
+    const charge = chargeView(record);
+    if (record.charge.status !== 'PENDING') return this.#finished(record, 'This payment is already complete');
+    const action = url.pathname;
+    const links = { stylesheetHref: STYLESHEET_HREF };
+    if (request.method === 'GET') {
+      if (step === 'otp') return page(200, renderOtpPage({ ...links, charge, action }));
+      if (step === 'force') return page(200, renderForcePage({ ...links, charge, action }));
+      return page(200, renderAuthorizePage({ ...links, charge, action, methodLabel: paymentMethodLabel(record.requestedType) }));
+    }
+
+    const form = await this.#form(request);
+    let outcome: ChargeOutcome;
+    if (step === 'otp') {
+      const otp = (form.get('otp') ?? '').trim();
+      if (otp === '') return page(400, renderOtpPage({ ...links, charge, action, error: 'Enter the one-time code.' }));
+      outcome = otp === SANDBOX_OTP_CODE ? { status: 'SUCCEEDED' } : { status: 'FAILED', failureCode: 'CH_AUTHENTICATION_FAILED' };
+    } else {
+      const choice = form.get(step === 'force' ? 'outcome' : 'decision');
+      const succeed = step === 'force' ? 'succeed' : 'approve';
+      const fail = step === 'force' ? 'fail' : 'decline';
+      if (choice !== succeed && choice !== fail) {
+        return page(400, renderErrorPage({ ...links, title: 'Choose an outcome', message: `Send ${succeed} or ${fail}.` }));
+      }
+      outcome =
+        choice === succeed
+          ? { status: 'SUCCEEDED' }
+          : { status: 'FAILED', failureCode: step === 'force' ? 'CH_PROCESSING_FAILED' : 'CH_AUTHENTICATION_FAILED' };
+    }
+    this.#payments.settleCharge(chargeId, outcome);
+    return this.#finished(record, outcome.status === 'SUCCEEDED' ? 'Payment approved' : 'Payment not approved');
+  }
+
+  async #promptPay(request: Request, url: URL): Promise<Response> {
+    this.#only(request, ['GET', 'POST']);
+    const links = { stylesheetHref: STYLESHEET_HREF, action: url.pathname };
+    if (request.method === 'GET') {
+      return page(200, renderPromptPayPayerPage({ ...links, rawData: url.searchParams.get('rawData') ?? undefined, pending: this.#pendingQrCharges() }));
+    }
+    const form = await this.#form(request);
+    const rawData = (form.get('rawData') ?? '').trim();
+    const choice = form.get('outcome');
+    const again = (status: number, text: string) =>
+      page(status, renderPromptPayPayerPage({ ...links, rawData, message: { kind: 'error', text }, pending: this.#pendingQrCharges() }));
+    if (choice !== 'succeed' && choice !== 'fail') return again(400, 'Choose Pay or Decline.');
+    if (rawData === '') return again(400, 'Paste the QR code’s text (its rawData) first.');
+    const record = this.#payments.findChargeByQrPayload(rawData);
+    if (!record?.qr) return again(404, 'No charge matches this QR code. Check that you copied all of it.');
+    if (record.charge.status !== 'PENDING') return again(409, `This QR code was already used: the charge is ${record.charge.status}.`);
+    if (record.qr.expiresAt.getTime() <= this.#now().getTime()) return again(410, 'This QR code has expired. Ask the shop for a new one.');
+    this.#payments.settleCharge(record.charge.chargeId, choice === 'succeed' ? { status: 'SUCCEEDED' } : { status: 'FAILED', failureCode: 'CH_PROCESSING_FAILED' });
+    return this.#finished(record, choice === 'succeed' ? 'Payment sent' : 'Payment declined');
+  }
+
+  /** After a step: back to the merchant when it gave a return URL, else a page with the outcome. */
+  #finished(record: ChargeRecord, title: string): Response {
+    if (record.returnUrl) return new Response(null, { status: 303, headers: { location: record.returnUrl, 'cache-control': 'no-store' } });
+    const charge = chargeView(record);
+    const message =
+      charge.status === 'SUCCEEDED'
+        ? 'The payment succeeded. You can close this page.'
+        : charge.status === 'FAILED'
+          ? `The payment failed (${charge.failureCode}). You can close this page.`
+          : 'The payment is still waiting.';
+    return page(200, renderResultPage({ stylesheetHref: STYLESHEET_HREF, title, message, charge }));
+  }
+
+  #pendingQrCharges() {
+    const now = this.#now().getTime();
+    const pending = [];
+    for (const record of this.#payments.store.charges.values()) {
+      if (record.qr && record.charge.status === 'PENDING') {
+        pending.push({
+          seq: record.seq,
+          chargeId: record.charge.chargeId,
+          amountSatang: record.charge.amount,
+          rawData: record.qr.rawData,
+          expiresAt: record.qr.expiresAt.toISOString(),
+          expired: record.qr.expiresAt.getTime() <= now,
+        });
+      }
+    }
+    return pending.sort((a, b) => b.seq - a.seq).slice(0, 20).map(({ seq: _seq, ...rest }) => rest);
+  }
+
+  async #form(request: Request): Promise<URLSearchParams> {
+    const type = request.headers.get('content-type') ?? '';
+    if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type.trim())) {
+      throw new SandboxError('UNSUPPORTED_MEDIA_TYPE_ERROR', 'hosted pages take form posts (application/x-www-form-urlencoded)');
+    }
+    return new URLSearchParams(await readText(request, this.#maxBodyBytes));
+  }
+
+  #only(request: Request, methods: string[]): void {
+    if (!methods.includes(request.method)) {
+      throw new SandboxError('METHOD_NOT_ALLOWED_ERROR', `${request.method} is not allowed here; use ${methods.join(' or ')}`, { allow: methods.join(', ') });
+    }
+  }
+}
+
+function pageFor(record: ChargeRecord): StepPage | undefined {
+  if (record.cardBehaviour?.outcome === 'otp') return 'otp';
+  if (record.cardBehaviour?.outcome === 'force') return 'force';
+  const family = PAYMENT_METHOD_FAMILY[record.requestedType];
+  if (family === 'e-wallet' || family === 'mobile-banking' || family === 'pay-later') return 'authorize';
+  return undefined;
+}
+
+function chargeView(record: ChargeRecord): ChargeView {
+  const { charge } = record;
+  return {
+    chargeId: charge.chargeId,
+    amountSatang: charge.amount,
+    currency: charge.currency,
+    referenceId: charge.referenceId ?? '',
+    paymentMethodType: record.requestedType,
+    status: charge.status,
+    ...(charge.failureCode ? { failureCode: charge.failureCode } : {}),
+  };
+}
+
+function page(status: number, html: string): Response {
+  return new Response(html, { status, headers: PAGE_HEADERS });
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

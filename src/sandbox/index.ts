@@ -1,0 +1,22 @@
+/**
+ * `satang/sandbox`: a local, faithful emulator of the payment service, for development, tests
+ * and demos. It moves no money.
+ */
+export { Sandbox, createSandbox, defaultSandboxMerchant, REPLAYED_HEADER, type SandboxOptions } from './sandbox.js';
+export { listenSandbox, type RunningSandbox } from './listen.js';
+export type { SandboxMerchant, ChargeOutcome } from './payments.js';
+export type { SandboxPartner } from './auth.js';
+export {
+  SANDBOX_DEFAULTS,
+  SANDBOX_TEST_CARDS,
+  SANDBOX_OTP_CODE,
+  SANDBOX_MAX_BODY_BYTES,
+  SANDBOX_DEFAULT_QR_EXPIRY_MS,
+  SANDBOX_CARD_TOKEN_TTL_MS,
+  SANDBOX_FEE_RATE_BPS,
+  SANDBOX_VAT_RATE_BPS,
+  SANDBOX_REFUND_FAILURE_CODE,
+  type TestCard,
+} from './defaults.js';
+export { SANDBOX_PAGES_PATH } from './hosted-pages.js';
+export type { WebhookDelivery, WebhookAttempt } from './webhook-dispatcher.js';

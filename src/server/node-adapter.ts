@@ -1,0 +1,86 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+
+/** A Fetch-style handler: the shape of every Satang server piece. */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+/** Options of {@link toNodeListener}. */
+export interface NodeListenerOptions {
+  /**
+   * Origin used to build the request URL, e.g. `https://shop.example`. By default it is taken
+   * from the Host header and the socket (http, or https behind TLS).
+   */
+  origin?: string;
+}
+
+/**
+ * Turns a Fetch-style handler into a Node `http` request listener. It also works as Express or
+ * Fastify (raw) middleware: pass `next` and the request is answered by the handler regardless.
+ */
+export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}) {
+  return async (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): Promise<void> => {
+    try {
+      const response = await handler(toRequest(req, options));
+      await writeResponse(response, res);
+    } catch (error) {
+      if (next) return next(error);
+      if (!res.headersSent) {
+        res.statusCode = 500;
+        res.setHeader('content-type', 'application/json; charset=utf-8');
+      }
+      res.end(JSON.stringify({ code: 500, message: 'internal error', error: { errorCode: 'INTERNAL_SERVER_ERROR', errorMessage: 'internal error' } }));
+    }
+  };
+}
+
+/** The Fetch `Request` for a Node request, body streamed, aborted when the client goes away. */
+export function toRequest(req: IncomingMessage, options: NodeListenerOptions = {}): Request {
+  const secure = 'encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted);
+  const origin = options.origin ?? `${secure ? 'https' : 'http'}://${hostOf(req)}`;
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name.startsWith(':')) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  const controller = new AbortController();
+  req.once('close', () => {
+    if (!req.complete) controller.abort();
+  });
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  return new Request(new URL(req.url ?? '/', origin), {
+    method,
+    headers,
+    signal: controller.signal,
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+  } as RequestInit);
+}
+
+function hostOf(req: IncomingMessage): string {
+  const host = req.headers.host;
+  // A Host header that is not a plain host[:port] would make the URL unparsable or misleading.
+  return host && /^[A-Za-z0-9.\-[\]:]+$/.test(host) ? host : 'localhost';
+}
+
+/** Writes a Fetch `Response` to a Node response, streaming its body. */
+export async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+  res.statusCode = response.status;
+  for (const [name, value] of response.headers) {
+    if (name === 'set-cookie') continue;
+    res.setHeader(name, value);
+  }
+  const cookies = response.headers.getSetCookie?.() ?? [];
+  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  res.once('close', () => void reader.cancel().catch(() => undefined));
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve));
+  }
+  res.end();
+}

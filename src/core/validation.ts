@@ -25,9 +25,12 @@ export function toFieldIssues(issues: readonly z.core.$ZodIssue[], input: unknow
   return issues.map((issue) => {
     const field = issue.path.map(String).join('.');
     let message = issue.message;
-    if (issue.code === 'invalid_type' && message === 'Invalid input') {
-      const present = issue.path.length === 0 ? input !== undefined : valueAt(input, issue.path.slice(0, -1)) !== undefined && valueAt(input, issue.path) !== undefined;
-      message = present ? `must be ${article(issue.expected)}` : 'is required';
+    const parent = issue.path.length === 0 ? undefined : valueAt(input, issue.path.slice(0, -1));
+    const missing = issue.path.length === 0 ? input === undefined : parent !== null && typeof parent === 'object' && valueAt(input, issue.path) === undefined;
+    if (missing && (issue.code === 'invalid_type' || issue.code === 'invalid_union' || issue.code === 'invalid_value')) {
+      message = 'is required';
+    } else if (issue.code === 'invalid_type' && message === 'Invalid input') {
+      message = `must be ${article(issue.expected)}`;
     } else if (issue.code === 'unrecognized_keys') {
       message = `has unknown field(s) ${issue.keys.join(', ')}`;
     }

@@ -1,5 +1,8 @@
 import { SandboxError } from './sandbox-error.js';
 
+/** Deepest nesting of arrays and objects a request body may have. */
+export const SANDBOX_MAX_JSON_DEPTH = 64;
+
 /**
  * Reads a JSON request body, refusing one that is too large before reading past the limit, one
  * that is not declared as JSON, and one that does not parse.
@@ -13,11 +16,32 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   if (!/^application\/json\s*(;|$)/i.test(type.trim())) {
     throw new SandboxError('UNSUPPORTED_MEDIA_TYPE_ERROR', 'Content-Type must be application/json');
   }
+  let value: unknown;
   try {
-    return { value: JSON.parse(text) as unknown, text };
+    value = JSON.parse(text);
   } catch {
     throw new SandboxError('INVALID_JSON_ERROR', 'request body is not valid JSON');
   }
+  // Everything after parsing (validation, idempotency fingerprints) may walk the body
+  // recursively: a bounded depth keeps that from exhausting the stack.
+  if (jsonDepth(value) > SANDBOX_MAX_JSON_DEPTH) {
+    throw new SandboxError('API_VALIDATION_ERROR', `inputs are failing validation; body is nested deeper than ${SANDBOX_MAX_JSON_DEPTH} levels`);
+  }
+  return { value, text };
+}
+
+/** Nesting depth of a parsed JSON value, measured without recursion. */
+export function jsonDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > SANDBOX_MAX_JSON_DEPTH) return deepest;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 /** Reads the body as UTF-8 text, stopping as soon as it passes `maxBytes`. */

@@ -45,13 +45,14 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv) {
     },
   });
   const pick = (flag: keyof typeof values, variable: string): string | undefined => {
-    const value = values[flag] ?? env[variable];
-    return typeof value === 'string' && value !== '' ? value : undefined;
+    for (const value of [values[flag], env[variable]]) if (typeof value === 'string' && value !== '') return value;
+    return undefined;
   };
+  const isHttpUrl = (text: string) => /^https?:\/\//.test(text) && URL.canParse(text);
   const portText = pick('port', 'SANDBOX_PORT') ?? String(SANDBOX_DEFAULTS.port);
   if (!/^\d+$/.test(portText) || Number(portText) > 65_535) throw new Error(`--port must be a number from 0 to 65535, not "${portText}"`);
   const webhookUrl = pick('webhook-url', 'SANDBOX_WEBHOOK_URL');
-  if (webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(webhookUrl)) throw new Error(`--webhook-url must be an http(s) URL, not "${webhookUrl}"`);
+  if (webhookUrl !== undefined && !isHttpUrl(webhookUrl)) throw new Error(`--webhook-url must be an http(s) URL, not "${webhookUrl}"`);
   const webhookKeyBase64 = pick('webhook-key', 'SANDBOX_WEBHOOK_KEY') ?? SANDBOX_DEFAULTS.webhookKeyBase64;
   try {
     if (base64Decode(webhookKeyBase64).length === 0) throw new Error('empty');
@@ -59,7 +60,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv) {
     throw new Error('--webhook-key must be a non-empty base64 string');
   }
   const publicUrl = pick('public-url', 'SANDBOX_PUBLIC_URL');
-  if (publicUrl !== undefined && !/^https?:\/\/[^\s/]+\/?$/.test(publicUrl)) throw new Error(`--public-url must be an origin such as http://localhost:4010, not "${publicUrl}"`);
+  if (publicUrl !== undefined && !(isHttpUrl(publicUrl) && new URL(publicUrl).origin === publicUrl.replace(/\/$/, ''))) throw new Error(`--public-url must be an origin such as http://localhost:4010, not "${publicUrl}"`);
 
   const defaults = defaultSandboxMerchant();
   const partnerId = pick('partner-id', 'SANDBOX_PARTNER_ID') ?? SANDBOX_DEFAULTS.partnerId;

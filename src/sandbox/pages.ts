@@ -496,8 +496,8 @@ export function formatAmountSatang(amountSatang: number, currency: string): stri
 const PAYMENT_METHOD_LABELS = {
   CARD: 'Card',
   CARD_INSTALLMENTS: 'Card installments',
-  CARD_TOKEN: 'Saved card',
-  CARD_TOKEN_INSTALLMENTS: 'Saved card installments',
+  CARD_TOKEN: 'Card',
+  CARD_TOKEN_INSTALLMENTS: 'Card installments',
   CARD_NETWORK_TOKEN: 'Card (network token)',
   QR_PROMPT_PAY: 'PromptPay QR',
   ALIPAY: 'Alipay',

@@ -28,6 +28,9 @@ export const CURRENCIES = [CURRENCY_THB] as const;
 /** The smallest charge the service accepts: 1.00 THB. */
 export const MIN_CHARGE_AMOUNT_SATANG = 100;
 
+/** The largest amount the sandbox and Satang accept for one charge: 10,000,000.00 THB. */
+export const MAX_CHARGE_AMOUNT_SATANG = 1_000_000_000;
+
 /** Installment periods in months, and the smallest amount each accepts. */
 export const INSTALLMENT_PERIODS = [3, 4, 6, 10] as const;
 export type InstallmentPeriod = (typeof INSTALLMENT_PERIODS)[number];

@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
-import { MIN_CHARGE_AMOUNT_SATANG } from '../constants.js';
-import { ChargeStatusSchema, MAX_CHARGE_AMOUNT_SATANG } from './charge.js';
-import { CurrencyRequestSchema, TimestampSchema, listEnvelopeSchema } from './common.js';
-import { CardResponseSchema } from './payment-method.js';
+import { ChargeStatusSchema } from './charge.js';
+import { ChargeAmountRequestSchema, CurrencyRequestSchema, ReferenceIdRequestSchema, TimestampSchema, listEnvelopeSchema } from './common.js';
+import { CardMemberSchema, MemberSchema } from './payment-method.js';
 
 /** Bounds of a bolt intent's lifetime, in seconds from its creation. */
 export const BOLT_INTENT_MIN_EXPIRY_SEC = 90;
@@ -63,8 +62,6 @@ export const BoltModeSchema = z.looseObject({
 });
 export type BoltMode = z.infer<typeof BoltModeSchema>;
 
-const MemberSchema = z.optional(z.nullable(z.looseObject({})));
-const CardMemberSchema = z.optional(z.nullable(CardResponseSchema));
 
 /** `paymentMethod` of a bolt intent as read back: the type and one non-null member for it. */
 export const BoltPaymentMethodSchema = z.looseObject({
@@ -198,12 +195,9 @@ export type BoltPaymentMethodRequest = z.infer<typeof BoltPaymentMethodRequestSc
  */
 export const CreateBoltIntentRequestSchema = z
   .object({
-    amount: z.int({ error: 'must be a whole number of satang' }).check(
-      z.gte(MIN_CHARGE_AMOUNT_SATANG, `must be at least ${MIN_CHARGE_AMOUNT_SATANG} (1.00 THB)`),
-      z.lte(MAX_CHARGE_AMOUNT_SATANG, `must be at most ${MAX_CHARGE_AMOUNT_SATANG} (10,000,000.00 THB)`),
-    ),
+    amount: ChargeAmountRequestSchema,
     currency: CurrencyRequestSchema,
-    referenceId: z.string().check(z.minLength(1, 'is required'), z.maxLength(255, 'must be at most 255 characters')),
+    referenceId: ReferenceIdRequestSchema,
     internalNote: z.optional(z.string().check(z.maxLength(255, 'must be at most 255 characters'))),
     expiryDurationInSec: z.int({ error: 'must be a whole number of seconds' }).check(
       z.gte(BOLT_INTENT_MIN_EXPIRY_SEC, `must be at least ${BOLT_INTENT_MIN_EXPIRY_SEC} (seconds)`),

@@ -1,13 +1,14 @@
 import * as z from 'zod/mini';
-import { MIN_CHARGE_AMOUNT_SATANG } from '../constants.js';
 import {
+  ChargeAmountRequestSchema,
   CurrencyRequestSchema,
   CustomerRequestSchema,
   HttpUrlRequestSchema,
+  ReferenceIdRequestSchema,
   TimestampSchema,
   listEnvelopeSchema,
 } from './common.js';
-import { MAX_CHARGE_AMOUNT_SATANG, RedirectSchema } from './charge.js';
+import { RedirectSchema } from './charge.js';
 import { CardAuthorizationPaymentMethodRequestSchema, CardResponseSchema, InitiatorTypeSchema } from './payment-method.js';
 
 export const CARD_AUTHORIZATION_STATUSES = ['PENDING', 'AUTHORIZED', 'FAILED', 'CANCELED', 'CAPTURED', 'EXPIRED'] as const;
@@ -45,18 +46,13 @@ export type CardAuthorization = z.infer<typeof CardAuthorizationSchema>;
 
 export const CardAuthorizationListSchema = listEnvelopeSchema(CardAuthorizationSchema);
 
-const AmountRequestSchema = z.int({ error: 'must be a whole number of satang' }).check(
-  z.gte(MIN_CHARGE_AMOUNT_SATANG, `must be at least ${MIN_CHARGE_AMOUNT_SATANG} (1.00 THB)`),
-  z.lte(MAX_CHARGE_AMOUNT_SATANG, `must be at most ${MAX_CHARGE_AMOUNT_SATANG} (10,000,000.00 THB)`),
-);
-const ReferenceIdSchema = z.string().check(z.minLength(1, 'is required'), z.maxLength(255, 'must be at most 255 characters'));
 
 /** The body of `POST /api/v1/card-authorizations`: a card charge that only reserves the amount. */
 export const CreateCardAuthorizationRequestSchema = z.object({
-  amount: AmountRequestSchema,
+  amount: ChargeAmountRequestSchema,
   currency: CurrencyRequestSchema,
   paymentMethod: CardAuthorizationPaymentMethodRequestSchema,
-  referenceId: ReferenceIdSchema,
+  referenceId: ReferenceIdRequestSchema,
   returnUrl: z.optional(HttpUrlRequestSchema),
   skip3dsFlow: z.optional(z.boolean({ error: 'must be true or false' })),
   customer: z.optional(CustomerRequestSchema),
@@ -77,9 +73,9 @@ export type CreateCardAuthorizationResponse = z.infer<typeof CreateCardAuthoriza
 
 /** The body of `POST /api/v1/card-authorizations/{id}/charges`: capture some or all of it. */
 export const CaptureCardAuthorizationRequestSchema = z.object({
-  amount: AmountRequestSchema,
+  amount: ChargeAmountRequestSchema,
   currency: CurrencyRequestSchema,
-  referenceId: ReferenceIdSchema,
+  referenceId: ReferenceIdRequestSchema,
   isFinal: z.optional(z.boolean({ error: 'must be true or false' })),
 });
 export type CaptureCardAuthorizationRequest = z.infer<typeof CaptureCardAuthorizationRequestSchema>;

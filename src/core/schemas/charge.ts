@@ -1,10 +1,11 @@
 import * as z from 'zod/mini';
-import { MIN_CHARGE_AMOUNT_SATANG } from '../constants.js';
 import {
+  ChargeAmountRequestSchema,
   CurrencyRequestSchema,
   CustomerRequestSchema,
   CustomerSchema,
   HttpUrlRequestSchema,
+  ReferenceIdRequestSchema,
   TimestampSchema,
   listEnvelopeSchema,
 } from './common.js';
@@ -14,9 +15,6 @@ import {
   PaymentMethodRequestSchema,
   PaymentMethodResponseSchema,
 } from './payment-method.js';
-
-/** The largest amount the sandbox accepts for one charge: 10,000,000.00 THB. */
-export const MAX_CHARGE_AMOUNT_SATANG = 1_000_000_000;
 
 export const CHARGE_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED'] as const;
 export const ChargeStatusSchema = z.enum(CHARGE_STATUSES);
@@ -60,13 +58,10 @@ export type ChargeList = z.infer<typeof ChargeListSchema>;
 
 /** The body of `POST /api/v1/charges`. */
 export const CreateChargeRequestSchema = z.object({
-  amount: z.int({ error: 'must be a whole number of satang' }).check(
-    z.gte(MIN_CHARGE_AMOUNT_SATANG, `must be at least ${MIN_CHARGE_AMOUNT_SATANG} (1.00 THB)`),
-    z.lte(MAX_CHARGE_AMOUNT_SATANG, `must be at most ${MAX_CHARGE_AMOUNT_SATANG} (10,000,000.00 THB)`),
-  ),
+  amount: ChargeAmountRequestSchema,
   currency: CurrencyRequestSchema,
   paymentMethod: PaymentMethodRequestSchema,
-  referenceId: z.string().check(z.minLength(1, 'is required'), z.maxLength(255, 'must be at most 255 characters')),
+  referenceId: ReferenceIdRequestSchema,
   returnUrl: z.optional(HttpUrlRequestSchema),
   skip3dsFlow: z.optional(z.boolean({ error: 'must be true or false' })),
   deviceType: z.optional(DeviceTypeSchema),

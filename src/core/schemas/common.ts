@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CURRENCIES } from '../constants.js';
+import { CURRENCIES, MAX_CHARGE_AMOUNT_SATANG, MIN_CHARGE_AMOUNT_SATANG } from '../constants.js';
 
 /**
  * Building blocks shared by the resource schemas.
@@ -53,7 +53,21 @@ export const CustomerSchema = z.looseObject({
 });
 export type Customer = z.infer<typeof CustomerSchema>;
 
-const boundedString = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
+/** A string of at most `max` characters, for optional request fields. */
+export const boundedString = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
+
+/** A non-empty string of at most `max` characters. */
+export const requiredString = (max: number) =>
+  z.string().check(z.minLength(1, 'is required'), z.maxLength(max, `must be at most ${max} characters`));
+
+/** The amount of a charge, authorization, link or intent: 1.00 to 10,000,000.00 THB, in satang. */
+export const ChargeAmountRequestSchema = z.int({ error: 'must be a whole number of satang' }).check(
+  z.gte(MIN_CHARGE_AMOUNT_SATANG, `must be at least ${MIN_CHARGE_AMOUNT_SATANG} (1.00 THB)`),
+  z.lte(MAX_CHARGE_AMOUNT_SATANG, `must be at most ${MAX_CHARGE_AMOUNT_SATANG} (10,000,000.00 THB)`),
+);
+
+/** The merchant's reference of a charge, authorization or intent. */
+export const ReferenceIdRequestSchema = requiredString(255);
 
 const PhoneRequestSchema = z.object({
   countryCode: boundedString(8),

@@ -1,7 +1,13 @@
 import * as z from 'zod/mini';
-import { MIN_CHARGE_AMOUNT_SATANG } from '../constants.js';
-import { MAX_CHARGE_AMOUNT_SATANG } from './charge.js';
-import { CurrencyRequestSchema, HttpUrlRequestSchema, TimestampRequestSchema, TimestampSchema } from './common.js';
+import {
+  ChargeAmountRequestSchema,
+  CurrencyRequestSchema,
+  HttpUrlRequestSchema,
+  TimestampRequestSchema,
+  TimestampSchema,
+  boundedString,
+  requiredString,
+} from './common.js';
 
 export const PAYMENT_LINK_STATUSES = ['ACTIVE', 'PAID', 'EXPIRED', 'DISABLED'] as const;
 /**
@@ -106,9 +112,6 @@ export type PaymentLink = z.infer<typeof PaymentLinkSchema>;
 // ---------------------------------------------------------------------------------------------
 // Request shapes: checked, with messages that read after the field path.
 
-const boundedString = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
-const requiredString = (max: number) =>
-  z.string().check(z.minLength(1, 'is required'), z.maxLength(max, `must be at most ${max} characters`));
 
 const ToggleRequestSchema = z.object({
   isEnabled: z.boolean({ error: 'must be true or false' }),
@@ -147,10 +150,7 @@ export type OrderItemRequest = z.infer<typeof OrderItemRequestSchema>;
 
 /** The order of a new link: what the shopper pays (`netAmount`, in satang) and what for. */
 export const PaymentLinkOrderRequestSchema = z.object({
-  netAmount: z.int({ error: 'must be a whole number of satang' }).check(
-    z.gte(MIN_CHARGE_AMOUNT_SATANG, `must be at least ${MIN_CHARGE_AMOUNT_SATANG} (1.00 THB)`),
-    z.lte(MAX_CHARGE_AMOUNT_SATANG, `must be at most ${MAX_CHARGE_AMOUNT_SATANG} (10,000,000.00 THB)`),
-  ),
+  netAmount: ChargeAmountRequestSchema,
   currency: CurrencyRequestSchema,
   description: requiredString(255),
   referenceId: z.optional(boundedString(255)),

@@ -210,8 +210,10 @@ export const CardResponseSchema = z.looseObject({
   networkTransactionId: z.optional(z.nullable(z.string())),
 });
 
-const MemberSchema = z.optional(z.nullable(z.looseObject({})));
-const CardMemberSchema = z.optional(z.nullable(CardResponseSchema));
+/** A member of `paymentMethod` in a response: null unless it is the chosen method. */
+export const MemberSchema = z.optional(z.nullable(z.looseObject({})));
+/** A card member of `paymentMethod` in a response. */
+export const CardMemberSchema = z.optional(z.nullable(CardResponseSchema));
 
 /** `paymentMethod` on a charge read back: the type and one non-null member for it. */
 export const PaymentMethodResponseSchema = z.looseObject({

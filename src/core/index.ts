@@ -6,6 +6,7 @@
 export * from './constants.js';
 export * from './service-error.js';
 export * from './validation.js';
+export * from './request-body.js';
 export * from './card.js';
 export * from './base64.js';
 export * from './emv-qr.js';

@@ -1,0 +1,100 @@
+/**
+ * Reading request bodies safely with the Fetch API, for every server piece (the merchant proxy
+ * and the sandbox): never past a byte limit, JSON only where JSON is expected, bounded nesting.
+ */
+
+/** Deepest nesting of arrays and objects a JSON request body may have. */
+export const MAX_JSON_DEPTH = 64;
+
+export type RequestBodyFault = 'too-large' | 'empty' | 'media-type' | 'invalid-json' | 'too-deep';
+
+/** A body that cannot be accepted; `reason` lets each server answer in its own error shape. */
+export class RequestBodyError extends Error {
+  readonly reason: RequestBodyFault;
+  constructor(reason: RequestBodyFault, message: string) {
+    super(message);
+    this.name = 'RequestBodyError';
+    this.reason = reason;
+  }
+}
+
+/** The raw body bytes, stopping as soon as they pass `maxBytes` (a lying Content-Length too). */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** The body as UTF-8 text, within `maxBytes`. */
+export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  return new TextDecoder().decode(await readBodyBytes(request, maxBytes));
+}
+
+/** Whether a Content-Type header says JSON (parameters such as charset allowed). */
+export function isJsonContentType(contentType: string | null): boolean {
+  return /^application\/json\s*(;|$)/i.test((contentType ?? '').trim());
+}
+
+/**
+ * Reads a JSON body: refuses one that is too large, empty, not declared as JSON, malformed, or
+ * nested deeper than `maxDepth` (what follows may walk it recursively).
+ */
+export async function readJsonBody(
+  request: Request,
+  maxBytes: number,
+  maxDepth = MAX_JSON_DEPTH,
+): Promise<{ value: unknown; text: string }> {
+  const text = await readBodyText(request, maxBytes);
+  if (text.trim() === '') throw new RequestBodyError('empty', 'request body is empty; send a JSON object');
+  if (!isJsonContentType(request.headers.get('content-type'))) {
+    throw new RequestBodyError('media-type', 'Content-Type must be application/json');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new RequestBodyError('invalid-json', 'request body is not valid JSON');
+  }
+  if (jsonDepth(value, maxDepth) > maxDepth) {
+    throw new RequestBodyError('too-deep', `body is nested deeper than ${maxDepth} levels`);
+  }
+  return { value, text };
+}
+
+/** Nesting depth of a parsed JSON value, measured without recursion; stops once past `limit`. */
+export function jsonDepth(value: unknown, limit = Number.POSITIVE_INFINITY): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+function tooLarge(maxBytes: number): RequestBodyError {
+  return new RequestBodyError('too-large', `request body is larger than ${maxBytes} bytes`);
+}

@@ -44,7 +44,9 @@ export const CardAuthorizationSchema = z.looseObject({
 });
 export type CardAuthorization = z.infer<typeof CardAuthorizationSchema>;
 
+/** A page of card authorizations. */
 export const CardAuthorizationListSchema = listEnvelopeSchema(CardAuthorizationSchema);
+export type CardAuthorizationList = z.infer<typeof CardAuthorizationListSchema>;
 
 
 /** The body of `POST /api/v1/card-authorizations`: a card charge that only reserves the amount. */
@@ -80,4 +82,6 @@ export const CaptureCardAuthorizationRequestSchema = z.object({
 });
 export type CaptureCardAuthorizationRequest = z.infer<typeof CaptureCardAuthorizationRequestSchema>;
 
+/** The answer of a capture: the charge it created. */
 export const CaptureCardAuthorizationResponseSchema = z.looseObject({ chargeId: z.string() });
+export type CaptureCardAuthorizationResponse = z.infer<typeof CaptureCardAuthorizationResponseSchema>;

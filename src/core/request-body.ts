@@ -63,9 +63,14 @@ export async function readJsonBody(
   request: Request,
   maxBytes: number,
   maxDepth = MAX_JSON_DEPTH,
+  options: { allowEmpty?: boolean } = {},
 ): Promise<{ value: unknown; text: string }> {
   const text = await readBodyText(request, maxBytes);
-  if (text.trim() === '') throw new RequestBodyError('empty', 'request body is empty; send a JSON object');
+  if (text.trim() === '') {
+    // Actions such as cancel or disable carry nothing: an empty body there is an empty object.
+    if (options.allowEmpty) return { value: {}, text };
+    throw new RequestBodyError('empty', 'request body is empty; send a JSON object');
+  }
   if (!isJsonContentType(request.headers.get('content-type'))) {
     throw new RequestBodyError('media-type', 'Content-Type must be application/json');
   }

@@ -20,9 +20,9 @@ function asSandboxError(error: unknown): unknown {
 }
 
 /** A JSON request body, or the service's error for why it cannot be read. */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<{ value: unknown; text: string }> {
+export async function readJsonBody(request: Request, maxBytes: number, options: { allowEmpty?: boolean } = {}): Promise<{ value: unknown; text: string }> {
   try {
-    return await readJson(request, maxBytes, SANDBOX_MAX_JSON_DEPTH);
+    return await readJson(request, maxBytes, SANDBOX_MAX_JSON_DEPTH, options);
   } catch (error) {
     throw asSandboxError(error);
   }

@@ -48,6 +48,8 @@ interface Route {
   method: 'GET' | 'POST' | 'PATCH';
   pattern: RegExp;
   area: Area;
+  /** An action that takes no body (cancel, disable, health-check): an empty body is `{}`. */
+  bodyless?: boolean;
   handle: (context: RouteContext) => Promise<Response> | Response;
 }
 
@@ -177,7 +179,7 @@ export class Sandbox {
     const context: RouteContext = { request, url, params, merchant, body: undefined, origin };
     if (request.method === 'GET') return route.handle(context);
 
-    const { value } = await readJsonBody(request, this.#maxBodyBytes);
+    const { value } = await readJsonBody(request, this.#maxBodyBytes, { allowEmpty: route.bodyless === true });
     context.body = value;
     const run = async () => {
       try {
@@ -216,6 +218,7 @@ export class Sandbox {
       method,
       area,
       handle,
+      bodyless: /\/(cancel|disable|health-check|redeliver)$/.test(path),
       pattern: new RegExp(`^${path.replace(/:(\w+)/g, '(?<$1>[^/]+)')}$`),
     });
     return [

@@ -21,3 +21,5 @@ export * from './schemas/transaction.js';
 export * from './schemas/payment-link.js';
 export * from './schemas/bolt.js';
 export * from './schemas/webhook-events.js';
+export * from './schemas/checkout.js';
+export * from './schemas/qr-slip.js';

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { CLIENT_ADDRESS_HEADER } from './client-address.js';
 
 /** A Fetch-style handler: the shape of every Satang server piece. */
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -20,6 +21,9 @@ export interface NodeListenerOptions {
 export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}) {
   return async (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): Promise<void> => {
     try {
+      if (bodyAlreadyRead(req)) {
+        throw new Error('the request body was already read by another middleware (e.g. express.json()): mount the Satang handler before body parsers, since webhooks are verified over the raw bytes');
+      }
       const response = await handler(toRequest(req, options));
       await writeResponse(response, res);
     } catch (error) {
@@ -42,18 +46,28 @@ export function toRequest(req: IncomingMessage, options: NodeListenerOptions = {
     if (value === undefined || name.startsWith(':')) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
+  // Only the socket knows who is calling: a client cannot pose as another for rate limits.
+  headers.delete(CLIENT_ADDRESS_HEADER);
+  if (req.socket.remoteAddress) headers.set(CLIENT_ADDRESS_HEADER, req.socket.remoteAddress);
   const controller = new AbortController();
   req.once('close', () => {
     if (!req.complete) controller.abort();
   });
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  return new Request(new URL(req.url ?? '/', origin), {
+  // Express strips its mount path from req.url and keeps the full one in originalUrl.
+  const path = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+  return new Request(new URL(path, origin), {
     method,
     headers,
     signal: controller.signal,
     ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
   } as RequestInit);
+}
+
+function bodyAlreadyRead(req: IncomingMessage): boolean {
+  const method = req.method ?? 'GET';
+  return method !== 'GET' && method !== 'HEAD' && req.readableEnded && (req as IncomingMessage & { body?: unknown }).body !== undefined;
 }
 
 function hostOf(req: IncomingMessage): string {

@@ -1,0 +1,100 @@
+import * as z from 'zod/mini';
+import { CustomerRequestSchema, HttpUrlRequestSchema, requiredString } from './common.js';
+import { ActionRequiredSchema, ChargeStatusSchema, EncodedImageSchema, RedirectSchema } from './charge.js';
+import { DeviceTypeSchema, InstallmentPeriodSchema } from './payment-method.js';
+
+/**
+ * The contract between the checkout widget and the merchant's proxy (`satang/server`). The
+ * browser never sends an amount the server trusts, and never a card number: cards arrive as a
+ * token from `/client/v1/card-tokens`.
+ */
+
+/** Header of the widget's per-attempt idempotency key; the proxy maps it to the service's. */
+export const CHECKOUT_IDEMPOTENCY_HEADER = 'Idempotency-Key';
+/** Header that carries the status token to `GET /charges/{id}/status` (or `?token=`). */
+export const CHECKOUT_STATUS_TOKEN_HEADER = 'X-Satang-Status-Token';
+/** Longest a status request may wait for a change, in seconds. */
+export const CHECKOUT_MAX_WAIT_SECONDS = 30;
+
+/** Methods a shopper can pay with through the proxy. */
+export const CHECKOUT_PAYMENT_METHOD_TYPES = [
+  'CARD_TOKEN',
+  'CARD_TOKEN_INSTALLMENTS',
+  'QR_PROMPT_PAY',
+  'ALIPAY',
+  'LINE_PAY',
+  'SHOPEE_PAY',
+  'TRUE_MONEY',
+  'WECHAT_PAY',
+  'BANGKOK_BANK_APP',
+  'KPLUS',
+  'KRUNGSRI_APP',
+  'SCB_EASY',
+  'MAKE',
+  'SPAY_LATER',
+] as const;
+export type CheckoutPaymentMethodType = (typeof CHECKOUT_PAYMENT_METHOD_TYPES)[number];
+
+/** The payment method as the widget sends it: the type and, for cards, the token and CVC. Nothing else. */
+export const CheckoutPaymentMethodSchema = z.strictObject({
+  type: z.enum(CHECKOUT_PAYMENT_METHOD_TYPES, { error: 'is not a payment method this checkout accepts' }),
+  cardTokenId: z.optional(requiredString(255)),
+  securityCode: z.optional(z.string().check(z.regex(/^\d{3,4}$/, 'must be 3 or 4 digits'))),
+  installmentPeriod: z.optional(InstallmentPeriodSchema),
+});
+export type CheckoutPaymentMethod = z.infer<typeof CheckoutPaymentMethodSchema>;
+
+/**
+ * The body of `POST {endpoint}/charges`. Fields the server decides (amount, currency) are not
+ * part of it, and are ignored if a browser sends them.
+ */
+export const CheckoutChargeRequestSchema = z.object({
+  orderReference: requiredString(255),
+  paymentMethod: CheckoutPaymentMethodSchema,
+  deviceType: z.optional(DeviceTypeSchema),
+  returnUrl: z.optional(HttpUrlRequestSchema),
+  customer: z.optional(CustomerRequestSchema),
+});
+export type CheckoutChargeRequest = z.infer<typeof CheckoutChargeRequestSchema>;
+
+/** The answer of `POST {endpoint}/charges`: what the shopper does next, and the token to follow it. */
+export const CheckoutChargeResponseSchema = z.looseObject({
+  chargeId: z.string(),
+  actionRequired: ActionRequiredSchema,
+  redirect: z.optional(z.nullable(RedirectSchema)),
+  encodedImage: z.optional(z.nullable(EncodedImageSchema)),
+  /** Proves the holder started this charge; needed to read its status. */
+  statusToken: z.string(),
+});
+export type CheckoutChargeResponse = z.infer<typeof CheckoutChargeResponseSchema>;
+
+/** The answer of `GET {endpoint}/charges/{id}/status`. */
+export const CheckoutStatusResponseSchema = z.looseObject({
+  chargeId: z.string(),
+  status: ChargeStatusSchema,
+  failureCode: z.nullable(z.string()),
+});
+export type CheckoutStatusResponse = z.infer<typeof CheckoutStatusResponseSchema>;
+
+/** Stable error codes of the proxy; `message` beside them is safe to show a shopper. */
+export const CHECKOUT_ERROR_CODES = [
+  'INVALID_REQUEST',
+  'CARD_DATA_REFUSED',
+  'PAYMENT_METHOD_NOT_ALLOWED',
+  'PAYMENT_DETAILS_REJECTED',
+  'INVALID_RETURN_URL',
+  'ORDER_NOT_FOUND',
+  'INVALID_STATUS_TOKEN',
+  'INVALID_SIGNATURE',
+  'ORIGIN_NOT_ALLOWED',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'BODY_TOO_LARGE',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'IDEMPOTENCY_CONFLICT',
+  'RATE_LIMITED',
+  'UPSTREAM_UNAVAILABLE',
+  'UPSTREAM_REJECTED',
+  'INTERNAL_ERROR',
+] as const;
+export type CheckoutErrorCode = (typeof CHECKOUT_ERROR_CODES)[number];

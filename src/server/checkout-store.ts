@@ -1,0 +1,107 @@
+/**
+ * The little state the checkout proxy keeps: rate-limit counters, webhook dedupe keys, the last
+ * known status of charges, and wake-ups for long-polls. Behind this interface so a fleet can share
+ * it (Redis maps onto it one call per method: INCR+PEXPIRE, SET NX PX, GET, SET PX, PUBLISH,
+ * SUBSCRIBE) without touching the handler.
+ */
+export interface CheckoutStore {
+  /** Adds one to the counter `key` in a window of `windowMs` and returns the new count. */
+  increment(key: string, windowMs: number): Promise<number>;
+  /** Stores `value` under `key` unless present; true when it was absent. */
+  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string, ttlMs: number): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** Tells every subscriber of `channel`, on this instance or another. */
+  publish(channel: string, message: string): Promise<void>;
+  /** Listens on `channel` until the returned function is called. */
+  subscribe(channel: string, listener: (message: string) => void): () => void;
+}
+
+/** Most entries the in-memory store keeps; the oldest go first past it. */
+export const MEMORY_STORE_MAX_ENTRIES = 100_000;
+
+interface Entry {
+  value: string;
+  expiresAtMs: number;
+}
+
+/**
+ * The default store: one process, in memory, bounded. Right for a single server; a serverless
+ * deployment still works with it, because a long-poll also polls the service when no webhook
+ * reaches the instance that holds it.
+ */
+export class MemoryCheckoutStore implements CheckoutStore {
+  readonly #entries = new Map<string, Entry>();
+  readonly #channels = new Map<string, Set<(message: string) => void>>();
+  readonly #now: () => number;
+  readonly #maxEntries: number;
+
+  constructor(options: { now?: () => number; maxEntries?: number } = {}) {
+    this.#now = options.now ?? Date.now;
+    this.#maxEntries = options.maxEntries ?? MEMORY_STORE_MAX_ENTRIES;
+  }
+
+  async increment(key: string, windowMs: number): Promise<number> {
+    const entry = this.#live(key);
+    const count = entry ? Number(entry.value) + 1 : 1;
+    this.#put(key, String(count), entry ? entry.expiresAtMs : this.#now() + windowMs);
+    return count;
+  }
+
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    if (this.#live(key)) return false;
+    this.#put(key, value, this.#now() + ttlMs);
+    return true;
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    return this.#live(key)?.value;
+  }
+
+  async set(key: string, value: string, ttlMs: number): Promise<void> {
+    this.#put(key, value, this.#now() + ttlMs);
+  }
+
+  async delete(key: string): Promise<void> {
+    this.#entries.delete(key);
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    for (const listener of [...(this.#channels.get(channel) ?? [])]) listener(message);
+  }
+
+  subscribe(channel: string, listener: (message: string) => void): () => void {
+    let listeners = this.#channels.get(channel);
+    if (!listeners) this.#channels.set(channel, (listeners = new Set()));
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) this.#channels.delete(channel);
+    };
+  }
+
+  /** How many entries are held (for tests and metrics). */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  #live(key: string): Entry | undefined {
+    const entry = this.#entries.get(key);
+    if (entry && entry.expiresAtMs <= this.#now()) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  #put(key: string, value: string, expiresAtMs: number): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, { value, expiresAtMs });
+    // Insertion order is write order: past the cap, the least recently written go first.
+    for (const oldest of this.#entries.keys()) {
+      if (this.#entries.size <= this.#maxEntries) break;
+      this.#entries.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import { base64Encode } from '../core/base64.js';
+
+const encoder = new TextEncoder();
+const STATUS_TOKEN_CONTEXT = 'satang:status-token:v1:';
+
+function base64Url(bytes: Uint8Array): string {
+  return base64Encode(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/**
+ * Signs and checks status tokens: an HMAC over the charge id, handed to the browser that created
+ * the charge, so only it can read the charge's status. Stateless, so any instance of the proxy
+ * that shares the secret accepts it.
+ */
+export class StatusTokens {
+  readonly #key: Promise<CryptoKey>;
+
+  /** `secret`: at least 16 characters; by default the proxy derives one from the API key. */
+  constructor(secret: string) {
+    this.#key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+  }
+
+  /** The token for a charge. */
+  async sign(chargeId: string): Promise<string> {
+    const mac = await crypto.subtle.sign('HMAC', await this.#key, encoder.encode(STATUS_TOKEN_CONTEXT + chargeId));
+    return base64Url(new Uint8Array(mac));
+  }
+
+  /** Whether `token` was issued for `chargeId`; constant time, never throws. */
+  async verify(chargeId: string, token: string | null | undefined): Promise<boolean> {
+    if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return false;
+    const padded = token.replace(/-/g, '+').replace(/_/g, '/') + '=';
+    let mac: Uint8Array<ArrayBuffer>;
+    try {
+      mac = Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
+    } catch {
+      return false;
+    }
+    return crypto.subtle.verify('HMAC', await this.#key, mac, encoder.encode(STATUS_TOKEN_CONTEXT + chargeId));
+  }
+}

@@ -1,0 +1,491 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SERVICE_HEADERS } from '../../src/core/constants.js';
+import { CheckoutChargeResponseSchema, CheckoutStatusResponseSchema } from '../../src/core/schemas/checkout.js';
+import type { WebhookEvent } from '../../src/core/schemas/webhook-events.js';
+import { generateTestWebhookHeaders } from '../../src/core/webhook-signature.js';
+import { Sandbox, SANDBOX_DEFAULTS, type SandboxOptions } from '../../src/sandbox/index.js';
+import {
+  ConfigurationError,
+  createCheckoutHandler,
+  type CheckoutHandlerOptions,
+  type CheckoutLogEntry,
+  type ResolvedOrder,
+} from '../../src/server/index.js';
+import { SandboxClient } from '../support/sandbox-client.js';
+
+const SHOP = 'https://shop.example';
+const BASE = `${SHOP}/api/checkout`;
+const WEBHOOK_KEY = SANDBOX_DEFAULTS.webhookKeyBase64;
+const SERVICE = { baseUrl: 'http://127.0.0.1:4010', merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey };
+
+const ORDERS: Record<string, ResolvedOrder> = {
+  'cart-1': { amount: 12_345, currency: 'THB', referenceId: 'order-1001' },
+  'cart-big': { amount: 600_000, currency: 'THB', referenceId: 'order-1002' },
+};
+
+let sandbox: Sandbox;
+let service: SandboxClient;
+let handler: (request: Request) => Promise<Response>;
+let events: WebhookEvent[];
+let logs: CheckoutLogEntry[];
+
+function setUp(options: Partial<CheckoutHandlerOptions> = {}, sandboxOptions: SandboxOptions = {}, serviceFetch?: (request: Request) => Promise<Response>) {
+  events = [];
+  logs = [];
+  sandbox = new Sandbox({
+    refundSettleDelayMs: 0,
+    // Webhooks go to the handler in process: signed and delivered exactly as over a socket.
+    webhook: { url: `${BASE}/webhooks`, webhookKeyBase64: WEBHOOK_KEY, retryBaseDelayMs: 5, fetch: (input, init) => handler(new Request(input as string, init)) },
+    ...sandboxOptions,
+  });
+  service = new SandboxClient(sandbox);
+  handler = createCheckoutHandler({
+    service: { ...SERVICE, fetch: serviceFetch ?? sandbox.fetch, retryBaseDelayMs: 1 },
+    resolveOrder: (reference) => ORDERS[reference] ?? null,
+    basePath: '/api/checkout',
+    webhookKeyBase64: WEBHOOK_KEY,
+    onEvent: (event) => {
+      events.push(event);
+    },
+    log: (entry) => logs.push(entry),
+    ...options,
+  });
+}
+
+afterEach(() => sandbox?.close());
+
+interface Call {
+  body?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+}
+async function call(method: string, path: string, init: Call = {}) {
+  const headers: Record<string, string> = { ...init.headers };
+  let body = init.raw;
+  if (init.body !== undefined) {
+    body = JSON.stringify(init.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await handler(new Request(`${BASE}${path}`, { method, headers, body }));
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
+}
+
+async function payByCard(pan: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  const cardTokenId = await service.tokenize(pan);
+  return call('POST', '/charges', {
+    body: { orderReference: 'cart-1', paymentMethod: { type: 'CARD_TOKEN', cardTokenId, securityCode: '987' }, ...extra },
+    headers,
+  });
+}
+
+const status = (chargeId: string, token: string, query = '') =>
+  call('GET', `/charges/${chargeId}/status${query}`, { headers: { 'X-Satang-Status-Token': token } });
+
+describe('createCheckoutHandler', () => {
+  describe('POST /charges with a card token', () => {
+    it('charges the amount the server resolved, and answers the next action with a status token', async () => {
+      setUp();
+      const answer = await payByCard('4111111111111111');
+      expect(answer.status).toBe(201);
+      const body = CheckoutChargeResponseSchema.parse(answer.body);
+      expect(body.actionRequired).toBe('NONE');
+      const charge = await service.getCharge(body.chargeId);
+      expect(charge).toMatchObject({ amount: 12_345, currency: 'THB', referenceId: 'order-1001', status: 'SUCCEEDED' });
+      const read = await status(body.chargeId, body.statusToken);
+      expect(CheckoutStatusResponseSchema.parse(read.body)).toEqual({ chargeId: body.chargeId, status: 'SUCCEEDED', failureCode: null });
+    });
+
+    it('ignores an amount and currency sent by the browser', async () => {
+      setUp();
+      const answer = await payByCard('4111111111111111', { amount: 100, currency: 'USD' });
+      expect(answer.status).toBe(201);
+      expect((await service.getCharge(answer.body.chargeId)).amount).toBe(12_345);
+    });
+
+    it('reports a declined card through the status, not as an HTTP error', async () => {
+      setUp();
+      const answer = await payByCard('4943129900084541');
+      expect(answer.status).toBe(201);
+      expect((await status(answer.body.chargeId, answer.body.statusToken)).body).toMatchObject({ status: 'FAILED', failureCode: 'CH_INSUFFICIENT_FUNDS' });
+    });
+
+    it('never echoes or logs the CVC', async () => {
+      setUp();
+      const ok = await payByCard('4111111111111111');
+      const bad = await call('POST', '/charges', { body: { orderReference: 'cart-1', paymentMethod: { type: 'CARD_TOKEN', cardTokenId: 'ctk_x', securityCode: '98x7' } } });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.field).toBe('paymentMethod.securityCode');
+      for (const text of [ok.text, bad.text, JSON.stringify(logs)]) {
+        expect(text).not.toContain('987');
+      }
+    });
+
+    it('answers 404 ORDER_NOT_FOUND for an order the server does not know, creating nothing', async () => {
+      setUp();
+      const answer = await call('POST', '/charges', { body: { orderReference: 'cart-404', paymentMethod: { type: 'QR_PROMPT_PAY' } } });
+      expect(answer.status).toBe(404);
+      expect(answer.body.error.errorCode).toBe('ORDER_NOT_FOUND');
+      expect(sandbox.store.charges.size).toBe(0);
+    });
+
+    it('answers a retryable 500 when resolveOrder throws, without its message', async () => {
+      setUp({
+        resolveOrder: () => {
+          throw new Error('database password is hunter2');
+        },
+      });
+      const answer = await call('POST', '/charges', { body: { orderReference: 'cart-1', paymentMethod: { type: 'QR_PROMPT_PAY' } } });
+      expect(answer.status).toBe(500);
+      expect(answer.body.error).toMatchObject({ errorCode: 'INTERNAL_ERROR', retryable: true });
+      expect(answer.text).not.toContain('hunter2');
+      expect(sandbox.store.charges.size).toBe(0);
+    });
+
+    it('refuses an order priced wrongly by resolveOrder', async () => {
+      setUp({ resolveOrder: () => ({ amount: 12.5, currency: 'THB', referenceId: 'x' }) });
+      const answer = await call('POST', '/charges', { body: { orderReference: 'cart-1', paymentMethod: { type: 'QR_PROMPT_PAY' } } });
+      expect(answer.status).toBe(500);
+      expect(logs.at(-1)?.error).toBeInstanceOf(ConfigurationError);
+    });
+  });
+
+  describe('card data in the body', () => {
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['a pan field in the payment method', { paymentMethod: { type: 'CARD_TOKEN', pan: '4111111111111111' } }, 'paymentMethod.pan'],
+      ['a cardNumber field at the top', { cardNumber: '4111 1111 1111 1111', paymentMethod: { type: 'QR_PROMPT_PAY' } }, 'cardNumber'],
+      ['an expiry month', { paymentMethod: { type: 'CARD_TOKEN', expiryMonth: 12 } }, 'paymentMethod.expiryMonth'],
+      ['a card number hidden in another field', { paymentMethod: { type: 'QR_PROMPT_PAY' }, customer: { email: '4111111111111111' } }, 'customer.email'],
+      ['a card number as a number', { paymentMethod: { type: 'QR_PROMPT_PAY' }, note: 4111111111111111 }, 'note'],
+    ];
+    for (const [what, body, field] of cases) {
+      it(`refuses ${what} with 400 CARD_DATA_REFUSED naming ${field}`, async () => {
+        setUp();
+        const answer = await call('POST', '/charges', { body: { orderReference: 'cart-1', ...body } });
+        expect(answer.status).toBe(400);
+        expect(answer.body.error).toMatchObject({ errorCode: 'CARD_DATA_REFUSED', field });
+        expect(answer.text).not.toContain('4111');
+        expect(sandbox.store.charges.size).toBe(0);
+      });
+    }
+
+    it('does not mistake a long numeric order reference or a phone number for a card', async () => {
+      setUp({ resolveOrder: () => ({ amount: 1_000, currency: 'THB', referenceId: 'r' }) });
+      const answer = await call('POST', '/charges', {
+        body: { orderReference: '4111111111111111', paymentMethod: { type: 'QR_PROMPT_PAY' }, customer: { primaryPhone: { countryCode: '66', number: '812345678' } } },
+      });
+      expect(answer.status).toBe(201);
+    });
+  });
+
+  describe('the payment method', () => {
+    it('refuses fields beyond type, token, CVC and installment period', async () => {
+      setUp();
+      const answer = await call('POST', '/charges', { body: { orderReference: 'cart-1', paymentMethod: { type: 'QR_PROMPT_PAY', amount: 1 } } });
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.errorCode).toBe('INVALID_REQUEST');
+      expect(answer.body.message).toContain('paymentMethod has unknown field(s) amount');
+    });
+
+    it('needs the token and CVC for a card, and refuses them for other methods', async () => {
+      setUp();
+      const noCvc = await call('POST', '/charges', { body: { orderReference: 'cart-1', paymentMethod: { type: 'CARD_TOKEN', cardTokenId: 'ctk_1' } } });
+      expect(noCvc.body.error.field).toBe('paymentMethod.securityCode');
+      const stray = await call('POST', '/charges', { body: { orderReference: 'cart-1', paymentMethod: { type: 'ALIPAY', securityCode: '123' } } });
+      expect(stray.body.error.field).toBe('paymentMethod.securityCode');
+    });
+
+    it('refuses a method the shop does not offer', async () => {
+      setUp({ paymentMethods: ['QR_PROMPT_PAY'] });
+      const answer = await call('POST', '/charges', { body: { orderReference: 'cart-1', paymentMethod: { type: 'ALIPAY' } } });
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.errorCode).toBe('PAYMENT_METHOD_NOT_ALLOWED');
+    });
+
+    it('answers ENCODED_IMAGE with the QR for PromptPay', async () => {
+      setUp();
+      const answer = await call('POST', '/charges', { body: { orderReference: 'cart-1', paymentMethod: { type: 'QR_PROMPT_PAY' } } });
+      expect(answer.body.actionRequired).toBe('ENCODED_IMAGE');
+      expect(answer.body.encodedImage.rawData).toMatch(/^000201/);
+      expect(answer.body.encodedImage.imageBase64Encoded.length).toBeGreaterThan(100);
+    });
+
+    it('passes installments through and words the service refusal for a shopper', async () => {
+      setUp();
+      const cardTokenId = await service.tokenize('4417704002802961');
+      const tooSmall = await call('POST', '/charges', {
+        body: { orderReference: 'cart-1', paymentMethod: { type: 'CARD_TOKEN_INSTALLMENTS', cardTokenId, securityCode: '123', installmentPeriod: 3 } },
+      });
+      expect(tooSmall.status).toBe(400);
+      expect(tooSmall.body.error).toMatchObject({ errorCode: 'PAYMENT_DETAILS_REJECTED', field: 'paymentMethod.cardTokenInstallments.installmentPeriod' });
+      expect(tooSmall.body.message).toBe('This installment plan is not available for this amount.');
+      const fresh = await service.tokenize('4417704002802961');
+      const ok = await call('POST', '/charges', {
+        body: { orderReference: 'cart-big', paymentMethod: { type: 'CARD_TOKEN_INSTALLMENTS', cardTokenId: fresh, securityCode: '123', installmentPeriod: 6 } },
+      });
+      expect(ok.status).toBe(201);
+    });
+
+    it('says a banking app needs a phone when deviceType is missing', async () => {
+      setUp();
+      const answer = await call('POST', '/charges', { body: { orderReference: 'cart-1', paymentMethod: { type: 'BANGKOK_BANK_APP' } } });
+      expect(answer.status).toBe(400);
+      expect(answer.body.message).toBe('This banking app can only be used on a phone.');
+      const onPhone = await call('POST', '/charges', { body: { orderReference: 'cart-1', deviceType: 'ANDROID', paymentMethod: { type: 'BANGKOK_BANK_APP' } } });
+      expect(onPhone.body.actionRequired).toBe('REDIRECT');
+    });
+
+    it('only lets returnUrl lead back to this shop', async () => {
+      setUp({ returnUrlOrigins: ['https://pay.shop.example'] });
+      const body = (returnUrl: string) => ({ orderReference: 'cart-1', returnUrl, paymentMethod: { type: 'TRUE_MONEY' } });
+      expect((await call('POST', '/charges', { body: body('https://evil.example/steal') })).body.error.errorCode).toBe('INVALID_RETURN_URL');
+      expect((await call('POST', '/charges', { body: body(`${SHOP}/thanks`) })).status).toBe(201);
+      expect((await call('POST', '/charges', { body: body('https://pay.shop.example/thanks') })).status).toBe(201);
+    });
+  });
+
+  describe('double submits', () => {
+    it('make exactly one charge from 50 identical submits sent at once', async () => {
+      setUp({ rateLimit: false });
+      const cardTokenId = await service.tokenize('4111111111111111');
+      const submit = () =>
+        call('POST', '/charges', {
+          body: { orderReference: 'cart-1', paymentMethod: { type: 'CARD_TOKEN', cardTokenId, securityCode: '123' } },
+          headers: { 'Idempotency-Key': 'attempt-1' },
+        });
+      const answers = await Promise.all(Array.from({ length: 50 }, submit));
+      expect(answers.map((a) => a.status)).toEqual(Array(50).fill(201));
+      expect(new Set(answers.map((a) => a.body.chargeId)).size).toBe(1);
+      expect(sandbox.store.charges.size).toBe(1);
+      const later = await submit();
+      expect(later.body.chargeId).toBe(answers[0]!.body.chargeId);
+      expect(sandbox.store.charges.size).toBe(1);
+    });
+
+    it('make two charges for two attempts with different keys', async () => {
+      setUp();
+      const body = { orderReference: 'cart-1', paymentMethod: { type: 'QR_PROMPT_PAY' } };
+      await call('POST', '/charges', { body, headers: { 'Idempotency-Key': 'a' } });
+      await call('POST', '/charges', { body, headers: { 'Idempotency-Key': 'b' } });
+      expect(sandbox.store.charges.size).toBe(2);
+    });
+  });
+
+  describe('GET /charges/:id/status', () => {
+    it('refuses a missing, forged or foreign status token', async () => {
+      setUp();
+      const a = await payByCard('4111111111111111');
+      const b = await payByCard('4111111111111111');
+      for (const token of ['', 'x', 'A'.repeat(43), b.body.statusToken]) {
+        const answer = await status(a.body.chargeId, token);
+        expect(answer.status, token).toBe(403);
+        expect(answer.body.error.errorCode).toBe('INVALID_STATUS_TOKEN');
+      }
+      expect((await call('GET', `/charges/${a.body.chargeId}/status`)).status).toBe(403);
+      expect((await call('GET', `/charges/${a.body.chargeId}/status?token=${a.body.statusToken}`)).status).toBe(200);
+    });
+
+    it('holds a long-poll until a verified webhook says the charge succeeded', async () => {
+      setUp({ statusPollIntervalMs: 60_000 });
+      const created = await payByCard('4953261730509988', { returnUrl: `${SHOP}/return` });
+      expect(created.body.actionRequired).toBe('REDIRECT');
+      const started = Date.now();
+      const waiting = status(created.body.chargeId, created.body.statusToken, '?wait=20');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await service.submitPage(created.body.redirect.redirectUrl, { otp: '123456' });
+      const answer = await waiting;
+      expect(answer.body.status).toBe('SUCCEEDED');
+      expect(Date.now() - started).toBeLessThan(5_000);
+    });
+
+    it('polls the service when no webhook reaches it', async () => {
+      setUp({ statusPollIntervalMs: 20 }, { webhook: {} });
+      const created = await payByCard('4389783280144506');
+      const waiting = status(created.body.chargeId, created.body.statusToken, '?wait=10');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await service.submitPage(created.body.redirect.redirectUrl, { outcome: 'fail' });
+      expect((await waiting).body).toMatchObject({ status: 'FAILED', failureCode: 'CH_PROCESSING_FAILED' });
+    });
+
+    it('answers PENDING when the wait ends with nothing new', async () => {
+      setUp({ statusPollIntervalMs: 20 });
+      const created = await call('POST', '/charges', { body: { orderReference: 'cart-1', paymentMethod: { type: 'QR_PROMPT_PAY' } } });
+      const answer = await status(created.body.chargeId, created.body.statusToken, '?wait=1');
+      expect(answer.body).toEqual({ chargeId: created.body.chargeId, status: 'PENDING', failureCode: null });
+    });
+
+    it('refuses a wait outside 0 to 30 seconds', async () => {
+      setUp();
+      const created = await payByCard('4111111111111111');
+      for (const wait of ['31', '-1', 'x', '1.5']) {
+        expect((await status(created.body.chargeId, created.body.statusToken, `?wait=${wait}`)).status, wait).toBe(400);
+      }
+    });
+  });
+
+  describe('POST /webhooks', () => {
+    const charge = async () => {
+      const created = await service.chargeCard('4111111111111111');
+      return service.getCharge(created.body.chargeId);
+    };
+    const deliver = async (event: string, payload: unknown, headers?: Record<string, string>) => {
+      const raw = JSON.stringify(payload);
+      return call('POST', '/webhooks', { raw, headers: headers ?? (await generateTestWebhookHeaders(event, raw, WEBHOOK_KEY)) });
+    };
+
+    it('hands each verified event to onEvent once, typed', async () => {
+      setUp({}, { webhook: {} });
+      const payload = await charge();
+      const first = await deliver('charge.succeeded', payload);
+      expect(first.status).toBe(200);
+      expect(events).toHaveLength(1);
+      expect(events[0]!.name).toBe('charge.succeeded');
+      const again = await deliver('charge.succeeded', payload);
+      expect(again.body).toMatchObject({ duplicate: true });
+      expect(events).toHaveLength(1);
+    });
+
+    it('handles a later state of the same resource, and events out of order', async () => {
+      setUp({}, { webhook: {} });
+      const payload = await charge();
+      const transaction = (await service.get(`/api/v1/transactions/${payload.chargeId}`)).body;
+      await deliver('transaction.created', transaction);
+      await deliver('charge.succeeded', payload);
+      await deliver('charge.succeeded', { ...payload, updatedAt: '2099-01-01T00:00:00Z' });
+      expect(events.map((e) => e.name)).toEqual(['transaction.created', 'charge.succeeded', 'charge.succeeded']);
+    });
+
+    it('answers 401 to a tampered body, a wrong key or no signature, and calls nothing', async () => {
+      setUp({}, { webhook: {} });
+      const payload = await charge();
+      const raw = JSON.stringify(payload);
+      const headers = await generateTestWebhookHeaders('charge.succeeded', raw, WEBHOOK_KEY);
+      expect(raw).toContain('"SUCCEEDED"');
+      const tampered = await call('POST', '/webhooks', { raw: raw.replace('"SUCCEEDED"', '"FAILED"'), headers });
+      const otherKey = await generateTestWebhookHeaders('charge.succeeded', raw, Buffer.alloc(32, 9).toString('base64'));
+      const wrongKey = await call('POST', '/webhooks', { raw, headers: otherKey });
+      const unsigned = await call('POST', '/webhooks', { raw, headers: { 'content-type': 'application/json', [SERVICE_HEADERS.event]: 'charge.succeeded' } });
+      for (const answer of [tampered, wrongKey, unsigned]) {
+        expect(answer.status).toBe(401);
+        expect(answer.body.error.errorCode).toBe('INVALID_SIGNATURE');
+      }
+      expect(events).toHaveLength(0);
+    });
+
+    it('answers 500 when onEvent throws, so the retry is handled and not dropped as a duplicate', async () => {
+      let fail = true;
+      setUp(
+        {
+          onEvent: (event) => {
+            if (fail) throw new Error('database down');
+            events.push(event);
+          },
+        },
+        { webhook: {} },
+      );
+      const payload = await charge();
+      expect((await deliver('charge.succeeded', payload)).status).toBe(500);
+      fail = false;
+      expect((await deliver('charge.succeeded', payload)).status).toBe(200);
+      expect(events).toHaveLength(1);
+    });
+
+    it('acknowledges an event name it does not know, and refuses a malformed payload', async () => {
+      setUp({}, { webhook: {} });
+      expect((await deliver('charge.refunded_later', { chargeId: 'ch_1' })).body).toMatchObject({ ignored: true });
+      expect((await deliver('charge.succeeded', { chargeId: 'ch_1' })).status).toBe(400);
+      expect(events).toHaveLength(0);
+    });
+
+    it('receives the sandbox’s own deliveries end to end', async () => {
+      setUp();
+      await payByCard('4111111111111111');
+      await vi.waitFor(() => expect(events.map((e) => e.name).sort()).toEqual(['charge.succeeded', 'transaction.created']));
+      await sandbox.webhooks.idle();
+      expect(sandbox.webhooks.list().every((d) => d.status === 'DELIVERED')).toBe(true);
+    });
+  });
+
+  describe('guard rails', () => {
+    it('refuses calls from an origin that is not allowed, and answers CORS for one that is', async () => {
+      setUp({ allowedOrigins: ['https://widget.example'] });
+      const body = { orderReference: 'cart-1', paymentMethod: { type: 'QR_PROMPT_PAY' } };
+      const evil = await call('POST', '/charges', { body, headers: { origin: 'https://evil.example' } });
+      expect(evil.status).toBe(403);
+      expect(evil.body.error.errorCode).toBe('ORIGIN_NOT_ALLOWED');
+      expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+      const allowed = await call('POST', '/charges', { body, headers: { origin: 'https://widget.example' } });
+      expect(allowed.status).toBe(201);
+      expect(allowed.headers.get('access-control-allow-origin')).toBe('https://widget.example');
+      const preflight = await call('OPTIONS', '/charges', { headers: { origin: 'https://widget.example', 'access-control-request-method': 'POST' } });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-headers')).toContain('idempotency-key');
+      expect(sandbox.store.charges.size).toBe(1);
+    });
+
+    it('wants JSON within 16 KiB', async () => {
+      setUp();
+      expect((await call('POST', '/charges', { raw: 'orderReference=cart-1', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(415);
+      expect((await call('POST', '/charges', { body: { orderReference: 'x'.repeat(17_000) } })).status).toBe(413);
+      expect((await call('POST', '/charges', { raw: '{', headers: { 'content-type': 'application/json' } })).body.error.errorCode).toBe('INVALID_REQUEST');
+    });
+
+    it('limits each client to its share of charges per minute', async () => {
+      setUp({ rateLimit: { chargesPerWindow: 3 } });
+      const body = { orderReference: 'cart-404', paymentMethod: { type: 'QR_PROMPT_PAY' } };
+      const from = (address: string) => call('POST', '/charges', { body, headers: { 'x-satang-client-address': address } });
+      for (let i = 0; i < 3; i += 1) expect((await from('10.0.0.1')).status).toBe(404);
+      const limited = await from('10.0.0.1');
+      expect(limited.status).toBe(429);
+      expect(limited.body.error).toMatchObject({ errorCode: 'RATE_LIMITED', retryable: true });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await from('10.0.0.2')).status).toBe(404);
+    });
+
+    it('answers with security headers, 404 for unknown paths and 405 for wrong methods', async () => {
+      setUp();
+      const unknown = await call('GET', '/nope');
+      expect(unknown.status).toBe(404);
+      expect(unknown.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(unknown.headers.get('cache-control')).toBe('no-store');
+      const wrong = await call('GET', '/charges');
+      expect(wrong.status).toBe(405);
+      expect(wrong.headers.get('allow')).toBe('POST');
+    });
+
+    it('turns a service that does not answer into a retryable 503, and the retry makes one charge', async () => {
+      let down = true;
+      setUp({}, {}, async (request) => {
+        if (down) throw new TypeError('fetch failed');
+        return sandbox.fetch(request);
+      });
+      const body = { orderReference: 'cart-1', paymentMethod: { type: 'QR_PROMPT_PAY' } };
+      const headers = { 'Idempotency-Key': 'flaky-1' };
+      const failed = await call('POST', '/charges', { body, headers });
+      expect(failed.status).toBe(503);
+      expect(failed.body.error).toMatchObject({ errorCode: 'UPSTREAM_UNAVAILABLE', retryable: true });
+      down = false;
+      const retried = await call('POST', '/charges', { body, headers });
+      expect(retried.status).toBe(201);
+      expect(sandbox.store.charges.size).toBe(1);
+    });
+  });
+
+  describe('configuration', () => {
+    const base = { service: SERVICE, resolveOrder: () => null } as CheckoutHandlerOptions;
+    const cases: Array<[string, Partial<CheckoutHandlerOptions> | Record<string, unknown>, RegExp]> = [
+      ['no resolveOrder', { resolveOrder: undefined }, /resolveOrder/],
+      ['no service', { service: undefined }, /service/],
+      ['an API key over plain http to a remote host', { service: { ...SERVICE, baseUrl: 'http://api.example' } }, /https/],
+      ['a webhook key that is not base64', { webhookKeyBase64: 'not base64!' }, /webhook/i],
+      ['an allowed origin that is not one', { allowedOrigins: ['shop'] }, /allowedOrigins/],
+      ['a payment method that does not exist', { paymentMethods: ['CASH'] }, /paymentMethods/],
+      ['a base path without a leading slash', { basePath: 'api' }, /basePath/],
+    ];
+    for (const [what, override, message] of cases) {
+      it(`fails at start on ${what}, saying what to set`, () => {
+        expect(() => createCheckoutHandler({ ...base, ...override } as CheckoutHandlerOptions)).toThrow(message);
+      });
+    }
+  });
+});

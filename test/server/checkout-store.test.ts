@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryCheckoutStore } from '../../src/server/checkout-store.js';
+
+describe('MemoryCheckoutStore', () => {
+  it('counts within a window and starts again after it', async () => {
+    let now = 0;
+    const store = new MemoryCheckoutStore({ now: () => now });
+    expect(await store.increment('k', 1_000)).toBe(1);
+    expect(await store.increment('k', 1_000)).toBe(2);
+    now = 1_000;
+    expect(await store.increment('k', 1_000)).toBe(1);
+  });
+
+  it('sets a key once until it expires', async () => {
+    let now = 0;
+    const store = new MemoryCheckoutStore({ now: () => now });
+    expect(await store.setIfAbsent('w', '1', 50)).toBe(true);
+    expect(await store.setIfAbsent('w', '1', 50)).toBe(false);
+    now = 50;
+    expect(await store.get('w')).toBeUndefined();
+    expect(await store.setIfAbsent('w', '1', 50)).toBe(true);
+  });
+
+  it('stays within its size by dropping the least recently written entries', async () => {
+    const store = new MemoryCheckoutStore({ maxEntries: 3 });
+    for (const key of ['a', 'b', 'c', 'd']) await store.set(key, key, 60_000);
+    expect(store.size).toBe(3);
+    expect(await store.get('a')).toBeUndefined();
+    expect(await store.get('d')).toBe('d');
+  });
+
+  it('delivers a published message to subscribers until they leave', async () => {
+    const store = new MemoryCheckoutStore();
+    const heard: string[] = [];
+    const leave = store.subscribe('charge:1', (m) => heard.push(m));
+    await store.publish('charge:1', 'SUCCEEDED');
+    await store.publish('charge:2', 'FAILED');
+    leave();
+    await store.publish('charge:1', 'again');
+    expect(heard).toEqual(['SUCCEEDED']);
+  });
+});

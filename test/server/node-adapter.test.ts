@@ -1,0 +1,119 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express from 'express';
+import { Hono } from 'hono';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { listenSandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../../src/sandbox/index.js';
+import { createCheckoutHandler, toNodeListener, type WebhookEvent } from '../../src/server/index.js';
+
+const orders: Record<string, { amount: number; currency: string; referenceId: string }> = {
+  'cart-1': { amount: 12_900, currency: 'THB', referenceId: 'order-1001' },
+};
+
+let sandbox: RunningSandbox | undefined;
+let server: Server | undefined;
+afterEach(async () => {
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  server?.closeAllConnections();
+  await sandbox?.close();
+  server = undefined;
+  sandbox = undefined;
+});
+
+function checkoutFor(serviceUrl: string, events: WebhookEvent[]) {
+  return createCheckoutHandler({
+    service: { baseUrl: serviceUrl, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey },
+    resolveOrder: async (orderReference) => orders[orderReference] ?? null,
+    basePath: '/api/checkout',
+    webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64,
+    onEvent: async (event) => {
+      events.push(event);
+    },
+  });
+}
+
+async function listen(app: Parameters<typeof import('node:http').createServer>[1] | express.Express): Promise<string> {
+  const { createServer } = await import('node:http');
+  server = createServer(app as never);
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const json = (body: unknown, headers: Record<string, string> = {}) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+});
+
+describe('toNodeListener', () => {
+  it('serves the checkout inside Express, as the README shows, with webhooks over real sockets', async () => {
+    const events: WebhookEvent[] = [];
+    const app = express();
+    let listener: ReturnType<typeof toNodeListener> | undefined;
+    app.use('/api/checkout', (req, res, next) => void listener!(req, res, next));
+    const shop = await listen(app);
+    sandbox = await listenSandbox({ port: 0, webhook: { url: `${shop}/api/checkout/webhooks`, webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64 } });
+    listener = toNodeListener(checkoutFor(sandbox.url, events));
+
+    const created = await fetch(`${shop}/api/checkout/charges`, json({ orderReference: 'cart-1', paymentMethod: { type: 'TRUE_MONEY' } }));
+    expect(created.status).toBe(201);
+    const { chargeId, redirect, statusToken } = await created.json();
+    expect(redirect.redirectUrl).toContain(`${sandbox.url}/sandbox/pages/authorize/`);
+
+    const approve = await fetch(redirect.redirectUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=approve', redirect: 'manual' });
+    expect(approve.status).toBe(200);
+    const status = await fetch(`${shop}/api/checkout/charges/${chargeId}/status?wait=5`, { headers: { 'X-Satang-Status-Token': statusToken } });
+    expect(await status.json()).toEqual({ chargeId, status: 'SUCCEEDED', failureCode: null });
+    await vi.waitFor(() => expect(events.map((e) => e.name).sort()).toEqual(['charge.succeeded', 'transaction.created']));
+    // The handler answered before the dispatcher recorded it: wait for the log to settle.
+    await sandbox.sandbox.webhooks.idle();
+    expect(sandbox.sandbox.webhooks.list().map((d) => d.status)).toEqual(['DELIVERED', 'DELIVERED']);
+  });
+
+  it('rate-limits by the socket address, not by a header the client sends', async () => {
+    sandbox = await listenSandbox({ port: 0 });
+    const handler = createCheckoutHandler({
+      service: { baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey },
+      resolveOrder: () => null,
+      rateLimit: { chargesPerWindow: 2 },
+    });
+    const shop = await listen(toNodeListener(handler));
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const answer = await fetch(`${shop}/charges`, json({ orderReference: 'x', paymentMethod: { type: 'ALIPAY' } }, { 'x-satang-client-address': `10.0.0.${i}` }));
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual([404, 404, 429, 429]);
+  });
+
+  it('says plainly when a body parser ran first, instead of failing every webhook', async () => {
+    sandbox = await listenSandbox({ port: 0 });
+    const app = express();
+    app.use(express.json());
+    app.use('/api/checkout', toNodeListener(checkoutFor(sandbox.url, [])));
+    const errors: unknown[] = [];
+    app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+      errors.push(error);
+      res.status(500).json({ error: 'misconfigured' });
+    });
+    const shop = await listen(app);
+    const answer = await fetch(`${shop}/api/checkout/charges`, json({ orderReference: 'cart-1', paymentMethod: { type: 'ALIPAY' } }));
+    expect(answer.status).toBe(500);
+    expect(String(errors[0])).toContain('mount the Satang handler before body parsers');
+  });
+});
+
+describe('the checkout handler in a Fetch-style framework', () => {
+  it('runs unchanged as a Hono route', async () => {
+    sandbox = await listenSandbox({ port: 0 });
+    const checkout = checkoutFor(sandbox.url, []);
+    const app = new Hono();
+    app.all('/api/checkout/*', (c) => checkout(c.req.raw));
+    const created = await app.fetch(new Request('https://shop.example/api/checkout/charges', json({ orderReference: 'cart-1', paymentMethod: { type: 'QR_PROMPT_PAY' } })));
+    expect(created.status).toBe(201);
+    const body = await created.json();
+    expect(body.actionRequired).toBe('ENCODED_IMAGE');
+    const status = await app.fetch(new Request(`https://shop.example/api/checkout/charges/${body.chargeId}/status?token=${body.statusToken}`));
+    expect((await status.json()).status).toBe('PENDING');
+  });
+});

@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '../core/url.js';
 import type * as z from 'zod/mini';
 import { base64Encode } from '../core/base64.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, LIST_MAX_LIMIT, SERVICE_HEADERS } from '../core/constants.js';
@@ -351,7 +352,7 @@ export class ServiceClient {
     }
 
     const url = new URL(this.#baseUrl);
-    if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
       throw new ConfigurationError(
         `refusing to send keys over plain http to ${url.hostname}: use an https baseUrl (plain http is only for a loopback host such as 127.0.0.1, e.g. the local sandbox)`,
       );
@@ -618,11 +619,6 @@ function checkBaseUrl(baseUrl: unknown): string {
 }
 
 /** localhost, 127.0.0.0/8 and [::1]: the only hosts a key may reach over plain http. */
-function isLoopback(hostname: string): boolean {
-  // URL has already normalised IPv4 forms such as 127.1 and 0x7f.0.0.1 to dotted decimal.
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
-}
-
 function basicAuthorization(user: string, key: string): string {
   return `Basic ${base64Encode(new TextEncoder().encode(`${user}:${key}`))}`;
 }

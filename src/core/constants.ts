@@ -48,3 +48,10 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /** Default and largest page size of list endpoints. */
 export const LIST_DEFAULT_LIMIT = 20;
 export const LIST_MAX_LIMIT = 100;
+
+/** Header of the widget's per-attempt idempotency key; the proxy maps it to the service's. */
+export const CHECKOUT_IDEMPOTENCY_HEADER = 'Idempotency-Key';
+/** Header that carries the status token to `GET /charges/{id}/status` (or `?token=`). */
+export const CHECKOUT_STATUS_TOKEN_HEADER = 'X-Satang-Status-Token';
+/** Longest a status request may wait for a change, in seconds. */
+export const CHECKOUT_MAX_WAIT_SECONDS = 30;

@@ -9,12 +9,8 @@ import { DeviceTypeSchema, InstallmentPeriodSchema } from './payment-method.js';
  * token from `/client/v1/card-tokens`.
  */
 
-/** Header of the widget's per-attempt idempotency key; the proxy maps it to the service's. */
-export const CHECKOUT_IDEMPOTENCY_HEADER = 'Idempotency-Key';
-/** Header that carries the status token to `GET /charges/{id}/status` (or `?token=`). */
-export const CHECKOUT_STATUS_TOKEN_HEADER = 'X-Satang-Status-Token';
-/** Longest a status request may wait for a change, in seconds. */
-export const CHECKOUT_MAX_WAIT_SECONDS = 30;
+// The protocol's header names live in constants.ts, which the browser imports without zod.
+export { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_MAX_WAIT_SECONDS, CHECKOUT_STATUS_TOKEN_HEADER } from '../constants.js';
 
 /** Methods a shopper can pay with through the proxy. */
 export const CHECKOUT_PAYMENT_METHOD_TYPES = [

@@ -1,0 +1,54 @@
+import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_STATUS_TOKEN_HEADER } from '../core/constants.js';
+import type { CheckoutChargeRequest, CheckoutChargeResponse, CheckoutStatusResponse } from '../core/schemas/checkout.js';
+import { CheckoutClientError, errorFromAnswer, send } from './client-error.js';
+
+function join(endpoint: string, path: string): string {
+  return `${endpoint.replace(/\/+$/, '')}${path}`;
+}
+
+/**
+ * Asks the merchant's server to charge. `idempotencyKey` is one per payment attempt: sending the
+ * same attempt twice (a double click, a retry after a lost answer) makes one charge.
+ */
+export async function createCheckoutCharge(
+  endpoint: string,
+  body: CheckoutChargeRequest,
+  idempotencyKey: string,
+  signal?: AbortSignal,
+): Promise<CheckoutChargeResponse> {
+  const response = await send(join(endpoint, '/charges'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [CHECKOUT_IDEMPOTENCY_HEADER]: idempotencyKey },
+    body: JSON.stringify(body),
+    credentials: 'same-origin',
+    ...(signal ? { signal } : {}),
+  });
+  if (!response.ok) throw await errorFromAnswer(response);
+  const answer = (await response.json()) as CheckoutChargeResponse;
+  if (typeof answer?.chargeId !== 'string' || typeof answer.statusToken !== 'string') {
+    throw new CheckoutClientError('server', 'unexpected answer from the checkout endpoint');
+  }
+  return answer;
+}
+
+/** The charge's status; with `waitSeconds` the server holds the answer while it is PENDING. */
+export async function getCheckoutStatus(
+  endpoint: string,
+  chargeId: string,
+  statusToken: string,
+  waitSeconds: number,
+  signal?: AbortSignal,
+): Promise<CheckoutStatusResponse> {
+  const url = join(endpoint, `/charges/${encodeURIComponent(chargeId)}/status${waitSeconds > 0 ? `?wait=${waitSeconds}` : ''}`);
+  const response = await send(url, {
+    headers: { [CHECKOUT_STATUS_TOKEN_HEADER]: statusToken },
+    credentials: 'same-origin',
+    ...(signal ? { signal } : {}),
+  });
+  if (!response.ok) throw await errorFromAnswer(response);
+  const answer = (await response.json()) as CheckoutStatusResponse;
+  if (answer?.status !== 'PENDING' && answer?.status !== 'SUCCEEDED' && answer?.status !== 'FAILED') {
+    throw new CheckoutClientError('server', 'unexpected status answer');
+  }
+  return answer;
+}

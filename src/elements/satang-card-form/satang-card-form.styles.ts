@@ -1,0 +1,44 @@
+import { css } from 'lit';
+import { tokens } from '../shared-styles.js';
+
+export const styles = [
+  tokens,
+  css`
+    .form {
+      display: grid;
+      gap: var(--satang-space);
+    }
+    .row {
+      display: grid;
+      grid-template-columns: 1fr 1fr;
+      gap: var(--satang-space);
+    }
+    .control {
+      position: relative;
+    }
+    .number input {
+      padding-inline-end: 96px;
+      letter-spacing: 0.04em;
+      font-variant-numeric: tabular-nums;
+    }
+    .brand {
+      position: absolute;
+      inset-inline-end: 8px;
+      inset-block: 8px;
+      display: grid;
+      place-items: center;
+      padding: 0 8px;
+      border-radius: calc(var(--satang-radius) / 2);
+      background: var(--satang-color-accent);
+      color: var(--satang-color-on-accent);
+      font-size: 0.75em;
+      font-weight: 700;
+      letter-spacing: 0.05em;
+    }
+    @media (max-width: 340px) {
+      .row {
+        grid-template-columns: 1fr;
+      }
+    }
+  `,
+];

@@ -1,0 +1,306 @@
+import { html, LitElement, type PropertyValues } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { normalizeDigits, securityCodeLength, type CardBrand } from '../../core/card.js';
+import { formatCardNumber, formatExpiry, parseExpiry, validateCardField, type CardField } from '../../core/card-rules.js';
+import { createCardToken, type TokenizeConfig } from '../../client/card-tokens.js';
+import { SatangChangeEvent } from '../events.js';
+import type { MessageKey } from '../i18n/en.js';
+import { msg, resolveLocale, type Locale } from '../i18n/localize.js';
+import { styles } from './satang-card-form.styles.js';
+
+/** A card ready to charge: the token and the CVC that goes with it (never stored, never in an event). */
+export interface TokenizedCard {
+  cardTokenId: string;
+  securityCode: string;
+  brand: CardBrand;
+  last4: string;
+}
+
+const FIELDS: readonly CardField[] = ['number', 'expiry', 'cvc', 'holderName'];
+const AUTOCOMPLETE: Record<CardField, string> = { number: 'cc-number', expiry: 'cc-exp', cvc: 'cc-csc', holderName: 'cc-name' };
+
+/**
+ * @summary Card entry: number, expiry, security code and name, validated as the shopper types,
+ * tokenized straight with the payment service. The card data lives only in this element's shadow
+ * inputs: it is never put on a property, an attribute, an event or storage.
+ *
+ * Errors show on blur and on submit and go away as soon as the field is fixed. The element is
+ * form-associated: inside a `<form>`, its value is the card token once `tokenize()` has run.
+ *
+ * @event satang-change - The card details changed; `complete` says whether they are all valid.
+ * @event satang-ready - First rendered.
+ *
+ * @csspart form - The group of fields.
+ * @csspart field - Each field's wrapper.
+ * @csspart label - Each label.
+ * @csspart input - Each input.
+ * @csspart hint - The hints under labels.
+ * @csspart error - The error messages.
+ * @csspart brand - The detected card brand.
+ *
+ * @cssproperty --satang-color-accent - Focus ring and accents.
+ * @cssproperty --satang-color-error - Error text and invalid borders.
+ * @cssproperty --satang-color-border - Field borders.
+ * @cssproperty --satang-color-field - Field background.
+ * @cssproperty --satang-radius - Corner radius.
+ * @cssproperty --satang-field-height - Height of a field.
+ * @cssproperty --satang-font-family - Font stack (Thai-friendly by default).
+ */
+export class SatangCardForm extends LitElement {
+  static readonly tagName = 'satang-card-form';
+  static formAssociated = true;
+  static override styles = styles;
+  static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
+
+  /** th or en; by default the language of the page. */
+  @property() locale: string | undefined;
+  /** Disables every field (e.g. while a payment is running). */
+  @property({ type: Boolean, reflect: true }) disabled = false;
+
+  @state() private errors: Partial<Record<CardField, MessageKey>> = {};
+  @state() private brand: CardBrand = 'UNKNOWN';
+  @state() private announcement = '';
+
+  @query('#number') private numberInput!: HTMLInputElement;
+
+  readonly #internals: ElementInternals;
+  readonly #touched = new Set<CardField>();
+  #complete = false;
+  /** The token of the details as they are now; dropped as soon as any field changes. */
+  #token: TokenizedCard | undefined;
+
+  constructor() {
+    super();
+    this.#internals = this.attachInternals();
+  }
+
+  /** Whether every field is valid right now. */
+  get complete(): boolean {
+    return this.#complete;
+  }
+
+  get #locale(): Locale {
+    return resolveLocale(this.locale, this);
+  }
+
+  #input(field: CardField): HTMLInputElement | null {
+    return this.renderRoot.querySelector(`#${field === 'holderName' ? 'holder' : field}`);
+  }
+
+  #value(field: CardField): string {
+    return this.#input(field)?.value ?? '';
+  }
+
+
+  #check(field: CardField, moment: 'input' | 'blur' | 'submit'): MessageKey | undefined {
+    const error = validateCardField(field, this.#value(field), { brand: this.brand, now: new Date() }, moment);
+    return (error?.messageKey as MessageKey | undefined) ?? undefined;
+  }
+
+  /**
+   * Shows every error, moves focus to the first invalid field and announces what is wrong.
+   * Answers whether the card can be tokenized.
+   */
+  validate(): boolean {
+    const errors: Partial<Record<CardField, MessageKey>> = {};
+    for (const field of FIELDS) {
+      this.#touched.add(field);
+      const error = this.#check(field, 'submit');
+      if (error) errors[field] = error;
+    }
+    this.errors = errors;
+    const first = FIELDS.find((f) => errors[f]);
+    this.#syncValidity();
+    if (first) {
+      this.#input(first)?.focus();
+      this.announcement = msg(this.#locale, errors[first]!, this.#params(first));
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Validates, then creates a card token with the service (publishable key) and answers it with
+   * the CVC for the charge. Asked twice for the same details, it answers the same token: a retried
+   * payment attempt must send exactly what it sent before.
+   */
+  async tokenize(config: TokenizeConfig, signal?: AbortSignal): Promise<TokenizedCard> {
+    if (!this.validate()) throw new Error('card details are not valid');
+    if (this.#token) return this.#token;
+    const number = normalizeDigits(this.#value('number'));
+    const expiry = parseExpiry(this.#value('expiry'), new Date());
+    if ('error' in expiry) throw new Error('card expiry is not valid');
+    const cardTokenId = await createCardToken(
+      config,
+      {
+        pan: number,
+        expiryMonth: expiry.month,
+        expiryYear: expiry.year,
+        cardHolderName: this.#value('holderName').trim(),
+      },
+      signal,
+    );
+    this.#token = { cardTokenId, securityCode: normalizeDigits(this.#value('cvc')), brand: this.brand, last4: number.slice(-4) };
+    this.#internals.setFormValue(cardTokenId);
+    return this.#token;
+  }
+
+  /**
+   * Forgets the token of the current details, keeping what was entered: a card token is spent by
+   * one charge, so the next payment attempt needs a new one.
+   */
+  clearToken(): void {
+    this.#token = undefined;
+    this.#internals.setFormValue(null);
+  }
+
+  /** Clears every field, error and token. */
+  reset(): void {
+    for (const field of FIELDS) {
+      const input = this.#input(field);
+      if (input) input.value = '';
+    }
+    this.#touched.clear();
+    this.#token = undefined;
+    this.errors = {};
+    this.brand = 'UNKNOWN';
+    this.announcement = '';
+    this.#internals.setFormValue(null);
+    this.#syncValidity();
+  }
+
+  formResetCallback(): void {
+    this.reset();
+  }
+
+  formDisabledCallback(disabled: boolean): void {
+    this.disabled = disabled;
+  }
+
+  override focus(options?: FocusOptions): void {
+    this.numberInput?.focus(options);
+  }
+
+  protected override firstUpdated(): void {
+    this.#syncValidity();
+  }
+
+  #onInput(field: CardField, event: Event): void {
+    const input = event.target as HTMLInputElement;
+    if (field === 'number') {
+      const { formatted, brand } = formatCardNumber(input.value);
+      this.#replace(input, formatted);
+      this.brand = brand;
+    } else if (field === 'expiry') {
+      this.#replace(input, formatExpiry(input.value, (event as InputEvent).inputType?.startsWith('delete')));
+    } else if (field === 'cvc') {
+      this.#replace(input, normalizeDigits(input.value).replace(/\D/g, '').slice(0, this.brand === 'UNKNOWN' ? 4 : securityCodeLength(this.brand)));
+    }
+    this.#token = undefined;
+    this.#internals.setFormValue(null);
+    // A shown error goes as soon as the field is fixed; a new one shows while typing only when it is
+    // certain whatever comes next (a full-length number that fails Luhn).
+    const shown = this.errors[field];
+    this.#setError(field, this.#check(field, 'input') ?? (shown && this.#check(field, 'submit') ? shown : undefined));
+    this.#syncValidity();
+  }
+
+  #onBlur(field: CardField): void {
+    if (this.#value(field) === '' && !this.#touched.has(field)) return;
+    this.#touched.add(field);
+    this.#setError(field, this.#check(field, 'blur'));
+    this.#syncValidity();
+  }
+
+  #setError(field: CardField, error: MessageKey | undefined): void {
+    if (this.errors[field] === error) return;
+    const { [field]: _old, ...rest } = this.errors;
+    this.errors = error ? { ...rest, [field]: error } : rest;
+  }
+
+  /** Replaces an input's text, keeping the caret in place relative to the digits before it. */
+  #replace(input: HTMLInputElement, next: string): void {
+    if (input.value === next) return;
+    const caret = input.selectionStart ?? input.value.length;
+    const digitsBefore = input.value.slice(0, caret).replace(/\D/g, '').length;
+    input.value = next;
+    let position = 0;
+    for (let seen = 0; position < next.length && seen < digitsBefore; position += 1) if (/\d/.test(next[position]!)) seen += 1;
+    input.setSelectionRange(position, position);
+  }
+
+  #syncValidity(): void {
+    const complete = FIELDS.every((f) => !this.#check(f, 'submit'));
+    const firstError = FIELDS.find((f) => this.errors[f]);
+    if (firstError) {
+      this.#internals.setValidity({ customError: true }, msg(this.#locale, this.errors[firstError]!, this.#params(firstError)), this.#input(firstError) ?? undefined);
+    } else if (!complete) {
+      this.#internals.setValidity({ valueMissing: true }, msg(this.#locale, 'number.required'), this.numberInput ?? undefined);
+    } else {
+      this.#internals.setValidity({});
+    }
+    const states = this.#internals.states;
+    if (firstError) states.add('user-invalid');
+    else states.delete('user-invalid');
+    if (complete !== this.#complete) {
+      this.#complete = complete;
+      this.dispatchEvent(new SatangChangeEvent('CARD_TOKEN', complete));
+    }
+  }
+
+  #params(field: CardField): Record<string, number> {
+    return field === 'cvc' ? { n: securityCodeLength(this.brand) } : {};
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    if (changed.has('locale')) this.#syncValidity();
+  }
+
+  protected override render() {
+    const locale = this.#locale;
+    const field = (name: CardField, id: string, label: MessageKey, hint: string | undefined, attrs: { inputmode?: string; maxlength?: number }) => {
+      const error = this.errors[name];
+      const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+      return html`<div part="field" class="field ${name}">
+        <label part="label" for=${id}>${msg(locale, label)}</label>
+        ${hint ? html`<div part="hint" class="hint" id="${id}-hint">${hint}</div>` : ''}
+        <div class="control">
+          <input
+            part="input"
+            id=${id}
+            name=${name}
+            type="text"
+            autocomplete=${AUTOCOMPLETE[name]}
+            inputmode=${attrs.inputmode ?? 'text'}
+            maxlength=${attrs.maxlength ?? 100}
+            spellcheck="false"
+            autocapitalize=${name === 'holderName' ? 'characters' : 'off'}
+            ?disabled=${this.disabled}
+            aria-invalid=${error ? 'true' : 'false'}
+            aria-describedby=${describedBy}
+            @input=${(e: Event) => this.#onInput(name, e)}
+            @blur=${() => this.#onBlur(name)}
+          />
+          ${name === 'number' && this.brand !== 'UNKNOWN' ? html`<span part="brand" class="brand" aria-hidden="true">${this.brand}</span>` : ''}
+        </div>
+        ${error ? html`<div part="error" class="error" id="${id}-error">${msg(locale, error, this.#params(name))}</div>` : ''}
+      </div>`;
+    };
+    const cvcHint = this.brand === 'AMEX' ? msg(locale, 'card.cvcHintAmex') : msg(locale, 'card.cvcHint', { n: 3 });
+    return html`<div part="form" class="form" role="group" aria-label=${msg(locale, 'method.CARD')}>
+        ${field('number', 'number', 'card.number', undefined, { inputmode: 'numeric', maxlength: 23 })}
+        <div class="row">
+          ${field('expiry', 'expiry', 'card.expiry', msg(locale, 'card.expiryHint'), { inputmode: 'numeric', maxlength: 9 })}
+          ${field('cvc', 'cvc', 'card.cvc', cvcHint, { inputmode: 'numeric', maxlength: 4 })}
+        </div>
+        ${field('holderName', 'holder', 'card.holderName', undefined, {})}
+      </div>
+      <div class="visually-hidden" role="status" aria-live="polite">${this.announcement}</div>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'satang-card-form': SatangCardForm;
+  }
+}

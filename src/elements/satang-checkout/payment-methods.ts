@@ -1,0 +1,64 @@
+import type { CheckoutPaymentMethodType } from '../../core/schemas/checkout.js';
+
+/** The choices of the method picker; wallets and banks each group several services. */
+export type MethodGroup = 'CARD' | 'CARD_INSTALLMENTS' | 'QR_PROMPT_PAY' | 'E_WALLET' | 'MOBILE_BANKING';
+
+export const WALLETS = ['TRUE_MONEY', 'LINE_PAY', 'SHOPEE_PAY', 'ALIPAY', 'WECHAT_PAY', 'MAKE'] as const;
+export const BANKS = ['KPLUS', 'SCB_EASY', 'BANGKOK_BANK_APP', 'KRUNGSRI_APP'] as const;
+
+/** Brand names are the same in Thai and English. */
+export const PROVIDER_NAMES: Readonly<Record<string, string>> = {
+  TRUE_MONEY: 'TrueMoney',
+  LINE_PAY: 'Rabbit LINE Pay',
+  SHOPEE_PAY: 'ShopeePay',
+  ALIPAY: 'Alipay',
+  WECHAT_PAY: 'WeChat Pay',
+  MAKE: 'MAKE by KBank',
+  KPLUS: 'K PLUS',
+  SCB_EASY: 'SCB EASY',
+  BANGKOK_BANK_APP: 'Bangkok Bank',
+  KRUNGSRI_APP: 'Krungsri',
+};
+
+const ALIASES: Readonly<Record<string, readonly CheckoutPaymentMethodType[]>> = {
+  card: ['CARD_TOKEN'],
+  installments: ['CARD_TOKEN_INSTALLMENTS'],
+  promptpay: ['QR_PROMPT_PAY'],
+  ewallet: WALLETS,
+  'e-wallet': WALLETS,
+  'mobile-banking': BANKS,
+  truemoney: ['TRUE_MONEY'],
+  linepay: ['LINE_PAY'],
+  shopeepay: ['SHOPEE_PAY'],
+  alipay: ['ALIPAY'],
+  wechatpay: ['WECHAT_PAY'],
+  make: ['MAKE'],
+  kplus: ['KPLUS'],
+  scb: ['SCB_EASY'],
+  bbl: ['BANGKOK_BANK_APP'],
+  krungsri: ['KRUNGSRI_APP'],
+};
+
+export const DEFAULT_METHODS = 'card,installments,promptpay,ewallet,mobile-banking';
+
+/** The group a payment method type is chosen under. */
+export function groupOf(type: CheckoutPaymentMethodType): MethodGroup {
+  if (type === 'CARD_TOKEN') return 'CARD';
+  if (type === 'CARD_TOKEN_INSTALLMENTS') return 'CARD_INSTALLMENTS';
+  if (type === 'QR_PROMPT_PAY') return 'QR_PROMPT_PAY';
+  return (BANKS as readonly string[]).includes(type) ? 'MOBILE_BANKING' : 'E_WALLET';
+}
+
+/**
+ * Reads the `methods` attribute: names separated by commas or spaces (`card, promptpay,
+ * ewallet`), in the order to show them. Answers the types, or the first name it does not know.
+ */
+export function parseMethods(text: string): { types: CheckoutPaymentMethodType[] } | { unknown: string } {
+  const types: CheckoutPaymentMethodType[] = [];
+  for (const name of text.split(/[\s,]+/).filter(Boolean)) {
+    const found = ALIASES[name.toLowerCase()];
+    if (!found) return { unknown: name };
+    for (const type of found) if (!types.includes(type)) types.push(type);
+  }
+  return types.length > 0 ? { types } : { unknown: text };
+}

@@ -1,0 +1,116 @@
+import { css } from 'lit';
+import { tokens } from '../shared-styles.js';
+
+export const styles = [
+  tokens,
+  css`
+    :host {
+      --satang-qr-size: 240px;
+    }
+    .container {
+      display: flex;
+      flex-direction: column;
+      align-items: center;
+      gap: 8px;
+      padding: var(--satang-space);
+      text-align: center;
+      background: var(--satang-color-surface);
+      border-radius: var(--satang-radius);
+    }
+    p {
+      margin: 0;
+    }
+    .title,
+    .heading {
+      font-weight: 600;
+    }
+    .amount {
+      font-size: 1.75em;
+      font-weight: 700;
+      font-variant-numeric: tabular-nums;
+    }
+    /* Scanners want dark modules on light, whatever the page's theme. */
+    .qr {
+      width: var(--satang-qr-size);
+      max-width: 100%;
+      aspect-ratio: 1;
+      background: #fff;
+      border-radius: var(--satang-radius);
+      overflow: hidden;
+      forced-color-adjust: none;
+      transition:
+        opacity 0.3s,
+        filter 0.3s;
+    }
+    .qr svg,
+    .qr img {
+      display: block;
+      width: 100%;
+      height: 100%;
+      forced-color-adjust: none;
+    }
+    .qr.loading {
+      background: color-mix(in srgb, var(--satang-color-muted) 20%, #fff);
+      animation: pulse 1.2s ease-in-out infinite alternate;
+    }
+    .qr.expired {
+      opacity: 0.15;
+      filter: blur(4px);
+    }
+    @keyframes pulse {
+      to {
+        opacity: 0.5;
+      }
+    }
+    .muted {
+      color: var(--satang-color-muted);
+    }
+    .countdown {
+      font-variant-numeric: tabular-nums;
+    }
+    .save {
+      color: var(--satang-color-accent);
+      font-weight: 600;
+    }
+    .status::before {
+      content: '';
+      display: inline-block;
+      width: 0.6em;
+      height: 0.6em;
+      margin-inline-end: 0.5em;
+      border-radius: 50%;
+      background: var(--satang-color-accent);
+      animation: pulse 1s ease-in-out infinite alternate;
+    }
+    .expired:not(.qr) {
+      font-weight: 600;
+    }
+    .renew {
+      min-height: var(--satang-field-height);
+      padding: 0 20px;
+      color: var(--satang-color-on-accent);
+      background: var(--satang-color-accent);
+      border: 0;
+      border-radius: var(--satang-radius);
+    }
+    .result {
+      display: grid;
+      gap: 4px;
+    }
+    .paid .heading {
+      color: var(--satang-color-success);
+    }
+    .failed .heading,
+    .error {
+      color: var(--satang-color-error);
+    }
+    @media (forced-colors: active) {
+      .renew {
+        border: 1px solid ButtonText;
+      }
+      .status::before {
+        background: CanvasText;
+      }
+    }
+  `,
+];

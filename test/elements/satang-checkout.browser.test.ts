@@ -1,0 +1,258 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { userEvent } from 'vitest/browser';
+import '../../src/elements/index.js';
+import type { SatangCheckout } from '../../src/elements/index.js';
+import { SANDBOX_DEFAULTS } from '../../src/sandbox/defaults.js';
+
+/** The sandbox API key, used here only to read back what the sandbox recorded. */
+const API = { authorization: `Basic ${btoa(`${SANDBOX_DEFAULTS.merchantId}:${SANDBOX_DEFAULTS.apiKey}`)}` };
+const YEAR = String((new Date().getFullYear() + 2) % 100).padStart(2, '0');
+const orderFor = (amount: number) => `order-${amount}-${crypto.randomUUID()}`;
+
+afterEach(() => {
+  document.body.replaceChildren();
+  sessionStorage.clear();
+  vi.restoreAllMocks();
+});
+
+async function mount(attributes: Record<string, string> = {}, amount = 12_345): Promise<SatangCheckout> {
+  const element = document.createElement('satang-checkout');
+  const all: Record<string, string> = {
+    'merchant-id': SANDBOX_DEFAULTS.merchantId,
+    'publishable-key': SANDBOX_DEFAULTS.publishableKey,
+    'service-url': location.origin,
+    endpoint: '/api/checkout',
+    amount: String(amount),
+    'order-reference': orderFor(amount),
+    locale: 'en',
+    ...attributes,
+  };
+  for (const [name, value] of Object.entries(all)) element.setAttribute(name, value);
+  document.body.append(element);
+  await element.updateComplete;
+  return element;
+}
+
+const root = (element: Element) => element.shadowRoot!;
+const cardForm = (element: SatangCheckout) => root(element).querySelector('satang-card-form')!;
+const cardInput = (element: SatangCheckout, id: string) => root(cardForm(element)).querySelector<HTMLInputElement>(`#${id}`)!;
+const payButton = (element: SatangCheckout) => root(element).querySelector<HTMLButtonElement>('[part="pay-button"]')!;
+const chooseMethod = async (element: SatangCheckout, label: string) => {
+  const radio = [...root(element).querySelectorAll<HTMLLabelElement>('[part="method"]')].find((l) => l.textContent!.includes(label));
+  await userEvent.click(radio!);
+  await element.updateComplete;
+};
+
+async function fillCard(element: SatangCheckout, pan: string, cvc = '123') {
+  await userEvent.type(cardInput(element, 'number'), pan);
+  await userEvent.type(cardInput(element, 'expiry'), `12${YEAR}`);
+  await userEvent.type(cardInput(element, 'cvc'), cvc);
+  await userEvent.type(cardInput(element, 'holder'), 'Somchai Jaidee');
+}
+
+function next<K extends keyof GlobalEventHandlersEventMap>(element: Element, type: K): Promise<GlobalEventHandlersEventMap[K]> {
+  return new Promise((resolve) => element.addEventListener(type, resolve as EventListener, { once: true }));
+}
+
+async function chargesOf(orderReference: string): Promise<Array<{ chargeId: string; amount: number; status: string }>> {
+  const answer = await fetch(`/api/v1/charges?referenceId=${encodeURIComponent(orderReference)}`, { headers: API });
+  return (await answer.json()).data;
+}
+
+describe('<satang-checkout>', () => {
+  describe('when an attribute is missing or wrong', () => {
+    it('shows what to fix in the element, logs it and fires satang-error', async () => {
+      const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      const heard: string[] = [];
+      document.addEventListener('satang-error', (e) => heard.push(e.code), { once: true });
+      const element = await mount({ endpoint: '' });
+      const box = root(element).querySelector('[part="config-error"]')!;
+      expect(box.textContent).toContain('endpoint is required');
+      expect(box.getAttribute('role')).toBe('alert');
+      expect(errors).toHaveBeenCalledWith(expect.stringContaining('endpoint is required'));
+      expect(heard).toEqual(['CONFIG']);
+    });
+
+    it('refuses a secret key given as the publishable key', async () => {
+      vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      const element = await mount({ 'publishable-key': SANDBOX_DEFAULTS.apiKey });
+      expect(root(element).textContent).toContain('looks like a secret API key');
+    });
+  });
+
+  describe('paying by card', () => {
+    it('tokenizes, charges the server’s amount and shows success', async () => {
+      const element = await mount();
+      const ready = root(element).querySelector('[part="pay-button"]')!;
+      expect(ready.textContent).toContain('Pay ฿123.45');
+      await fillCard(element, '4111111111111111');
+      const success = next(element, 'satang-success');
+      await userEvent.click(payButton(element));
+      const { chargeId } = await success;
+      await element.updateComplete;
+      expect(root(element).querySelector('[part="outcome"]')!.textContent).toContain('Payment successful');
+      const [charge] = await chargesOf(element.orderReference);
+      expect(charge).toMatchObject({ chargeId, amount: 12_345, status: 'SUCCEEDED' });
+    });
+
+    it('shows a declined card as a sentence with a way forward, keeping the card entered', async () => {
+      const element = await mount();
+      await fillCard(element, '4943129900084541');
+      const failure = next(element, 'satang-failure');
+      await userEvent.click(payButton(element));
+      expect((await failure).failureCode).toBe('CH_INSUFFICIENT_FUNDS');
+      await element.updateComplete;
+      expect(root(element).querySelector('[part="outcome"]')!.textContent).toContain('insufficient funds. Try another card, or pay with PromptPay');
+      await userEvent.click(root(element).querySelector('[part="retry-button"]')!);
+      await element.updateComplete;
+      expect(cardInput(element, 'number').value).toBe('4943 1299 0008 4541');
+    });
+
+    it('makes one charge however fast pay is pressed', async () => {
+      const element = await mount();
+      await fillCard(element, '4111111111111111');
+      const success = next(element, 'satang-success');
+      const button = payButton(element);
+      button.click();
+      button.click();
+      button.click();
+      await success;
+      expect(await chargesOf(element.orderReference)).toHaveLength(1);
+    });
+
+    it('keeps everything after a network failure, and the retry makes exactly one charge', async () => {
+      const element = await mount();
+      await fillCard(element, '4111111111111111');
+      const realFetch = window.fetch.bind(window);
+      let failOnce = true;
+      // The answer is lost after the server has created the charge: the nastiest network fault.
+      vi.spyOn(window, 'fetch').mockImplementation(async (input, init) => {
+        const answer = await realFetch(input, init);
+        if (failOnce && String(input).endsWith('/api/checkout/charges')) {
+          failOnce = false;
+          throw new TypeError('Failed to fetch');
+        }
+        return answer;
+      });
+      await userEvent.click(payButton(element));
+      await vi.waitFor(() => expect(root(element).querySelector('[part="message"]')?.textContent).toContain('could not reach the payment service'));
+      expect(cardInput(element, 'number').value).toBe('4111 1111 1111 1111');
+      expect(cardInput(element, 'cvc').value).toBe('123');
+      expect(payButton(element).textContent).toContain('Try again');
+      const success = next(element, 'satang-success');
+      await userEvent.click(payButton(element));
+      await success;
+      expect(await chargesOf(element.orderReference)).toHaveLength(1);
+    });
+
+    it('never lets the card number into attributes, events or storage', async () => {
+      const element = await mount();
+      const events: string[] = [];
+      for (const type of ['satang-change', 'satang-submit', 'satang-action', 'satang-success', 'satang-failure', 'satang-error']) {
+        document.addEventListener(type, (e) => events.push(JSON.stringify({ ...e, type: e.type }, (_k, v) => v)));
+      }
+      await fillCard(element, '4111111111111111', '987');
+      const success = next(element, 'satang-success');
+      await userEvent.click(payButton(element));
+      await success;
+      const form = cardForm(element);
+      const attributes = [element, form, ...root(form).querySelectorAll('*')].flatMap((node) => [...node.attributes].map((a) => a.value)).join(' ');
+      const storage = JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage });
+      const properties = JSON.stringify(Object.fromEntries(Object.keys(form).map((k) => [k, String((form as unknown as Record<string, unknown>)[k])])));
+      for (const text of [attributes, storage, properties, events.join(' ')]) {
+        expect(text).not.toMatch(/4111\s?1111/);
+        expect(text).not.toContain('987');
+      }
+      expect(events.length).toBeGreaterThan(1);
+    });
+  });
+
+  describe('paying by PromptPay', () => {
+    it('shows the QR and turns to success when the payer pays, without a reload', async () => {
+      const element = await mount();
+      await chooseMethod(element, 'PromptPay');
+      const action = next(element, 'satang-action');
+      await userEvent.click(payButton(element));
+      expect((await action).action).toBe('qr');
+      await element.updateComplete;
+      const qr = root(element).querySelector('satang-qr-payment')!;
+      expect(qr).not.toBeNull();
+      const rawData = qr.getAttribute('raw-data')!;
+      expect(rawData).toMatch(/^000201/);
+      const success = next(element, 'satang-success');
+      const paid = await fetch('/sandbox/pages/promptpay', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ rawData, outcome: 'succeed' }), redirect: 'manual' });
+      // The charge carries the shop page as its return URL, so the payer page answers with a redirect there.
+      expect(paid.type).toBe('opaqueredirect');
+      await success;
+      await element.updateComplete;
+      expect(root(element).querySelector('[part="outcome"]')!.textContent).toContain('Payment successful');
+    });
+  });
+
+  describe('redirect methods', () => {
+    it('saves the attempt without card data, leaves for the OTP page, and resumes with the outcome on return', async () => {
+      const element = await mount();
+      const reference = element.orderReference;
+      let target: URL | undefined;
+      (element as unknown as { navigate: (url: URL) => void }).navigate = (url) => (target = url);
+      await fillCard(element, '4953261730509988');
+      const action = next(element, 'satang-action');
+      await userEvent.click(payButton(element));
+      expect((await action).action).toBe('redirect');
+      expect(target?.pathname).toMatch(/^\/sandbox\/pages\/otp\/ch_/);
+      const saved = JSON.stringify({ ...sessionStorage });
+      expect(saved).toContain('statusToken');
+      expect(saved).not.toContain('4953');
+      // The shopper passes the OTP page, and comes back to the shop's page.
+      await fetch(target!.pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'otp=123456', redirect: 'manual' });
+      document.body.replaceChildren();
+      const back = document.createElement('satang-checkout');
+      const success = next(back, 'satang-success');
+      for (const attribute of element.getAttributeNames()) back.setAttribute(attribute, element.getAttribute(attribute)!);
+      document.body.append(back);
+      await success;
+      expect(back.orderReference).toBe(reference);
+      expect(sessionStorage.length).toBe(0);
+    });
+
+    it('explains on a desktop that a bank app needs the phone, and does not submit', async () => {
+      const element = await mount({ methods: 'mobile-banking' });
+      expect(root(element).querySelector('[part="notice"]')!.textContent).toContain('works on a phone');
+      expect(payButton(element).disabled).toBe(true);
+    });
+
+    it('lists the wallets to choose from', async () => {
+      const element = await mount({ methods: 'ewallet' });
+      const options = [...root(element).querySelectorAll('[part="option"]')].map((o) => o.textContent!.trim());
+      expect(options).toContain('TrueMoney');
+      expect(options).toContain('ShopeePay');
+    });
+  });
+
+  describe('installments', () => {
+    it('offers only the plans the amount allows, with the monthly amount', async () => {
+      const element = await mount({ methods: 'installments' }, 400_000);
+      const plans = [...root(element).querySelectorAll('[part="option"]')].map((o) => o.textContent!.replace(/\s+/g, ' ').trim());
+      expect(plans).toEqual(['3 months × ฿1,333.34', '4 months × ฿1,000.00', '6 months × ฿666.67']);
+    });
+
+    it('says when the amount is too small for installments', async () => {
+      const element = await mount({ methods: 'installments' }, 100_000);
+      expect(root(element).querySelector('[part="notice"]')!.textContent).toContain('Installments start at ฿3,000.00');
+      expect(payButton(element).disabled).toBe(true);
+    });
+  });
+
+  describe('in Thai', () => {
+    it('speaks Thai when the page does', async () => {
+      document.documentElement.lang = 'th';
+      try {
+        const element = await mount({ locale: '' });
+        expect(payButton(element).textContent).toContain('ชำระ ฿123.45');
+        expect(root(cardForm(element)).textContent).toContain('หมายเลขบัตร');
+      } finally {
+        document.documentElement.lang = 'en';
+      }
+    });
+  });
+});

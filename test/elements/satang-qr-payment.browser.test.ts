@@ -1,0 +1,387 @@
+import jsqrModule from 'jsqr';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { userEvent } from 'vitest/browser';
+import { buildPromptPayBillPaymentPayload } from '../../src/core/emv-qr.js';
+import type { CheckoutStatusResponse } from '../../src/core/schemas/checkout.js';
+import '../../src/elements/index.js';
+import type { SatangQrPayment } from '../../src/elements/satang-qr-payment/satang-qr-payment.js';
+
+// jsqr is CommonJS: Vite hands over the function, while NodeNext types see the module object.
+const jsQR = (typeof jsqrModule === 'function' ? jsqrModule : jsqrModule.default) as typeof jsqrModule.default;
+
+const AMOUNT_SATANG = 12_900;
+const PAYLOAD = buildPromptPayBillPaymentPayload({ billerId: '010555501234501', reference1: 'CH1A2B3C4D5E', amountSatang: AMOUNT_SATANG, merchantName: 'SATANG SHOP' });
+
+/** A real PNG, as the service's `imageBase64Encoded` would be (its content does not matter here). */
+function pngBase64(): string {
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 8;
+  return canvas.toDataURL('image/png').slice('data:image/png;base64,'.length);
+}
+
+type Props = Partial<Pick<SatangQrPayment, 'rawData' | 'image' | 'expiry' | 'amount' | 'currency' | 'locale' | 'endpoint' | 'chargeId' | 'statusToken'>>;
+
+async function mount(props: Props = {}): Promise<SatangQrPayment> {
+  const element = document.createElement('satang-qr-payment');
+  Object.assign(element, { rawData: PAYLOAD, amount: AMOUNT_SATANG, locale: 'en', ...props });
+  document.body.append(element);
+  await element.updateComplete;
+  return element;
+}
+
+const part = (element: Element, name: string) => element.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
+const liveRegion = (element: Element) => element.shadowRoot!.querySelector('[role="status"]')!;
+
+async function drawn(element: SatangQrPayment): Promise<SVGSVGElement> {
+  const found = await vi.waitFor(() => {
+    const svg = part(element, 'qr')?.querySelector('svg');
+    if (!svg) throw new Error('no SVG yet');
+    return svg;
+  });
+  await element.updateComplete;
+  return found;
+}
+
+/** What a phone's scanner reads from the SVG: rasterized as an image, then decoded. */
+async function scan(svg: SVGSVGElement): Promise<string | null> {
+  const sizePx = 480;
+  const copy = svg.cloneNode(true) as SVGSVGElement;
+  copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+  copy.setAttribute('width', String(sizePx));
+  copy.setAttribute('height', String(sizePx));
+  const url = URL.createObjectURL(new Blob([new XMLSerializer().serializeToString(copy)], { type: 'image/svg+xml' }));
+  try {
+    const image = new Image();
+    image.src = url;
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = sizePx;
+    const context = canvas.getContext('2d')!;
+    context.drawImage(image, 0, 0, sizePx, sizePx);
+    return jsQR(context.getImageData(0, 0, sizePx, sizePx).data, sizePx, sizePx)?.data ?? null;
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+/** The dark cells a path of `M{x} {y}h{run}v1h-{run}z` runs covers, as "x,y". */
+function cellsOf(d: string): Set<string> {
+  const cells = new Set<string>();
+  for (const [, x, y, run] of d.matchAll(/M(\d+) (\d+)h(\d+)v1h-\d+z/g)) {
+    for (let i = 0; i < Number(run); i += 1) cells.add(`${Number(x) + i},${y}`);
+  }
+  return cells;
+}
+
+function next<K extends keyof GlobalEventHandlersEventMap>(target: EventTarget, type: K): Promise<GlobalEventHandlersEventMap[K]> {
+  return new Promise((resolve) => target.addEventListener(type, resolve as EventListener, { once: true }));
+}
+
+/** A scripted stand-in for the proxy's status endpoint; with no reply left it holds the request like a long-poll. */
+function statusEndpoint(chargeId: string, replies: Array<CheckoutStatusResponse['status'] | 'FAILED:CH_PROCESSING_FAILED' | number | 'network'>) {
+  const calls: Array<{ url: string; signal: AbortSignal }> = [];
+  const answer = (status: number, body: unknown) => ({ ok: status < 300, status, json: async () => body }) as Response;
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const signal = init.signal!;
+    calls.push({ url: String(input), signal });
+    const reply = replies.shift();
+    if (reply === undefined) {
+      return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+    }
+    if (reply === 'network') return Promise.reject(new TypeError('Failed to fetch'));
+    if (typeof reply === 'number') {
+      const errorCode = reply === 403 ? 'INVALID_STATUS_TOKEN' : 'UPSTREAM_UNAVAILABLE';
+      return Promise.resolve(answer(reply, { code: errorCode, message: 'no', error: { errorCode, errorMessage: 'no', retryable: reply >= 500 } }));
+    }
+    const [status, failureCode = null] = reply.split(':');
+    return Promise.resolve(answer(200, { chargeId, status, failureCode }));
+  });
+  return calls;
+}
+
+const POLLING = { endpoint: '/api/checkout', chargeId: 'ch_qr_1', statusToken: 'st_secret_token' };
+
+afterEach(() => {
+  document.body.replaceChildren();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('<satang-qr-payment>', () => {
+  // First in the file: once any test has drawn a code, the library is in this page for good.
+  describe('before a QR code is needed', () => {
+    it('does not fetch the QR library, and fetches it once raw-data arrives', async () => {
+      const qrLibraryRequests = () => performance.getEntriesByType('resource').filter((entry) => /qrcode/i.test(entry.name));
+      const element = await mount({ rawData: '', image: pngBase64() });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(qrLibraryRequests()).toEqual([]);
+      expect(part(element, 'qr')!.querySelector('img')).not.toBeNull();
+
+      element.rawData = PAYLOAD;
+      await drawn(element);
+      expect(qrLibraryRequests().length).toBeGreaterThan(0);
+      // The SVG replaces the PNG.
+      expect(part(element, 'qr')!.querySelector('img')).toBeNull();
+    });
+  });
+
+  describe('with raw-data', () => {
+    it('draws an SVG that scans to exactly the payload', async () => {
+      const element = await mount();
+      const svg = await drawn(element);
+      expect(await scan(svg)).toBe(PAYLOAD);
+    });
+
+    it('draws the modules of the payload as one path, inside a 4-module quiet zone', async () => {
+      const element = await mount();
+      const svg = await drawn(element);
+      const { default: QRCode } = await import('qrcode');
+      const { modules } = QRCode.create(PAYLOAD, { errorCorrectionLevel: 'M' });
+      expect(svg.getAttribute('viewBox')).toBe(`0 0 ${modules.size + 8} ${modules.size + 8}`);
+      const paths = svg.querySelectorAll('path');
+      expect(paths).toHaveLength(1);
+      const expected = new Set<string>();
+      for (let y = 0; y < modules.size; y += 1) for (let x = 0; x < modules.size; x += 1) if (modules.get(y, x)) expected.add(`${x + 4},${y + 4}`);
+      expect(cellsOf(paths[0]!.getAttribute('d')!)).toEqual(expected);
+    });
+
+    it('labels the code for screen readers and keeps it black on white in dark and forced colours', async () => {
+      const element = await mount();
+      element.setAttribute('theme', 'dark');
+      const svg = await drawn(element);
+      expect(svg.getAttribute('role')).toBe('img');
+      expect(svg.getAttribute('aria-label')).toBe('PromptPay QR code for ฿129.00');
+      expect(getComputedStyle(part(element, 'qr')!).backgroundColor).toBe('rgb(255, 255, 255)');
+      expect(getComputedStyle(svg).forcedColorAdjust).toBe('none');
+    });
+
+    it('shows the amount, the instructions and that it is waiting for the payment', async () => {
+      const element = await mount();
+      expect(part(element, 'amount')!.textContent).toBe('฿129.00');
+      expect(part(element, 'instructions')!.textContent).toBe('Open your banking app, scan this code and confirm ฿129.00.');
+      expect(part(element, 'status')!.textContent).toBe('Waiting for your payment…');
+      expect(element.state).toBe('loading');
+      await drawn(element);
+      expect(element.state).toBe('showing');
+    });
+
+    it('speaks Thai with locale="th"', async () => {
+      const element = await mount({ locale: 'th', expiry: new Date(Date.now() + 90_000).toISOString() });
+      expect(part(element, 'instructions')!.textContent).toBe('เปิดแอปธนาคาร สแกนคิวอาร์โค้ดนี้ และยืนยันยอด ฿129.00');
+      expect(part(element, 'countdown')!.textContent).toMatch(/^หมดอายุใน 01:(29|30)$/);
+    });
+
+    it('falls back to the PNG when the payload cannot be drawn as a QR code', async () => {
+      const image = pngBase64();
+      const element = await mount({ rawData: 'X'.repeat(5000), image });
+      await import('qrcode');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await element.updateComplete;
+      expect(part(element, 'qr')!.querySelector('img')?.getAttribute('src')).toBe(`data:image/png;base64,${image}`);
+      expect(element.state).toBe('showing');
+    });
+
+    it('says so when the payload cannot be drawn and there is no PNG', async () => {
+      const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      const element = await mount({ rawData: 'X'.repeat(5000) });
+      await vi.waitFor(() => expect(element.state).toBe('invalid'));
+      await element.updateComplete;
+      expect(part(element, 'error')!.textContent).toContain('the QR code could not be drawn');
+      expect(logged).toHaveBeenCalledWith(expect.stringContaining('could not be drawn'));
+    });
+  });
+
+  describe('with an image', () => {
+    it('offers to save it for paying from the same phone', async () => {
+      const image = pngBase64();
+      const element = await mount({ image });
+      const save = part(element, 'save') as HTMLAnchorElement;
+      expect(save.getAttribute('download')).toBe('promptpay-qr.png');
+      expect(save.getAttribute('href')).toBe(`data:image/png;base64,${image}`);
+      expect(save.textContent).toBe('Save QR image');
+    });
+
+    it('offers no save link without one', async () => {
+      const element = await mount();
+      expect(part(element, 'save')).toBeNull();
+    });
+  });
+
+  describe('with an expiry', () => {
+    it('counts down every second but announces the time left only at a few moments', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      const element = await mount({ expiry: new Date(Date.now() + 65_000).toISOString() });
+      const countdown = part(element, 'countdown')!;
+      expect(countdown.getAttribute('role')).toBe('timer');
+      expect(countdown.textContent).toBe('Expires in 01:05');
+      await vi.advanceTimersByTimeAsync(1000);
+      await element.updateComplete;
+      expect(countdown.textContent).toBe('Expires in 01:04');
+
+      const announced = [liveRegion(element).textContent];
+      for (let second = 0; second < 64; second += 1) {
+        await vi.advanceTimersByTimeAsync(1000);
+        await element.updateComplete;
+        if (announced.at(-1) !== liveRegion(element).textContent) announced.push(liveRegion(element).textContent);
+      }
+      expect(announced).toEqual(['', 'Expires in 01:00', 'Expires in 00:30', 'Expires in 00:10', 'This QR code has expired.']);
+    });
+
+    it('dims the code once expired and asks for a new one with satang-qr-renew', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      const element = await mount({ expiry: new Date(Date.now() + 3_000).toISOString(), chargeId: 'ch_qr_1', image: pngBase64() });
+      expect(element.state).not.toBe('expired');
+      await vi.advanceTimersByTimeAsync(3000);
+      await element.updateComplete;
+
+      expect(element.state).toBe('expired');
+      const qr = part(element, 'qr')!;
+      expect(qr.classList).toContain('expired');
+      expect(qr.getAttribute('aria-hidden')).toBe('true');
+      for (const animation of qr.getAnimations()) animation.finish();
+      expect(Number(getComputedStyle(qr).opacity)).toBeLessThan(0.5);
+      expect(part(element, 'expired')!.textContent).toBe('This QR code has expired.');
+      expect(part(element, 'countdown')).toBeNull();
+      expect(part(element, 'save')).toBeNull();
+      // Nothing ticks once it has expired.
+      expect(vi.getTimerCount()).toBe(0);
+
+      vi.useRealTimers();
+      const renew = next(document, 'satang-qr-renew');
+      await userEvent.click(part(element, 'renew-button')!);
+      const event = await renew;
+      expect(event.chargeId).toBe('ch_qr_1');
+      expect(event.bubbles && event.composed).toBe(true);
+    });
+
+    it('counts again from a new expiry set after renewal', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      const element = await mount({ expiry: new Date(Date.now() - 1000).toISOString() });
+      expect(element.state).toBe('expired');
+      element.expiry = new Date(Date.now() + 600_000).toISOString();
+      await element.updateComplete;
+      expect(element.state).not.toBe('expired');
+      expect(part(element, 'countdown')!.textContent).toBe('Expires in 10:00');
+    });
+  });
+
+  describe('following the charge', () => {
+    it('keeps the status token out of attributes', async () => {
+      statusEndpoint('ch_qr_1', []);
+      const element = await mount(POLLING);
+      expect(element.getAttributeNames().some((name) => element.getAttribute(name)?.includes(POLLING.statusToken))).toBe(false);
+      expect(element.shadowRoot!.innerHTML).not.toContain(POLLING.statusToken);
+    });
+
+    it('fires satang-success after PENDING answers, and shows the payment as done', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      const calls = statusEndpoint('ch_qr_1', ['PENDING', 'PENDING', 'SUCCEEDED']);
+      const heard: string[] = [];
+      document.addEventListener('satang-success', (e) => heard.push(e.chargeId), { once: true });
+      const element = await mount(POLLING);
+      await vi.advanceTimersByTimeAsync(5000);
+      await element.updateComplete;
+
+      expect(calls.map((c) => new URL(c.url, location.href).pathname)).toEqual(Array(3).fill('/api/checkout/charges/ch_qr_1/status'));
+      expect(heard).toEqual(['ch_qr_1']);
+      expect(element.state).toBe('paid');
+      expect(part(element, 'result')!.textContent).toContain('Payment successful');
+      expect(part(element, 'result')!.textContent).toContain('฿129.00');
+      expect(liveRegion(element).textContent).toBe('Payment successful');
+    });
+
+    it('fires satang-failure with the failure code, and shows why', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      statusEndpoint('ch_qr_1', ['PENDING', 'FAILED:CH_PROCESSING_FAILED']);
+      const failed = next(document, 'satang-failure');
+      const element = await mount(POLLING);
+      await vi.advanceTimersByTimeAsync(2000);
+      const event = await failed;
+      await element.updateComplete;
+      expect([event.chargeId, event.failureCode]).toEqual(['ch_qr_1', 'CH_PROCESSING_FAILED']);
+      expect(element.state).toBe('failed');
+      expect(part(element, 'result')!.textContent).toContain('The payment could not be processed.');
+    });
+
+    it('keeps the code on screen while the status cannot be read, and recovers', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      vi.spyOn(Math, 'random').mockReturnValue(0);
+      statusEndpoint('ch_qr_1', ['network', 503, 'network', 'PENDING']);
+      const element = await mount(POLLING);
+      await drawn(element);
+      await vi.advanceTimersByTimeAsync(1600);
+      await element.updateComplete;
+      expect(element.state).toBe('showing');
+      expect(part(element, 'qr')!.querySelector('svg')).not.toBeNull();
+      expect(part(element, 'status')!.textContent).toContain('We cannot check your payment right now');
+
+      await vi.advanceTimersByTimeAsync(2000);
+      await element.updateComplete;
+      expect(part(element, 'status')!.textContent).toBe('Waiting for your payment…');
+    });
+
+    it('says so and fires satang-error when the status token is refused, keeping the code', async () => {
+      statusEndpoint('ch_qr_1', [403]);
+      const error = next(document, 'satang-error');
+      const element = await mount(POLLING);
+      expect((await error).code).toBe('INVALID_STATUS_TOKEN');
+      await element.updateComplete;
+      expect(element.state).not.toBe('invalid');
+      expect(part(element, 'qr')).not.toBeNull();
+      expect(part(element, 'status')!.textContent).toContain('We cannot confirm your payment on this page');
+    });
+
+    it('follows the new charge when charge-id changes after an outcome', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      const calls = statusEndpoint('ch_qr_1', ['FAILED:CH_PROCESSING_FAILED']);
+      const element = await mount(POLLING);
+      await vi.advanceTimersByTimeAsync(0);
+      await element.updateComplete;
+      expect(element.state).toBe('failed');
+
+      Object.assign(element, { chargeId: 'ch_qr_2', statusToken: 'st_second', rawData: PAYLOAD.replace('CH1A2B3C4D5E', 'CH2') });
+      await element.updateComplete;
+      expect(element.state).not.toBe('failed');
+      expect(calls.at(-1)!.url).toContain('/charges/ch_qr_2/status');
+    });
+
+    it('leaves no timer and no request behind once removed', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+      const calls = statusEndpoint('ch_qr_1', ['network']);
+      const element = await mount({ ...POLLING, expiry: new Date(Date.now() + 600_000).toISOString() });
+      await vi.advanceTimersByTimeAsync(1500);
+      expect(calls).toHaveLength(2);
+      expect(vi.getTimerCount()).toBeGreaterThan(0);
+
+      element.remove();
+      expect(calls[1]!.signal.aborted).toBe(true);
+      expect(vi.getTimerCount()).toBe(0);
+      await vi.advanceTimersByTimeAsync(120_000);
+      expect(calls).toHaveLength(2);
+    });
+  });
+
+  describe('when attributes are missing or wrong', () => {
+    it.each([
+      ['neither raw-data nor image', { rawData: '' }, 'raw-data'],
+      ['an amount that is not whole satang', { amount: 129.5 }, 'amount'],
+      ['no amount', { amount: undefined }, 'amount'],
+      ['an expiry that is not a time', { expiry: 'tomorrow' }, 'expiry'],
+      ['an image that is not base64', { image: '<svg onload=alert(1)>' }, 'image'],
+      ['an unknown currency', { currency: 'baht' }, 'currency'],
+    ] as const)('with %s it says what to fix, logs it and fires satang-error', async (_, props, named) => {
+      const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      const error = next(document, 'satang-error');
+      const element = await mount(props as Props);
+      expect(element.state).toBe('invalid');
+      const box = part(element, 'error')!;
+      expect(box.getAttribute('role')).toBe('alert');
+      expect(box.textContent).toContain('This checkout is not set up correctly');
+      expect(box.textContent).toContain(named);
+      expect(logged).toHaveBeenCalledWith(expect.stringContaining(named));
+      expect((await error).code).toBe('CONFIG');
+      expect(part(element, 'qr')).toBeNull();
+    });
+  });
+});

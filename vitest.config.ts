@@ -1,11 +1,63 @@
-import { defineConfig } from 'vitest/config';
+import { playwright } from '@vitest/browser-playwright';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { BROWSER_SANDBOX_PORT, BROWSER_SHOP_PORT } from './test/browser/ports.js';
+
+/** The system Chromium, as for the end-to-end tests: Playwright's own browser download is not used. */
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const BROWSER_TESTS = 'test/**/*.browser.test.ts';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    environment: 'node',
     testTimeout: 20_000,
-    // The JSON report feeds the one-line summary that .ci/run prints.
+    // The JSON report feeds the one-line summary that .ci/run prints; it covers both projects.
     reporters: ['default', ['json', { outputFile: 'reports/vitest.json' }]],
+    // Lit announces its development build on every browser page; nothing else is filtered.
+    onConsoleLog: (log) => !log.includes('Lit is in dev mode'),
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, BROWSER_TESTS],
+        },
+      },
+      {
+        extends: true,
+        // Pre-bundled before the first test (Vite also scans the test files for imports), so a fresh
+        // machine does not reload the page mid-run. Add a dependency here if Vitest warns that it
+        // "unexpectedly reloaded a test".
+        optimizeDeps: { include: ['lit', 'lit/decorators.js', 'qrcode', 'jsqr'] },
+        // The page reaches the shop's server and the sandbox same-origin, as a shop's page would.
+        server: {
+          proxy: {
+            // The Host header stays the page's, so the shop's server sees its own origin calling.
+            '/api/checkout': { target: `http://127.0.0.1:${BROWSER_SHOP_PORT}`, changeOrigin: false },
+            '/client': `http://127.0.0.1:${BROWSER_SANDBOX_PORT}`,
+            '/sandbox': `http://127.0.0.1:${BROWSER_SANDBOX_PORT}`,
+            '/api/v1': `http://127.0.0.1:${BROWSER_SANDBOX_PORT}`,
+          },
+        },
+        test: {
+          name: 'browser',
+          include: [BROWSER_TESTS],
+          globalSetup: ['test/browser/backend.ts'],
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({
+              launchOptions: {
+                executablePath: CHROMIUM_PATH,
+                args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage', '--no-first-run'],
+              },
+            }),
+            instances: [{ browser: 'chromium' }],
+            screenshotFailures: false,
+          },
+        },
+      },
+    ],
   },
 });

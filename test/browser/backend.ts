@@ -1,0 +1,39 @@
+import { createServer } from 'node:http';
+import { BROWSER_SANDBOX_PORT, BROWSER_SHOP_PORT } from './ports.js';
+import { listenSandbox, SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
+import { createCheckoutHandler, toNodeListener } from '../../src/server/index.js';
+
+/**
+ * The real backend of the browser tests: a sandbox and a merchant server with the checkout
+ * handler, both on loopback. The browser reaches them same-origin through the test server's
+ * proxy (see vitest.config.ts), as a shop's page reaches its own server.
+ */
+
+export default async function setup(): Promise<() => Promise<void>> {
+  let handler: ReturnType<typeof toNodeListener> | undefined;
+  const shop = createServer((req, res) => void handler!(req, res));
+  await new Promise<void>((resolve) => shop.listen(BROWSER_SHOP_PORT, '127.0.0.1', resolve));
+  const sandbox = await listenSandbox({
+    port: BROWSER_SANDBOX_PORT,
+    webhook: { url: `http://127.0.0.1:${BROWSER_SHOP_PORT}/api/checkout/webhooks`, webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64 },
+  });
+  handler = toNodeListener(
+    createCheckoutHandler({
+      service: { baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey },
+      // Test orders carry their price in the reference: order-<satang>-<anything>.
+      resolveOrder: (reference) => {
+        const match = /^order-(\d+)-/.exec(reference);
+        return match ? { amount: Number(match[1]), currency: 'THB', referenceId: reference } : null;
+      },
+      basePath: '/api/checkout',
+      webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64,
+      rateLimit: false,
+      statusPollIntervalMs: 200,
+    }),
+  );
+  return async () => {
+    await sandbox.close();
+    await new Promise<void>((resolve) => shop.close(() => resolve()));
+    shop.closeAllConnections();
+  };
+}

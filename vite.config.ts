@@ -1,0 +1,112 @@
+import { defineConfig, type BuildEnvironmentOptions, type Plugin } from 'vite';
+
+/**
+ * The browser build of the elements, into dist/browser/:
+ *
+ *   satang.js         every element (src/elements/index.ts): the file a merchant's script tag loads
+ *   satang-card.js    the card-only checkout (src/elements/card.ts)
+ *   chunks/qrcode-*.js  the QR renderer, fetched only when a QR code is shown
+ *
+ * Each entry is built on its own so that it is one self-contained file (lit and the shared code
+ * inside): a page that loads it makes one request until a QR is needed. Building both entries in
+ * one graph would move their shared code into a common chunk, a second request on every page.
+ *
+ * `npm run build:browser` (vite build) builds both. The dev server (`vite`) serves the project
+ * root as it is; none of this applies to it.
+ */
+
+const OUT_DIR = 'dist/browser';
+
+/** Modules that must stay out of the entry files and load on demand. */
+const LAZY_ONLY = /[\\/]node_modules[\\/](qrcode|dijkstrajs)[\\/]/;
+const isQrcodeChunk = (moduleIds: readonly string[]) => moduleIds.some((id) => /[\\/]node_modules[\\/]qrcode[\\/]/.test(id));
+
+const QRCODE_FACADE = '\0satang:qrcode';
+
+/**
+ * `qrcode` is CommonJS. Imported as it is, every `import('qrcode')` needs the bundler's CommonJS
+ * interop helper at the call site, and that helper lands in a runtime chunk the entry imports
+ * statically. Routing `qrcode` through this ES module keeps the interop inside the lazy chunk.
+ * The facade has the same shape as `import('qrcode')` in the dev server: `default` and the named
+ * functions of the browser build.
+ */
+function qrcodeFacade(): Plugin {
+  return {
+    name: 'satang:qrcode-facade',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(id, importer) {
+      return id === 'qrcode' && importer !== QRCODE_FACADE ? QRCODE_FACADE : null;
+    },
+    load(id) {
+      if (id !== QRCODE_FACADE) return null;
+      return [
+        "import QRCode from 'qrcode';",
+        'export default QRCode;',
+        'export const create = QRCode.create;',
+        'export const toCanvas = QRCode.toCanvas;',
+        'export const toDataURL = QRCode.toDataURL;',
+        'export const toString = QRCode.toString;',
+      ].join('\n');
+    },
+  };
+}
+
+/**
+ * Fails the build when an entry file would need a second request before the first QR code, or
+ * lost its element definitions (a side-effect import dropped by tree-shaking, for instance).
+ */
+function checkEntries(): Plugin {
+  return {
+    name: 'satang:check-entries',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk' || !chunk.isEntry) continue;
+        const problems: string[] = [];
+        if (chunk.imports.length > 0) problems.push(`it imports ${chunk.imports.join(', ')} statically`);
+        const lazy = chunk.moduleIds.filter((id) => LAZY_ONLY.test(id));
+        if (lazy.length > 0) problems.push(`it contains ${lazy.join(', ')}, which must load with import()`);
+        if (!chunk.code.includes('customElements.define')) problems.push('it defines no custom element');
+        if (problems.length > 0) this.error(`${chunk.fileName}: ${problems.join('; ')}`);
+      }
+    },
+  };
+}
+
+function browserBuild(name: string, file: string, emptyOutDir: boolean): BuildEnvironmentOptions {
+  return {
+    outDir: OUT_DIR,
+    emptyOutDir,
+    copyPublicDir: false,
+    target: 'es2022',
+    minify: 'oxc',
+    sourcemap: false,
+    // The notices of lit, qrcode and the rest, which the minified files do not carry.
+    license: { fileName: `${name}.licenses.md` },
+    lib: { entry: { [name]: file }, formats: ['es'], fileName: (_format, entryName) => `${entryName}.js` },
+    rolldownOptions: {
+      output: {
+        // Library mode keeps ES output readable for other bundlers; these files go to browsers.
+        minify: true,
+        comments: false,
+        chunkFileNames: (chunk) => (isQrcodeChunk(chunk.moduleIds) ? 'chunks/qrcode-[hash].js' : 'chunks/[name]-[hash].js'),
+      },
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [qrcodeFacade(), checkEntries()],
+  environments: {
+    client: { build: browserBuild('satang', 'src/elements/index.ts', true) },
+    card: { consumer: 'client', build: browserBuild('satang-card', 'src/elements/card.ts', false) },
+  },
+  builder: {
+    async buildApp(builder) {
+      // One after the other: the first empties dist/browser, the second adds to it.
+      await builder.build(builder.environments.client!);
+      await builder.build(builder.environments.card!);
+    },
+  },
+});

@@ -5,7 +5,8 @@ import { defineConfig } from '@playwright/test';
  * CHROMIUM_PATH overrides where it is.
  */
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** The sandbox the end-to-end tests start, apart from the one `npm start` runs on 4010. */
+/** The demo stack the end-to-end tests start, apart from the one `npm start` runs on 5173 / 4010. */
+export const E2E_SHOP_PORT = Number(process.env.E2E_SHOP_PORT ?? 5174);
 export const E2E_SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 4011);
 
 export default defineConfig({
@@ -17,6 +18,7 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: 'reports/playwright.json' }]],
   outputDir: 'test-results',
   use: {
+    baseURL: `http://localhost:${E2E_SHOP_PORT}`,
     browserName: 'chromium',
     launchOptions: {
       executablePath: CHROMIUM_PATH,
@@ -25,10 +27,12 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
+  // The whole demo stack, as `npm start` runs it: the shop (Vite, the checkout handler) and the sandbox.
   webServer: {
-    command: `node bin/satang-sandbox.js --port ${E2E_SANDBOX_PORT} --quiet`,
-    url: `http://127.0.0.1:${E2E_SANDBOX_PORT}/sandbox/health`,
+    command: 'npx tsx demo/dev-server.ts --quiet',
+    env: { PORT: String(E2E_SHOP_PORT), SANDBOX_PORT: String(E2E_SANDBOX_PORT) },
+    url: `http://127.0.0.1:${E2E_SHOP_PORT}/api/demo/catalogue`,
     reuseExistingServer: !process.env.CI,
-    timeout: 30_000,
+    timeout: 60_000,
   },
 });

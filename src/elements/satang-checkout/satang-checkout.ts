@@ -96,7 +96,7 @@ export class SatangCheckout extends LitElement {
   @property() methods = DEFAULT_METHODS;
   /** th or en; by default the page's language. */
   @property() locale: string | undefined;
-  /** Where redirect flows come back to; by default this page. */
+  /** Where redirect flows come back to: a URL or a path on this site; by default this page. */
   @property({ attribute: 'return-url' }) returnUrl = '';
   /** light, dark, or auto (follows the system). */
   @property({ reflect: true }) theme = 'light';
@@ -134,6 +134,7 @@ export class SatangCheckout extends LitElement {
     if (!this.orderReference) return 'order-reference is required';
     if (!Number.isInteger(this.amount) || this.amount < MIN_CHARGE_AMOUNT_SATANG) return 'amount must be a whole number of satang, at least 100';
     if (this.currency !== CURRENCY_THB) return 'currency must be THB';
+    if (!this.#returnUrl) return `return-url must be an http(s) URL or a path on this site, got "${this.returnUrl}"`;
     if (parsed.types.some((t) => t === 'CARD_TOKEN' || t === 'CARD_TOKEN_INSTALLMENTS')) {
       if (!this.merchantId) return 'merchant-id is required for card payments';
       if (!this.publishableKey) return 'publishable-key is required for card payments';
@@ -147,6 +148,17 @@ export class SatangCheckout extends LitElement {
       if (!isHttpsOrLoopback(url)) return 'service-url must use https';
     }
     return undefined;
+  }
+
+  /** `return-url` resolved against the page (a path such as `/checkout/return` is fine), or this page. */
+  get #returnUrl(): URL | undefined {
+    try {
+      const url = new URL(this.returnUrl || location.href, document.baseURI);
+      url.hash = '';
+      return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   get #types(): CheckoutPaymentMethodType[] {
@@ -244,7 +256,7 @@ export class SatangCheckout extends LitElement {
       const body: CheckoutChargeRequest = {
         orderReference: this.orderReference,
         paymentMethod: method,
-        returnUrl: this.returnUrl || location.href.split('#')[0]!,
+        returnUrl: this.#returnUrl!.href,
         deviceType: this.#deviceType,
       };
       this.charge = await createCheckoutCharge(this.endpoint, body, this.#attemptKey);

@@ -1,0 +1,89 @@
+import type { ResolvedOrder } from '../src/server/index.js';
+
+/**
+ * The demo shop's catalogue and carts. Carts live on the server, as in a real shop: the page
+ * sends which products and how many, and the server prices them. The checkout handler asks
+ * {@link DemoOrders.resolve} for the amount of an order when the shopper pays.
+ */
+
+export interface Product {
+  sku: string;
+  name: string;
+  nameTh: string;
+  /** Unit price in satang. */
+  priceSatang: number;
+}
+
+export const CATALOGUE: readonly Product[] = [
+  { sku: 'silk-scarf', name: 'Thai silk scarf', nameTh: 'ผ้าพันคอไหมไทย', priceSatang: 129_000 },
+  { sku: 'jasmine-tea', name: 'Jasmine tea, 100 g', nameTh: 'ชามะลิ 100 กรัม', priceSatang: 24_500 },
+  { sku: 'celadon-bowl', name: 'Celadon bowl', nameTh: 'ชามเซลาดอน', priceSatang: 89_000 },
+];
+
+export interface CartLine {
+  sku: string;
+  quantity: number;
+}
+
+export interface DemoOrder {
+  orderReference: string;
+  lines: Array<CartLine & { product: Product; totalSatang: number }>;
+  amountSatang: number;
+  currency: 'THB';
+  createdAt: number;
+}
+
+/** The cart a new visitor starts with. */
+export const DEFAULT_CART: readonly CartLine[] = [
+  { sku: 'silk-scarf', quantity: 1 },
+  { sku: 'jasmine-tea', quantity: 2 },
+];
+
+const MAX_QUANTITY = 20;
+const MAX_ORDERS = 10_000;
+
+export class DemoOrderError extends Error {}
+
+export class DemoOrders {
+  readonly #orders = new Map<string, DemoOrder>();
+
+  /** A new order for these lines; throws {@link DemoOrderError} for an unknown product or a bad quantity. */
+  create(lines: readonly CartLine[] = DEFAULT_CART): DemoOrder {
+    const order: DemoOrder = { orderReference: `demo-${crypto.randomUUID()}`, ...price(lines), currency: 'THB', createdAt: Date.now() };
+    if (this.#orders.size >= MAX_ORDERS) this.#orders.delete(this.#orders.keys().next().value!);
+    this.#orders.set(order.orderReference, order);
+    return order;
+  }
+
+  get(orderReference: string): DemoOrder | undefined {
+    return this.#orders.get(orderReference);
+  }
+
+  /** Changes the quantities of an order that is not paid yet. */
+  update(orderReference: string, lines: readonly CartLine[]): DemoOrder | undefined {
+    const order = this.#orders.get(orderReference);
+    if (!order) return undefined;
+    Object.assign(order, price(lines));
+    return order;
+  }
+
+  /** What the checkout handler charges for an order: the server's price, never the browser's. */
+  resolve = (orderReference: string): ResolvedOrder | null => {
+    const order = this.#orders.get(orderReference);
+    if (!order || order.amountSatang === 0) return null;
+    return { amount: order.amountSatang, currency: order.currency, referenceId: order.orderReference };
+  };
+}
+
+function price(lines: readonly CartLine[]): Pick<DemoOrder, 'lines' | 'amountSatang'> {
+  if (!Array.isArray(lines) || lines.length > CATALOGUE.length) throw new DemoOrderError('lines must be a list of { sku, quantity }');
+  const priced = lines.map((line) => {
+    const product = CATALOGUE.find((p) => p.sku === line?.sku);
+    if (!product) throw new DemoOrderError(`unknown product ${JSON.stringify(line?.sku)}`);
+    if (!Number.isInteger(line.quantity) || line.quantity < 0 || line.quantity > MAX_QUANTITY) {
+      throw new DemoOrderError(`quantity of ${product.sku} must be a whole number from 0 to ${MAX_QUANTITY}`);
+    }
+    return { sku: product.sku, quantity: line.quantity, product, totalSatang: product.priceSatang * line.quantity };
+  });
+  return { lines: priced, amountSatang: priced.reduce((sum, line) => sum + line.totalSatang, 0) };
+}

@@ -1,0 +1,165 @@
+/**
+ * The demo shop's own page script: the cart, the language switch and the confirmation. Nothing
+ * here touches card data; the checkout element does the payment and reports through events.
+ */
+import { formatAmount } from '../src/core/money.js';
+import type { SatangCheckout } from '../src/elements/index.js';
+
+interface OrderLine {
+  sku: string;
+  quantity: number;
+  name: string;
+  nameTh: string;
+  unitPrice: number;
+  total: number;
+}
+interface Order {
+  orderReference: string;
+  amount: number;
+  currency: string;
+  lines: OrderLine[];
+}
+type Lang = 'en' | 'th';
+
+const TEXTS: Record<Lang, Record<string, string>> = {
+  en: {
+    'cart.title': 'Your order',
+    'cart.total': 'Total',
+    'cart.hint': 'The shop’s server prices the cart; the checkout only shows the amount.',
+    'payment.title': 'Payment',
+    'done.title': 'Thank you, your order is confirmed',
+    'done.reference': 'Order',
+    'done.charge': 'Payment',
+    'done.again': 'Start a new order',
+    less: 'One less',
+    more: 'One more',
+    quantity: 'Quantity',
+    'cart.failed': 'The cart could not be updated. Check your connection and try again.',
+    'cart.unknown': 'This order is not known to the shop. Start a new order from the shop’s page.',
+  },
+  th: {
+    'cart.title': 'คำสั่งซื้อของคุณ',
+    'cart.total': 'ยอดรวม',
+    'cart.hint': 'เซิร์ฟเวอร์ของร้านเป็นผู้กำหนดราคา หน้าชำระเงินแสดงยอดเท่านั้น',
+    'payment.title': 'การชำระเงิน',
+    'done.title': 'ขอบคุณ คำสั่งซื้อของคุณได้รับการยืนยันแล้ว',
+    'done.reference': 'คำสั่งซื้อ',
+    'done.charge': 'การชำระเงิน',
+    'done.again': 'เริ่มคำสั่งซื้อใหม่',
+    less: 'ลดหนึ่งชิ้น',
+    more: 'เพิ่มหนึ่งชิ้น',
+    quantity: 'จำนวน',
+    'cart.failed': 'อัปเดตตะกร้าไม่สำเร็จ ตรวจสอบการเชื่อมต่อแล้วลองอีกครั้ง',
+    'cart.unknown': 'ร้านไม่พบคำสั่งซื้อนี้ เริ่มคำสั่งซื้อใหม่จากหน้าร้าน',
+  },
+};
+
+const page = document.querySelector<HTMLElement>('main[data-order]')!;
+const checkout = document.querySelector<SatangCheckout>('satang-checkout')!;
+const list = page.querySelector<HTMLUListElement>('.lines')!;
+const totalText = page.querySelector<HTMLElement>('.total-amount')!;
+const cartError = page.querySelector<HTMLElement>('.cart-error')!;
+const reference = page.dataset.order!;
+let order: Order | undefined;
+let lang: Lang = document.documentElement.lang === 'th' ? 'th' : 'en';
+// Back from a bank or wallet page the payment is under way: the cart is what was charged.
+let locked = location.pathname.endsWith('/return.html');
+
+const money = (satang: number) => formatAmount(satang, 'THB', lang);
+const text = (key: string) => TEXTS[lang][key] ?? key;
+
+function render(): void {
+  if (!order) return;
+  const lines = order.lines.map((line) => {
+    const item = document.createElement('li');
+    const name = document.createElement('span');
+    name.className = 'name';
+    name.textContent = lang === 'th' ? line.nameTh : line.name;
+    const stepper = document.createElement('span');
+    stepper.className = 'stepper';
+    stepper.setAttribute('role', 'group');
+    stepper.setAttribute('aria-label', `${text('quantity')}: ${name.textContent}`);
+    const less = button('−', text('less'), () => change(line.sku, -1), locked || line.quantity === 0 || order!.amount - line.unitPrice < 100);
+    const count = document.createElement('output');
+    count.textContent = String(line.quantity);
+    const more = button('+', text('more'), () => change(line.sku, +1), locked || line.quantity >= 20);
+    stepper.append(less, count, more);
+    const price = document.createElement('span');
+    price.className = 'price';
+    price.textContent = money(line.total);
+    item.append(name, stepper, price);
+    return item;
+  });
+  list.replaceChildren(...lines);
+  totalText.textContent = money(order.amount);
+}
+
+function button(label: string, name: string, onClick: () => void, disabled: boolean): HTMLButtonElement {
+  const element = document.createElement('button');
+  element.type = 'button';
+  element.textContent = label;
+  element.setAttribute('aria-label', name);
+  element.disabled = disabled;
+  element.addEventListener('click', onClick);
+  return element;
+}
+
+async function change(sku: string, delta: number): Promise<void> {
+  if (!order || locked) return;
+  const lines = order.lines.map((line) => ({ sku: line.sku, quantity: line.sku === sku ? line.quantity + delta : line.quantity }));
+  try {
+    const answer = await fetch(`/api/demo/orders/${encodeURIComponent(reference)}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ lines }) });
+    if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
+    order = (await answer.json()) as Order;
+    cartError.hidden = true;
+    checkout.amount = order.amount;
+    render();
+  } catch {
+    cartError.textContent = text('cart.failed');
+    cartError.hidden = false;
+  }
+}
+
+function setLanguage(next: Lang): void {
+  lang = next;
+  document.documentElement.lang = next;
+  checkout.locale = next;
+  for (const element of document.querySelectorAll<HTMLElement>('[data-text]')) element.textContent = text(element.dataset.text!);
+  for (const toggle of document.querySelectorAll<HTMLButtonElement>('[data-lang]')) toggle.setAttribute('aria-pressed', String(toggle.dataset.lang === next));
+  render();
+}
+
+for (const toggle of document.querySelectorAll<HTMLButtonElement>('[data-lang]')) {
+  toggle.addEventListener('click', () => setLanguage(toggle.dataset.lang as Lang));
+}
+
+// A payment under way fixes the cart: the amount the shopper sees is the amount charged.
+checkout.addEventListener('satang-submit', () => {
+  locked = true;
+  render();
+});
+for (const type of ['satang-failure', 'satang-error'] as const) {
+  checkout.addEventListener(type, () => {
+    locked = false;
+    render();
+  });
+}
+checkout.addEventListener('satang-success', (event) => {
+  locked = true;
+  render();
+  const confirmation = page.querySelector<HTMLElement>('.confirmation')!;
+  confirmation.querySelector('.order-reference')!.textContent = reference;
+  confirmation.querySelector('.charge-id')!.textContent = event.chargeId;
+  confirmation.hidden = false;
+  confirmation.focus();
+});
+
+const answer = reference ? await fetch(`/api/demo/orders/${encodeURIComponent(reference)}`).catch(() => undefined) : undefined;
+if (answer?.ok) {
+  order = (await answer.json()) as Order;
+  setLanguage(lang);
+} else {
+  cartError.textContent = text(reference && answer?.status !== 404 ? 'cart.failed' : 'cart.unknown');
+  cartError.hidden = false;
+  page.querySelector<HTMLElement>('.payment')!.hidden = true;
+}

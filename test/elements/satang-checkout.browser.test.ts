@@ -73,6 +73,12 @@ describe('<satang-checkout>', () => {
       expect(heard).toEqual(['CONFIG']);
     });
 
+    it('refuses a return-url that is not a web address', async () => {
+      vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      const element = await mount({ 'return-url': 'javascript:alert(1)' });
+      expect(root(element).querySelector('[part="config-error"]')!.textContent).toContain('return-url must be an http(s) URL');
+    });
+
     it('refuses a secret key given as the publishable key', async () => {
       vi.spyOn(console, 'error').mockImplementation(() => undefined);
       const element = await mount({ 'publishable-key': SANDBOX_DEFAULTS.apiKey });
@@ -213,6 +219,19 @@ describe('<satang-checkout>', () => {
       await success;
       expect(back.orderReference).toBe(reference);
       expect(sessionStorage.length).toBe(0);
+    });
+
+    it('sends a return-url given as a path as the full address on the page’s site', async () => {
+      const element = await mount({ 'return-url': '/checkout/return?step=2' });
+      let target: URL | undefined;
+      (element as unknown as { navigate: (url: URL) => void }).navigate = (url) => (target = url);
+      await fillCard(element, '4953261730509988');
+      const action = next(element, 'satang-action');
+      await userEvent.click(payButton(element));
+      await action;
+      // After the OTP page the shopper lands on the return URL the charge was given.
+      const done = await fetch(target!.pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'otp=123456' });
+      expect(done.url).toBe(`${location.origin}/checkout/return?step=2`);
     });
 
     it('explains on a desktop that a bank app needs the phone, and does not submit', async () => {

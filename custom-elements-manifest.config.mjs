@@ -93,7 +93,6 @@ function shippedPaths() {
 export default {
   globs: ['src/elements/**/*.ts'],
   exclude: ['**/*.test.ts', '**/*.spec.ts', '**/*.stories.ts', '**/*.d.ts'],
-  outdir: '.',
   litelement: true,
   // package.json names the manifest already ("customElements"); the analyzer leaves it alone.
   packagejson: false,

@@ -89,6 +89,7 @@ export class SatangCheckout extends LitElement {
   @property() endpoint = '';
   /** The amount to show, in satang. Display only: the server decides the charge. */
   @property({ type: Number }) amount = Number.NaN;
+  /** The currency of `amount`: THB, the one the service charges in. */
   @property() currency = CURRENCY_THB;
   /** The merchant's order reference the server prices. */
   @property({ attribute: 'order-reference' }) orderReference = '';

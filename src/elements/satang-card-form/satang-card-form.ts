@@ -60,6 +60,13 @@ export class SatangCardForm extends LitElement {
   @state() private errors: Partial<Record<CardField, MessageKey>> = {};
   @state() private brand: CardBrand = 'UNKNOWN';
   @state() private announcement = '';
+  /**
+   * Counts announcements: every other one ends in a no-break space, so the same message said twice
+   * still changes the live region and is read again.
+   */
+  @state() private announcementCount = 0;
+  /** Disabled by a `<fieldset disabled>` around it or its own attribute, as the form reports it. */
+  @state() private formDisabled = false;
 
   @query('#number') private numberInput!: HTMLInputElement;
 
@@ -114,6 +121,7 @@ export class SatangCardForm extends LitElement {
     if (first) {
       this.#input(first)?.focus();
       this.announcement = msg(this.#locale, errors[first]!, this.#params(first));
+      this.announcementCount += 1;
       return false;
     }
     return true;
@@ -173,8 +181,12 @@ export class SatangCardForm extends LitElement {
     this.reset();
   }
 
+  /**
+   * Kept apart from `disabled`: reflecting it there would set the element's own `disabled`
+   * attribute, which keeps it disabled after the fieldset is enabled again.
+   */
   formDisabledCallback(disabled: boolean): void {
-    this.disabled = disabled;
+    this.formDisabled = disabled;
   }
 
   override focus(options?: FocusOptions): void {
@@ -198,16 +210,20 @@ export class SatangCardForm extends LitElement {
     }
     this.#token = undefined;
     this.#internals.setFormValue(null);
-    // A shown error goes as soon as the field is fixed; a new one shows while typing only when it is
+    // A shown error goes as soon as the field is fixed, and until then says what is wrong now (a
+    // number that was short and now fails Luhn); a new one shows while typing only when it is
     // certain whatever comes next (a full-length number that fails Luhn).
     const shown = this.errors[field];
-    this.#setError(field, this.#check(field, 'input') ?? (shown && this.#check(field, 'submit') ? shown : undefined));
+    this.#setError(field, this.#check(field, 'input') ?? (shown ? this.#check(field, 'submit') : undefined));
     this.#syncValidity();
   }
 
-  #onBlur(field: CardField): void {
+  #onBlur(field: CardField, event: FocusEvent): void {
     if (this.#value(field) === '' && !this.#touched.has(field)) return;
     this.#touched.add(field);
+    // Focus leaving for a button (the pay button, as it is pressed): that press validates the
+    // whole form. An error shown now would push the button from under the pointer mid-click.
+    if (event.relatedTarget instanceof HTMLButtonElement && this.errors[field] === undefined) return;
     this.#setError(field, this.#check(field, 'blur'));
     this.#syncValidity();
   }
@@ -218,12 +234,22 @@ export class SatangCardForm extends LitElement {
     this.errors = error ? { ...rest, [field]: error } : rest;
   }
 
-  /** Replaces an input's text, keeping the caret in place relative to the digits before it. */
+  /**
+   * Replaces an input's text, keeping the caret in place relative to the digits before it, or at
+   * the end when it was there: formatting may add a zero or a slash ahead of the caret ("3" ->
+   * "03/"), and the next key must land after them.
+   */
   #replace(input: HTMLInputElement, next: string): void {
     if (input.value === next) return;
     const caret = input.selectionStart ?? input.value.length;
-    const digitsBefore = input.value.slice(0, caret).replace(/\D/g, '').length;
+    const atEnd = caret >= input.value.length;
+    // Thai digits count as digits: they are what the shopper typed before the caret.
+    const digitsBefore = normalizeDigits(input.value.slice(0, caret)).replace(/\D/g, '').length;
     input.value = next;
+    if (atEnd) {
+      input.setSelectionRange(next.length, next.length);
+      return;
+    }
     let position = 0;
     for (let seen = 0; position < next.length && seen < digitsBefore; position += 1) if (/\d/.test(next[position]!)) seen += 1;
     input.setSelectionRange(position, position);
@@ -275,11 +301,11 @@ export class SatangCardForm extends LitElement {
             maxlength=${attrs.maxlength ?? 100}
             spellcheck="false"
             autocapitalize=${name === 'holderName' ? 'characters' : 'off'}
-            ?disabled=${this.disabled}
+            ?disabled=${this.disabled || this.formDisabled}
             aria-invalid=${error ? 'true' : 'false'}
             aria-describedby=${describedBy}
             @input=${(e: Event) => this.#onInput(name, e)}
-            @blur=${() => this.#onBlur(name)}
+            @blur=${(event: FocusEvent) => this.#onBlur(name, event)}
           />
           ${name === 'number' && this.brand !== 'UNKNOWN' ? html`<span part="brand" class="brand" aria-hidden="true">${this.brand}</span>` : ''}
         </div>
@@ -295,7 +321,7 @@ export class SatangCardForm extends LitElement {
         </div>
         ${field('holderName', 'holder', 'card.holderName', undefined, {})}
       </div>
-      <div class="visually-hidden" role="status" aria-live="polite">${this.announcement}</div>`;
+      <div class="visually-hidden" role="status" aria-live="polite">${this.announcement}${this.announcement && this.announcementCount % 2 === 0 ? '\u00a0' : ''}</div>`;
   }
 }
 

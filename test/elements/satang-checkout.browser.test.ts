@@ -114,6 +114,17 @@ describe('<satang-checkout>', () => {
       expect(cardInput(element, 'number').value).toBe('4943 1299 0008 4541');
     });
 
+    it('validates everything on one click of pay, straight from a wrong field', async () => {
+      const element = await mount();
+      await userEvent.type(cardInput(element, 'number'), '4111 1111');
+      // One press, focus still in the number field: the error must not move pay from under the pointer.
+      await userEvent.click(payButton(element));
+      await element.updateComplete;
+      const form = root(cardForm(element));
+      expect(cardInput(element, 'expiry').getAttribute('aria-invalid')).toBe('true');
+      expect(form.activeElement).toBe(cardInput(element, 'number'));
+    });
+
     it('makes one charge however fast pay is pressed', async () => {
       const element = await mount();
       await fillCard(element, '4111111111111111');

@@ -217,7 +217,7 @@ export class SatangCheckout extends LitElement {
     const group = this.group;
     if (group === 'CARD' || group === 'CARD_INSTALLMENTS') {
       const form = this.cardForm;
-      if (!form?.validate()) return null;
+      if (!form) return null;
       if (group === 'CARD_INSTALLMENTS' && this.months === undefined) return 'installments.label';
       const card = await form.tokenize({ serviceUrl: this.serviceUrl, merchantId: this.merchantId, publishableKey: this.publishableKey });
       return group === 'CARD'
@@ -243,6 +243,8 @@ export class SatangCheckout extends LitElement {
   /** Starts (or retries) a payment attempt. A second press while one runs does nothing. */
   async #pay(): Promise<void> {
     if (this.state !== 'idle') return;
+    // Checked before the form is disabled for the attempt, so focus can land on the first wrong field.
+    if ((this.group === 'CARD' || this.group === 'CARD_INSTALLMENTS') && !this.cardForm?.validate()) return;
     this.state = 'submitting';
     this.message = undefined;
     try {

@@ -588,6 +588,12 @@ describe('<satang-card-form>', () => {
   });
 
   describe('what it tells the page', () => {
+    it('fires satang-ready once it is first rendered', async () => {
+      const ready = new Promise<Event>((resolve) => document.addEventListener('satang-ready', resolve, { once: true }));
+      const element = await mount();
+      expect((await ready).target).toBe(element);
+    });
+
     it('fires satang-change when the card becomes complete and when it stops being complete, with no card data', async () => {
       const element = await mount();
       const heard: Array<{ method: string; complete: boolean }> = [];

@@ -73,6 +73,15 @@ describe('<satang-checkout>', () => {
       expect(heard).toEqual(['CONFIG']);
     });
 
+    it('tells the page once that it is ready', async () => {
+      const heard: EventTarget[] = [];
+      document.addEventListener('satang-ready', (e) => heard.push(e.target!));
+      const element = await mount();
+      await cardForm(element).updateComplete;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(heard).toEqual([element]);
+    });
+
     it('refuses a return-url that is not a web address', async () => {
       vi.spyOn(console, 'error').mockImplementation(() => undefined);
       const element = await mount({ 'return-url': 'javascript:alert(1)' });

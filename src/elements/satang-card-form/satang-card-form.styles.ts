@@ -11,7 +11,17 @@ export const styles = [
     .row {
       display: grid;
       grid-template-columns: 1fr 1fr;
-      gap: var(--satang-space);
+      grid-template-rows: repeat(4, auto);
+      column-gap: var(--satang-space);
+    }
+    /* Label, hint, input and error of side-by-side fields share rows: the inputs line up however
+       long a hint is in either language. */
+    .row > .field {
+      display: grid;
+      grid-row: span 4;
+      grid-template-rows: subgrid;
+      row-gap: 0;
+      align-content: start;
     }
     .control {
       position: relative;
@@ -38,6 +48,8 @@ export const styles = [
     @media (max-width: 340px) {
       .row {
         grid-template-columns: 1fr;
+        grid-template-rows: repeat(8, auto);
+        row-gap: var(--satang-space);
       }
     }
   `,

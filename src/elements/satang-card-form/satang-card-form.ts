@@ -1,9 +1,9 @@
-import { html, LitElement, type PropertyValues } from 'lit';
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { normalizeDigits, securityCodeLength, type CardBrand } from '../../core/card.js';
 import { formatCardNumber, formatExpiry, parseExpiry, validateCardField, type CardField } from '../../core/card-rules.js';
 import { createCardToken, type TokenizeConfig } from '../../client/card-tokens.js';
-import { SatangChangeEvent } from '../events.js';
+import { SatangChangeEvent, SatangReadyEvent } from '../events.js';
 import type { MessageKey } from '../i18n/en.js';
 import { msg, resolveLocale, type Locale } from '../i18n/localize.js';
 import { styles } from './satang-card-form.styles.js';
@@ -195,6 +195,7 @@ export class SatangCardForm extends LitElement {
 
   protected override firstUpdated(): void {
     this.#syncValidity();
+    this.dispatchEvent(new SatangReadyEvent());
   }
 
   #onInput(field: CardField, event: Event): void {
@@ -303,7 +304,7 @@ export class SatangCardForm extends LitElement {
             autocapitalize=${name === 'holderName' ? 'characters' : 'off'}
             ?disabled=${this.disabled || this.formDisabled}
             aria-invalid=${error ? 'true' : 'false'}
-            aria-describedby=${describedBy}
+            aria-describedby=${describedBy || nothing}
             @input=${(e: Event) => this.#onInput(name, e)}
             @blur=${(event: FocusEvent) => this.#onBlur(name, event)}
           />

@@ -424,7 +424,14 @@ export class SatangCheckout extends LitElement {
     const card = group === 'CARD' || group === 'CARD_INSTALLMENTS';
     // The card form stays rendered while another method is chosen, so switching back keeps the entry.
     const cardForm = this.#types.some((t) => t === 'CARD_TOKEN' || t === 'CARD_TOKEN_INSTALLMENTS')
-      ? html`<satang-card-form ?hidden=${!card} locale=${locale} theme=${this.theme} ?disabled=${this.state === 'submitting'} @satang-change=${() => (this.#attemptKey = undefined)}></satang-card-form>`
+      ? html`<satang-card-form
+          ?hidden=${!card}
+          locale=${locale}
+          theme=${this.theme}
+          ?disabled=${this.state === 'submitting'}
+          @satang-change=${() => (this.#attemptKey = undefined)}
+          @satang-ready=${(event: Event) => event.stopPropagation() /* the page hears the checkout's own */}
+        ></satang-card-form>`
       : nothing;
     if (group === 'CARD_INSTALLMENTS') {
       const plans = installmentPlans(this.amount);

@@ -228,7 +228,7 @@ class CheckoutHandler {
       }
       response = await this.#route(request, url, entry);
     } catch (error) {
-      response = this.#errorResponse(error, entry);
+      response = this.#errorResponse(error, entry, request.signal.aborted);
     }
     if (crossOrigin && this.#allowedOrigins.has(origin)) {
       response.headers.set('access-control-allow-origin', origin);
@@ -523,7 +523,8 @@ class CheckoutHandler {
     }
   }
 
-  #errorResponse(error: unknown, entry: CheckoutLogEntry): Response {
+  /** The error's answer; `clientGone` when the caller left first, which is worth no console line. */
+  #errorResponse(error: unknown, entry: CheckoutLogEntry, clientGone = false): Response {
     const refusal =
       error instanceof CheckoutError
         ? error
@@ -532,7 +533,7 @@ class CheckoutHandler {
     if (refusal.serviceRequestId) entry.serviceRequestId = refusal.serviceRequestId;
     if (refusal.status >= 500) {
       entry.error = refusal.cause ?? refusal;
-      if (!this.#options.log) console.error(`satang checkout: ${refusal.code}`, refusal.cause ?? refusal);
+      if (!this.#options.log && !clientGone) console.error(`satang checkout: ${refusal.code}`, refusal.cause ?? refusal);
     }
     return refusal.toResponse();
   }

@@ -24,7 +24,7 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
       if (bodyAlreadyRead(req)) {
         throw new Error('the request body was already read by another middleware (e.g. express.json()): mount the Satang handler before body parsers, since webhooks are verified over the raw bytes');
       }
-      const response = await handler(toRequest(req, options));
+      const response = await handler(toRequest(req, options, res));
       await writeResponse(response, res);
     } catch (error) {
       if (next) return next(error);
@@ -37,8 +37,11 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
   };
 }
 
-/** The Fetch `Request` for a Node request, body streamed, aborted when the client goes away. */
-export function toRequest(req: IncomingMessage, options: NodeListenerOptions = {}): Request {
+/**
+ * The Fetch `Request` for a Node request, body streamed, aborted when the client goes away: while
+ * the body arrives, or (given `res`) at any time before the answer is sent, so a long-poll stops.
+ */
+export function toRequest(req: IncomingMessage, options: NodeListenerOptions = {}, res?: ServerResponse): Request {
   const secure = 'encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted);
   const origin = options.origin ?? `${secure ? 'https' : 'http'}://${hostOf(req)}`;
   const headers = new Headers();
@@ -52,6 +55,9 @@ export function toRequest(req: IncomingMessage, options: NodeListenerOptions = {
   const controller = new AbortController();
   req.once('close', () => {
     if (!req.complete) controller.abort();
+  });
+  res?.once('close', () => {
+    if (!res.writableFinished) controller.abort();
   });
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';

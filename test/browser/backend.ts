@@ -32,8 +32,10 @@ export default async function setup(): Promise<() => Promise<void>> {
     }),
   );
   return async () => {
-    await sandbox.close();
-    await new Promise<void>((resolve) => shop.close(() => resolve()));
+    // The shop first: a status long-poll still open must not find the sandbox gone.
+    const closed = new Promise<void>((resolve) => shop.close(() => resolve()));
     shop.closeAllConnections();
+    await closed;
+    await sandbox.close();
   };
 }

@@ -46,6 +46,24 @@ const json = (body: unknown, headers: Record<string, string> = {}) => ({
 });
 
 describe('toNodeListener', () => {
+  it('aborts the request when the client goes away before the answer, so a long-poll stops', async () => {
+    let aborted!: () => void;
+    const gone = new Promise<void>((resolve) => (aborted = resolve));
+    const url = await listen(
+      toNodeListener(async (request) => {
+        request.signal.addEventListener('abort', () => aborted());
+        await new Promise((resolve) => setTimeout(resolve, 10_000));
+        return new Response('too late');
+      }),
+    );
+    const client = new AbortController();
+    const call = fetch(`${url}/status?wait=25`, { signal: client.signal }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    client.abort();
+    await call;
+    await expect(Promise.race([gone.then(() => 'aborted'), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2000))])).resolves.toBe('aborted');
+  });
+
   it('serves the checkout inside Express, as the README shows, with webhooks over real sockets', async () => {
     const events: WebhookEvent[] = [];
     const app = express();

@@ -3,8 +3,10 @@ import { defineConfig, type BuildEnvironmentOptions, type Plugin } from 'vite';
 /**
  * The browser build of the elements, into dist/browser/:
  *
- *   satang.js         every element (src/elements/index.ts): the file a merchant's script tag loads
- *   satang-card.js    the card-only checkout (src/elements/card.ts)
+ *   satang.js           every element (src/elements/index.ts): the file a merchant's script tag loads
+ *   satang-checkout.js  the checkout and its card form (src/elements/checkout.ts); the QR element
+ *                       comes in chunks/qr-payment-*.js when PromptPay is chosen
+ *   satang-card.js      the card form alone (src/elements/card.ts)
  *   chunks/qrcode-*.js  the QR renderer, fetched only when a QR code is shown
  *
  * Each entry is built on its own so that it is one self-contained file (lit and the shared code
@@ -86,11 +88,15 @@ function browserBuild(name: string, file: string, emptyOutDir: boolean): BuildEn
     license: { fileName: `${name}.licenses.md` },
     lib: { entry: { [name]: file }, formats: ['es'], fileName: (_format, entryName) => `${entryName}.js` },
     rolldownOptions: {
+      // Lets code shared with a lazy chunk (lit, the status poller) stay in the entry, which then
+      // exports it to that chunk, instead of moving to a third file every page would load.
+      preserveEntrySignatures: 'allow-extension',
       output: {
         // Library mode keeps ES output readable for other bundlers; these files go to browsers.
         minify: true,
         comments: false,
-        chunkFileNames: (chunk) => (isQrcodeChunk(chunk.moduleIds) ? 'chunks/qrcode-[hash].js' : 'chunks/[name]-[hash].js'),
+        chunkFileNames: (chunk) =>
+          isQrcodeChunk(chunk.moduleIds) ? 'chunks/qrcode-[hash].js' : chunk.moduleIds.some((id) => id.includes('satang-qr-payment')) ? 'chunks/qr-payment-[hash].js' : 'chunks/[name]-[hash].js',
       },
     },
   };
@@ -100,12 +106,14 @@ export default defineConfig({
   plugins: [qrcodeFacade(), checkEntries()],
   environments: {
     client: { build: browserBuild('satang', 'src/elements/index.ts', true) },
+    checkout: { consumer: 'client', build: browserBuild('satang-checkout', 'src/elements/checkout.ts', false) },
     card: { consumer: 'client', build: browserBuild('satang-card', 'src/elements/card.ts', false) },
   },
   builder: {
     async buildApp(builder) {
       // One after the other: the first empties dist/browser, the second adds to it.
       await builder.build(builder.environments.client!);
+      await builder.build(builder.environments.checkout!);
       await builder.build(builder.environments.card!);
     },
   },

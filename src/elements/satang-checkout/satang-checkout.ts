@@ -20,6 +20,29 @@ import { BANKS, DEFAULT_METHODS, groupOf, parseMethods, PROVIDER_NAMES, WALLETS,
 import { styles } from './satang-checkout.styles.js';
 
 /**
+ * How `<satang-qr-payment>` arrives when it is not defined yet: an entry that leaves it out
+ * (`satang/checkout`) sets a loader that fetches it on demand. Started as soon as PromptPay is
+ * chosen, so the code shows without delay when the charge answers with it.
+ */
+let qrElementLoader: (() => Promise<unknown>) | undefined;
+let qrElement: Promise<unknown> | undefined;
+
+/** Sets how `<satang-qr-payment>` is fetched when a checkout needs it and it is not defined. */
+export function setQrElementLoader(loader: () => Promise<unknown>): void {
+  qrElementLoader = loader;
+}
+
+function loadQrElement(): Promise<unknown> {
+  if (customElements.get('satang-qr-payment')) return Promise.resolve();
+  if (!qrElementLoader) return Promise.reject(new Error('<satang-qr-payment> is not defined: import satang (or satang/checkout) to show QR codes'));
+  qrElement ??= qrElementLoader().catch((error: unknown) => {
+    qrElement = undefined;
+    throw error;
+  });
+  return qrElement;
+}
+
+/**
  * What the checkout is doing. Rendered with early returns: each state has one view.
  * - `idle`: choosing a method and entering details (also after a recoverable error, with a message)
  * - `submitting`: tokenizing and creating the charge
@@ -200,11 +223,13 @@ export class SatangCheckout extends LitElement {
     if (changed.has('methods') || this.group === undefined) {
       const groups = this.#groups;
       if (!this.group || !groups.includes(this.group)) this.group = groups[0];
+      if (this.group === 'QR_PROMPT_PAY') void loadQrElement().catch(() => undefined);
     }
   }
 
   #choose(group: MethodGroup): void {
     this.group = group;
+    if (group === 'QR_PROMPT_PAY') void loadQrElement().catch(() => undefined);
     this.provider = undefined;
     this.message = undefined;
     this.#attemptKey = undefined;
@@ -283,8 +308,13 @@ export class SatangCheckout extends LitElement {
       return;
     }
     if (charge.actionRequired === 'ENCODED_IMAGE') {
-      this.state = 'qr';
-      this.dispatchEvent(new SatangActionEvent('qr', charge.chargeId));
+      loadQrElement().then(
+        () => {
+          this.state = 'qr';
+          this.dispatchEvent(new SatangActionEvent('qr', charge.chargeId));
+        },
+        (error: unknown) => this.#problem(new CheckoutClientError('network', String((error as Error)?.message ?? error))),
+      );
       return;
     }
     this.state = 'waiting';

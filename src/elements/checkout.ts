@@ -1,0 +1,18 @@
+/**
+ * `satang/checkout`: `<satang-checkout>` and the `<satang-card-form>` inside it, with
+ * `<satang-qr-payment>` and the QR library fetched only when the shopper picks PromptPay. The
+ * smallest first download of the whole checkout.
+ */
+import { SatangCardForm } from './satang-card-form/satang-card-form.js';
+import { SatangCheckout, setQrElementLoader } from './satang-checkout/satang-checkout.js';
+
+export { SatangCardForm, type TokenizedCard } from './satang-card-form/satang-card-form.js';
+export { SatangCheckout } from './satang-checkout/satang-checkout.js';
+export * from './events.js';
+
+// The QR library is fetched alongside the element, not after it asks: one wait, not two.
+setQrElementLoader(() => Promise.all([import('./satang-qr-payment/define.js'), import('qrcode')]));
+
+for (const element of [SatangCardForm, SatangCheckout]) {
+  if (!customElements.get(element.tagName)) customElements.define(element.tagName, element);
+}

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { CARD_MESSAGE_KEYS } from '../../src/core/card-rules.js';
 import { FAILURE_MESSAGE_KEYS } from '../../src/core/failure.js';
 import { en } from '../../src/elements/i18n/en.js';
-import { msg } from '../../src/elements/i18n/localize.js';
+import { readFileSync } from 'node:fs';
+import { cardMessages } from '../../src/elements/i18n/card.js';
+import { checkoutMessages } from '../../src/elements/i18n/checkout.js';
+import { msg, useMessages } from '../../src/elements/i18n/localize.js';
+import { paymentMessages } from '../../src/elements/i18n/payment.js';
+import { qrMessages } from '../../src/elements/i18n/qr.js';
 import { th } from '../../src/elements/i18n/th.js';
 
 describe('the message catalogs', () => {
@@ -25,7 +30,27 @@ describe('the message catalogs', () => {
   });
 });
 
+describe('each element', () => {
+  const registers = {
+    'src/elements/satang-card-form/satang-card-form.ts': [cardMessages],
+    'src/elements/satang-checkout/satang-checkout.ts': [checkoutMessages, paymentMessages],
+    'src/elements/satang-qr-payment/satang-qr-payment.ts': [paymentMessages, qrMessages],
+  };
+  for (const [file, catalogs] of Object.entries(registers)) {
+    it(`registers the catalogs of every message key it names: ${file}`, () => {
+      const source = readFileSync(file, 'utf8');
+      const available = new Set(catalogs.flatMap((c) => Object.keys(c.en)));
+      const named = [...source.matchAll(/'([a-zA-Z]+\.[a-zA-Z.]+)'/g)].map((m) => m[1]!).filter((key) => key in en);
+      expect(named.length).toBeGreaterThan(3);
+      expect(named.filter((key) => !available.has(key))).toEqual([]);
+      const registered = /useMessages\(([^)]*)\)/.exec(source)?.[1];
+      for (const catalog of catalogs) expect(registered).toContain(Object.entries({ cardMessages, checkoutMessages, paymentMessages, qrMessages }).find(([, c]) => c === catalog)![0]);
+    });
+  }
+});
+
 describe('msg', () => {
+  useMessages(checkoutMessages);
   it('fills placeholders and leaves unknown ones visible', () => {
     expect(msg('en', 'pay', { amount: '฿10.00' })).toBe('Pay ฿10.00');
     expect(msg('th', 'pay', { amount: '฿10.00' })).toBe('ชำระ ฿10.00');

@@ -636,7 +636,7 @@ describe('<satang-card-form>', () => {
       expect(labelOf(element, 'cvc')).toBe('รหัสความปลอดภัย');
       expect(labelOf(element, 'holder')).toBe('ชื่อบนบัตร');
       expect(hintOf(element, 'expiry')).toBe('ดด/ปป (ปี ค.ศ.)');
-      expect(root(element).querySelector('[role="group"]')!.getAttribute('aria-label')).toBe('บัตรเครดิต/เดบิต');
+      expect(root(element).querySelector('[role="group"]')!.getAttribute('aria-label')).toBe('รายละเอียดบัตร');
       await type(element, 'expiry', `12${BUDDHIST_YEAR}`);
       expect(errorOf(element, 'expiry')).toBe('กรุณากรอกปี ค.ศ. ตามที่พิมพ์บนบัตร (เช่น พ.ศ. 2568 → 25)');
       element.validate();

@@ -1,69 +1,9 @@
-/** English strings. The keys are the contract: `th.ts` must have every one. `{name}` is filled in. */
-export const en = {
-  'checkout.label': 'Checkout',
-  'method.label': 'Payment method',
-  'method.CARD': 'Card',
-  'method.CARD_INSTALLMENTS': 'Card installments',
-  'method.QR_PROMPT_PAY': 'PromptPay QR',
-  'method.E_WALLET': 'E-wallet',
-  'method.MOBILE_BANKING': 'Mobile banking',
-  'card.number': 'Card number',
-  'card.expiry': 'Expiry date',
-  'card.expiryHint': 'MM/YY',
-  'card.cvc': 'Security code',
-  'card.cvcHint': '{n} digits on the back of the card',
-  'card.cvcHintAmex': '4 digits on the front of the card',
-  'card.holderName': 'Name on card',
-  'number.required': 'Enter the card number.',
-  'number.incomplete': 'The card number is incomplete.',
-  'number.invalid': 'This card number is not valid. Check it for typos.',
-  'number.unsupportedBrand': 'This type of card is not accepted. Try another card.',
-  'expiry.required': 'Enter the expiry date.',
-  'expiry.incomplete': 'Enter the expiry date as MM/YY.',
-  'expiry.month': 'The month must be from 01 to 12.',
-  'expiry.past': 'This card has expired. Use another card.',
-  'expiry.buddhistEra': 'Use the Western year as printed on the card (e.g. 2568 → 25).',
-  'expiry.tooFar': 'Check the year of the expiry date.',
-  'cvc.required': 'Enter the security code.',
-  'cvc.length': 'The security code has {n} digits.',
-  'holderName.required': 'Enter the name as shown on the card.',
-  'holderName.tooLong': 'The name is too long.',
-  'installments.label': 'Installment plan',
-  'installments.plan': '{months} months × {monthly}',
-  'installments.unavailable': 'Installments start at {minimum}. Choose another method.',
-  'wallet.label': 'Wallet',
-  'wallet.redirect': 'You will go to {method} to approve the payment, then come back here.',
-  'bank.label': 'Bank app',
-  'bank.redirect': 'The {method} app opens to approve the payment.',
-  'bank.needsPhone': 'This bank app works on a phone. Open this page on your phone, or pay with PromptPay.',
-  'pay': 'Pay {amount}',
-  'pay.processing': 'Processing…',
-  'redirecting': 'Taking you to complete the payment…',
-  'qr.title': 'Scan to pay with PromptPay',
-  'qr.instructions': 'Open your banking app, scan this code and confirm {amount}.',
-  'qr.expiresIn': 'Expires in {time}',
-  'qr.expired': 'This QR code has expired.',
-  'qr.new': 'Get a new QR code',
-  'qr.save': 'Save QR image',
-  'qr.waiting': 'Waiting for your payment…',
-  'qr.alt': 'PromptPay QR code for {amount}',
-  'qr.statusRetrying': 'We cannot check your payment right now and keep trying. If you have paid, keep this page open.',
-  'qr.statusUnavailable': 'We cannot confirm your payment on this page. If you have paid, the shop will confirm your order.',
-  'status.checking': 'Checking your payment…',
-  'success.title': 'Payment successful',
-  'success.body': 'Thank you. Your payment of {amount} is complete.',
-  'failure.title': 'Payment not completed',
-  'failure.insufficientFunds': 'The card was declined for insufficient funds. Try another card, or pay with PromptPay.',
-  'failure.authentication': 'The payment was not approved. Try again, or choose another method.',
-  'failure.processing': 'The payment could not be processed. Try another card, or pay with PromptPay.',
-  'failure.generic': 'The payment did not go through. Try again, or choose another method.',
-  'failure.retry': 'Try again',
-  'error.network': 'We could not reach the payment service. Your details are kept: try again.',
-  'error.server': 'Something went wrong on our side. Your details are kept: try again.',
-  'error.redirect': 'The payment page address is not safe, so we did not open it. Please choose another method.',
-  'error.config': 'This checkout is not set up correctly: {detail}',
-  'error.retry': 'Try again',
-} as const;
+import { cardMessages } from './card.js';
+import { checkoutMessages } from './checkout.js';
+import { paymentMessages } from './payment.js';
+import { qrMessages } from './qr.js';
 
-export type MessageKey = keyof typeof en;
-export type Messages = Record<MessageKey, string>;
+/** Every English string, gathered from the elements' catalogs (card, checkout, payment, qr). */
+export const en = { ...cardMessages.en, ...checkoutMessages.en, ...paymentMessages.en, ...qrMessages.en };
+
+export type { MessageKey } from './localize.js';

@@ -1,12 +1,32 @@
-import { en, type MessageKey } from './en.js';
-import { th } from './th.js';
+import type { en } from './en.js';
 
 export type Locale = 'th' | 'en';
-const CATALOGS = { en, th } as const;
+/** Every message key of every element; `en.ts` gathers them. */
+export type MessageKey = keyof typeof en;
+
+/**
+ * A catalog of English and Thai strings: the Thai half must have every English key. Each element
+ * registers only the catalogs it shows ({@link useMessages}), so a page that loads the card form
+ * alone does not download the checkout's or the QR code's strings.
+ */
+export function defineMessages<const E extends Record<string, string>>(messages: { en: E; th: Record<keyof E, string> }) {
+  return messages;
+}
+
+const registered: Record<Locale, Record<string, string>> = { en: {}, th: {} };
+
+/** Makes these catalogs' strings available to {@link msg}. */
+export function useMessages(...catalogs: ReadonlyArray<{ en: Record<string, string>; th: Record<string, string> }>): void {
+  for (const catalog of catalogs) {
+    Object.assign(registered.en, catalog.en);
+    Object.assign(registered.th, catalog.th);
+  }
+}
 
 /** The string for `key` in `locale`, with `{name}` placeholders filled from `params`. */
 export function msg(locale: Locale, key: MessageKey, params: Record<string, string | number> = {}): string {
-  return CATALOGS[locale][key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  const text = registered[locale][key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
 /**

@@ -4,9 +4,11 @@ import { normalizeDigits, securityCodeLength, type CardBrand } from '../../core/
 import { formatCardNumber, formatExpiry, parseExpiry, validateCardField, type CardField } from '../../core/card-rules.js';
 import { createCardToken, type TokenizeConfig } from '../../client/card-tokens.js';
 import { SatangChangeEvent, SatangReadyEvent } from '../events.js';
-import type { MessageKey } from '../i18n/en.js';
-import { msg, resolveLocale, type Locale } from '../i18n/localize.js';
+import { msg, resolveLocale, useMessages, type Locale, type MessageKey } from '../i18n/localize.js';
+import { cardMessages } from '../i18n/card.js';
 import { styles } from './satang-card-form.styles.js';
+
+useMessages(cardMessages);
 
 /** A card ready to charge: the token and the CVC that goes with it (never stored, never in an event). */
 export interface TokenizedCard {
@@ -314,7 +316,7 @@ export class SatangCardForm extends LitElement {
       </div>`;
     };
     const cvcHint = this.brand === 'AMEX' ? msg(locale, 'card.cvcHintAmex') : msg(locale, 'card.cvcHint', { n: 3 });
-    return html`<div part="form" class="form" role="group" aria-label=${msg(locale, 'method.CARD')}>
+    return html`<div part="form" class="form" role="group" aria-label=${msg(locale, 'card.label')}>
         ${field('number', 'number', 'card.number', undefined, { inputmode: 'numeric', maxlength: 23 })}
         <div class="row">
           ${field('expiry', 'expiry', 'card.expiry', msg(locale, 'card.expiryHint'), { inputmode: 'numeric', maxlength: 9 })}

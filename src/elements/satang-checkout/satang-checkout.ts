@@ -13,11 +13,14 @@ import { CheckoutClientError } from '../../client/client-error.js';
 import { safeRedirectUrl } from '../../client/redirect.js';
 import { StatusPoller } from '../controllers/status-poller.js';
 import { SatangActionEvent, SatangChangeEvent, SatangErrorEvent, SatangFailureEvent, SatangReadyEvent, SatangSubmitEvent, SatangSuccessEvent } from '../events.js';
-import type { MessageKey } from '../i18n/en.js';
-import { msg, resolveLocale, type Locale } from '../i18n/localize.js';
+import { msg, resolveLocale, useMessages, type Locale, type MessageKey } from '../i18n/localize.js';
+import { checkoutMessages } from '../i18n/checkout.js';
+import { paymentMessages } from '../i18n/payment.js';
 import type { SatangCardForm } from '../satang-card-form/satang-card-form.js';
 import { BANKS, DEFAULT_METHODS, groupOf, parseMethods, PROVIDER_NAMES, WALLETS, type MethodGroup } from './payment-methods.js';
 import { styles } from './satang-checkout.styles.js';
+
+useMessages(checkoutMessages, paymentMessages);
 
 /**
  * How `<satang-qr-payment>` arrives when it is not defined yet: an entry that leaves it out

@@ -7,10 +7,13 @@ import { formatAmount } from '../../core/money.js';
 import type { CheckoutStatusResponse } from '../../core/schemas/checkout.js';
 import { StatusPoller } from '../controllers/status-poller.js';
 import { SatangErrorEvent, SatangFailureEvent, SatangSuccessEvent } from '../events.js';
-import type { MessageKey } from '../i18n/en.js';
-import { msg, resolveLocale, type Locale } from '../i18n/localize.js';
+import { msg, resolveLocale, useMessages, type Locale, type MessageKey } from '../i18n/localize.js';
+import { paymentMessages } from '../i18n/payment.js';
+import { qrMessages } from '../i18n/qr.js';
 import { SatangQrRenewEvent } from './qr-events.js';
 import { styles } from './satang-qr-payment.styles.js';
+
+useMessages(paymentMessages, qrMessages);
 
 /** Where the payment shown by `<satang-qr-payment>` stands; see {@link SatangQrPayment.state}. */
 export type QrPaymentState = 'invalid' | 'loading' | 'showing' | 'expired' | 'paid' | 'failed';

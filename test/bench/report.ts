@@ -1,0 +1,454 @@
+import type { FirstRenderResult, KeystrokeResult, QrResult, RoundTripResult } from './browser.js';
+import type { ProxyResult } from './proxy.js';
+import type { SandboxLoadResult } from './sandbox-load.js';
+import { BUDGETS, kb, type BudgetCheck, type ModuleShare, type Size } from './sizes.js';
+import { median, type Summary } from './stats.js';
+
+/** The results of one `npm run bench`, as written to bench-results/bench.json. */
+
+export interface SizeRow extends Size {
+  group: 'satang' | 'baseline';
+  label: string;
+  file: string;
+  what: string;
+  budget?: number | undefined;
+}
+
+export interface Goal {
+  name: string;
+  target: string;
+  measured: string;
+  met: boolean;
+}
+
+export interface BenchResults {
+  date: string;
+  durationSeconds: number;
+  machine: {
+    cpu: string;
+    cores: number;
+    memoryGiB: number;
+    os: string;
+    node: string;
+    chromium: string;
+    vite: string;
+    /** 1-minute load average when the run started and ended: other work on the machine. */
+    loadAverageStart: number;
+    loadAverageEnd: number;
+  };
+  sizes: { rows: SizeRow[]; budgets: BudgetCheck[]; modules: Record<string, ModuleShare[]> };
+  roundTrips: RoundTripResult;
+  firstRender: FirstRenderResult;
+  keystrokes: KeystrokeResult;
+  qr: QrResult;
+  proxy: ProxyResult;
+  sandbox: SandboxLoadResult;
+  goals: Goal[];
+}
+
+export const FIRST_RENDER_RATIO_GOAL = 1.1;
+export const PROXY_THROUGHPUT_RATIO_GOAL = 0.8;
+export const PROXY_ADDED_P50_GOAL_MS = 1;
+
+const ms = (value: number, digits = 2) => `${value.toFixed(digits)} ms`;
+const x = (value: number) => `${value.toFixed(2)}x`;
+const int = (value: number) => Math.round(value).toLocaleString('en-US');
+const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+
+export function goalsOf(r: BenchResults): Goal[] {
+  const goals: Goal[] = r.sizes.budgets.map((b) => ({
+    name: `Size: ${b.name} (${b.file})`,
+    target: `<= ${kb(b.budget)} brotli`,
+    measured: kb(b.brotli),
+    met: b.ok,
+  }));
+  goals.push({
+    name: 'First render vs bare Lit (navigation start -> ready, median of 15)',
+    target: `<= ${x(FIRST_RENDER_RATIO_GOAL)}`,
+    measured: `${x(r.firstRender.readyRatio)} (${ms(r.firstRender.checkoutReady.median, 1)} vs ${ms(r.firstRender.floorReady.median, 1)})`,
+    met: r.firstRender.readyRatio <= FIRST_RENDER_RATIO_GOAL,
+  });
+  const rt = r.roundTrips;
+  goals.push({
+    name: 'Card payment round trips before the outcome (then the status wait)',
+    target: 'exactly 2: tokenize, charge',
+    measured: `${rt.beforeOutcome} (tokenize ${rt.tokenize}, charge ${rt.charge}, other ${rt.other}) + ${rt.status} status`,
+    met: rt.tokenize === 1 && rt.charge === 1 && rt.other === 0 && rt.status >= 1 && rt.outcome === 'success',
+  });
+  goals.push({
+    name: 'No request before the form is usable but the page and the script',
+    target: 'page + satang.js',
+    measured: rt.loadRequests.join(', '),
+    met: rt.loadRequests.length === 2 && rt.loadRequests[1] === '/satang.js',
+  });
+  goals.push({
+    name: 'Proxy throughput vs the service directly',
+    target: `>= ${x(PROXY_THROUGHPUT_RATIO_GOAL)}`,
+    measured: `${x(r.proxy.throughputRatio)} (${int(r.proxy.proxied.throughput)} vs ${int(r.proxy.direct.throughput)} req/s)`,
+    met: r.proxy.throughputRatio >= PROXY_THROUGHPUT_RATIO_GOAL,
+  });
+  goals.push({
+    name: 'Proxy added latency, p50',
+    target: `<= ${ms(PROXY_ADDED_P50_GOAL_MS, 0)}`,
+    measured: ms(r.proxy.addedP50Ms, 3),
+    met: r.proxy.addedP50Ms <= PROXY_ADDED_P50_GOAL_MS,
+  });
+  return goals;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plain-text table for the terminal
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+export function renderTable(r: BenchResults): string {
+  const floor = r.sizes.rows.find((row) => row.label.startsWith('Floor'))!;
+  const sizes = table(
+    ['Bundle', 'min', 'gzip', 'brotli', 'x floor', 'budget'],
+    r.sizes.rows.map((row) => [
+      row.label,
+      kb(row.minified),
+      kb(row.gzip),
+      kb(row.brotli),
+      x(row.brotli / floor.brotli),
+      row.budget === undefined ? '' : `${kb(row.budget)} ${row.brotli <= row.budget ? 'ok' : 'OVER'}`,
+    ]),
+  );
+  const f = r.firstRender;
+  const k = r.keystrokes;
+  const q = r.qr;
+  const p = r.proxy;
+  const s = r.sandbox;
+  const measurements = table(
+    ['Measurement', 'value'],
+    [
+      ['First render, checkout (nav -> satang-ready, median)', ms(f.checkoutReady.median, 1)],
+      ['First render, bare Lit (nav -> floor-ready, median)', ms(f.floorReady.median, 1)],
+      ['First render ratio (goal <= 1.10)', x(f.readyRatio)],
+      ['Keystroke: input handler + Lit update, median / max', `${ms(k.handlerAndRender.median, 3)} / ${ms(k.handlerAndRender.max, 3)}`],
+      ['Keystroke: keydown -> update done, median / max', `${ms(k.keydownToRendered.median, 3)} / ${ms(k.keydownToRendered.max, 3)}`],
+      ['QR: answer -> PNG code on screen (median)', ms(q.answerToPngFrame.median, 1)],
+      ['QR: answer -> SVG code on screen, lazy chunk (median)', ms(q.answerToSvgFrame.median, 1)],
+      ['Proxy throughput ratio (goal >= 0.80)', `${x(p.throughputRatio)} (${int(p.proxied.throughput)} / ${int(p.direct.throughput)} req/s)`],
+      ['Proxy added latency p50 / p99 (goal p50 <= 1 ms)', `${ms(p.addedP50Ms, 3)} / ${ms(p.addedP99Ms, 3)}`],
+      ['Sandbox charges/s (10,000, in-process)', int(s.chargesPerSecond)],
+      ['Sandbox heap after 10,000 charges', `${mib(s.heapUsedAfter)} (${int(s.heapBytesPerCharge)} B/charge)`],
+      ['Card payment round trips before outcome + status', `${r.roundTrips.beforeOutcome} + ${r.roundTrips.status}`],
+    ],
+  );
+  const goals = table(
+    ['Goal', 'target', 'measured', ''],
+    r.goals.map((g) => [g.name, g.target, g.measured, g.met ? 'met' : 'MISSED']),
+  );
+  return `\n${sizes}\n\n${measurements}\n\n${goals}\n\n`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// BENCHMARKS.md
+
+function md(header: string[], rows: string[][], align?: string[]): string {
+  const sep = header.map((_, i) => align?.[i] ?? (i === 0 ? ':--' : '--:'));
+  return [header, sep, ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
+function summaryRow(name: string, summary: Summary, digits = 2): string[] {
+  return [name, ms(summary.median, digits), ms(summary.p95, digits), ms(summary.min, digits), ms(summary.max, digits), String(summary.n)];
+}
+
+/** Groups of modules, to see at a glance where a file's bytes go. */
+function groupOf(id: string): string {
+  if (/^(lit|lit-html|lit-element|@lit)\//.test(id)) return 'Lit (lit-html, reactive-element, decorators)';
+  if (/^@oxc-project/.test(id)) return 'compiler helpers (decorators)';
+  if (/^src\/elements\/i18n\/(en|th)\.ts$/.test(id)) return 'messages (src/elements/i18n/en.ts + th.ts)';
+  if (/styles\.ts$/.test(id)) return 'styles (*.styles.ts, shared-styles.ts)';
+  if (/^src\/elements\//.test(id)) return 'elements code (src/elements, without styles and messages)';
+  if (/^src\/core\//.test(id)) return 'src/core';
+  if (/^src\/client\//.test(id)) return 'src/client';
+  return id.split('/')[0]!;
+}
+
+function moduleTables(file: string, modules: ModuleShare[], top = 15): string {
+  const total = modules.reduce((s, m) => s + m.minified, 0);
+  const groups = new Map<string, { minified: number; rendered: number; brotli: number }>();
+  for (const m of modules) {
+    const g = groups.get(groupOf(m.id)) ?? { minified: 0, rendered: 0, brotli: 0 };
+    g.minified += m.minified;
+    g.rendered += m.renderedLength;
+    g.brotli += m.brotli;
+    groups.set(groupOf(m.id), g);
+  }
+  const grouped = md(
+    ['Part of ' + file, 'renderedLength', 'minified alone', 'share', 'brotli alone'],
+    [...groups]
+      .sort((a, b) => b[1].minified - a[1].minified)
+      .map(([name, g]) => [name, int(g.rendered), int(g.minified), `${((g.minified / total) * 100).toFixed(0)}%`, int(g.brotli)]),
+  );
+  const largest = md(
+    ['Module', 'renderedLength', 'minified alone', 'share', 'brotli alone'],
+    modules
+      .slice()
+      .sort((a, b) => b.minified - a.minified)
+      .slice(0, top)
+      .map((m) => [`\`${m.id}\``, int(m.renderedLength), int(m.minified), `${((m.minified / total) * 100).toFixed(1)}%`, int(m.brotli)]),
+  );
+  return `${grouped}\n\n${largest}`;
+}
+
+export function renderMarkdown(r: BenchResults): string {
+  const m = r.machine;
+  const floor = r.sizes.rows.find((row) => row.label.startsWith('Floor'))!;
+  const f = r.firstRender;
+  const k = r.keystrokes;
+  const q = r.qr;
+  const p = r.proxy;
+  const s = r.sandbox;
+  const rt = r.roundTrips;
+  const missed = r.goals.filter((g) => !g.met);
+
+  const sizeTable = md(
+    ['Bundle', 'File', 'Minified', 'gzip', 'brotli', 'x floor', 'Budget (brotli)'],
+    r.sizes.rows.map((row) => [
+      `**${row.label}**<br>${row.what}`,
+      `\`${row.file}\``,
+      kb(row.minified),
+      kb(row.gzip),
+      `**${kb(row.brotli)}**`,
+      x(row.brotli / floor.brotli),
+      row.budget === undefined ? '' : `${kb(row.budget)}: ${row.brotli <= row.budget ? 'within' : `**over by ${kb(row.brotli - row.budget)}**`}`,
+    ]),
+    [':--', ':--', '--:', '--:', '--:', '--:', ':--'],
+  );
+
+  const goalTable = md(
+    ['Goal', 'Target', 'Measured', 'Met'],
+    r.goals.map((g) => [g.name, g.target, g.measured, g.met ? 'yes' : '**no**']),
+    [':--', ':--', ':--', ':--'],
+  );
+
+  const firstRender = md(
+    ['Navigation start ->', 'median', 'p95', 'min', 'max', 'runs'],
+    [
+      summaryRow('`satang-ready` (checkout, satang.js)', f.checkoutReady, 1),
+      summaryRow('card inputs rendered (checkout)', f.checkoutInputs, 1),
+      summaryRow('`floor-ready` (bare Lit, 4 inputs)', f.floorReady, 1),
+      summaryRow('first contentful paint, checkout', f.checkoutFcp, 1),
+      summaryRow('first contentful paint, bare Lit', f.floorFcp, 1),
+      summaryRow('script received -> ready, checkout', f.checkoutScriptToReady, 1),
+      summaryRow('script received -> ready, bare Lit', f.floorScriptToReady, 1),
+    ],
+  );
+  const intl = md(
+    ['In a fresh page', 'median', 'p95', 'min', 'max', 'runs'],
+    [summaryRow('first `new Intl.NumberFormat(…THB…).format()`', f.firstNumberFormat, 1)],
+  );
+
+  const keys = md(
+    ['Per keystroke', 'median', 'p95', 'min', 'max', 'keystrokes'],
+    [
+      summaryRow('`input` event start -> end of the form\'s handler', k.handler, 3),
+      summaryRow('`input` event start -> Lit update complete', k.handlerAndRender, 3),
+      summaryRow('`keydown` start -> Lit update complete', k.keydownToRendered, 3),
+    ],
+  );
+
+  const qr = md(
+    ['From the ENCODED_IMAGE answer (responseEnd) to', 'median', 'p95', 'min', 'max', 'runs'],
+    [
+      summaryRow('PNG code in the DOM', q.answerToPngInDom, 1),
+      summaryRow('PNG code, next frame (visible)', q.answerToPngFrame, 1),
+      summaryRow('SVG code in the DOM (lazy chunk fetched and run)', q.answerToSvgInDom, 1),
+      summaryRow('SVG code, next frame (visible)', q.answerToSvgFrame, 1),
+      summaryRow('of which: fetching the QR chunk (loopback)', q.chunkFetch, 1),
+    ],
+  );
+
+  const proxy = md(
+    ['', 'Direct to the sandbox', 'Through the checkout handler', 'Proxied / direct'],
+    [
+      [`Throughput, ${p.connections} connections (req/s, mean of ${p.direct.throughputRuns.length} x ${p.secondsPerRun} s)`, int(p.direct.throughput), int(p.proxied.throughput), `**${x(p.throughputRatio)}**`],
+      ['Runs (req/s)', p.direct.throughputRuns.map(int).join(', '), p.proxied.throughputRuns.map(int).join(', '), ''],
+      [`Latency p50, 1 connection (${p.latencySamples} requests)`, ms(p.direct.latency.median, 3), ms(p.proxied.latency.median, 3), `**+${ms(p.addedP50Ms, 3)}**`],
+      ['Latency p95', ms(p.direct.latency.p95, 3), ms(p.proxied.latency.p95, 3), `+${ms(p.proxied.latency.p95 - p.direct.latency.p95, 3)}`],
+      ['Latency p99', ms(p.direct.latency.p99, 3), ms(p.proxied.latency.p99, 3), `**+${ms(p.addedP99Ms, 3)}**`],
+      [`In process, no sockets (${p.inProcess.samples} requests)`, `${p.inProcess.directUs.toFixed(0)} µs`, `${p.inProcess.handlerUs.toFixed(0)} µs`, `+${p.inProcess.addedUs.toFixed(0)} µs`],
+    ],
+    [':--', '--:', '--:', '--:'],
+  );
+
+  const sandbox = md(
+    ['Sandbox, in process, one request at a time', 'value'],
+    [
+      ['Charges per second (CARD_TOKEN, test card 4111…, settles at once)', `**${int(s.chargesPerSecond)}**`],
+      [
+        `Charges per second in blocks of ${int(s.charges / 10)}: median (slowest - fastest)`,
+        `${int(median(s.chargeBlocksPerSecond))} (${int(Math.min(...s.chargeBlocksPerSecond))} - ${int(Math.max(...s.chargeBlocksPerSecond))})`,
+      ],
+      ['Card tokens per second', int(s.tokensPerSecond)],
+      ['Card payments per second (token + charge)', int(s.paymentsPerSecond)],
+      ['Charges settled at once / last charge read back', `${int(s.settledAtOnce)} of ${int(s.charges)} / ${s.lastStatus}`],
+      [`Heap used before -> after ${int(s.charges)} charges${s.gcForced ? ' (after forced GC)' : ' (no forced GC: --expose-gc missing)'}`, `${mib(s.heapUsedBefore)} -> **${mib(s.heapUsedAfter)}**`],
+      ['Heap per charge (charge, its token, idempotency records)', `${int(s.heapBytesPerCharge)} B`],
+      ['Resident set size after', mib(s.rssAfter)],
+    ],
+    [':--', '--:'],
+  );
+
+  const requests = md(
+    ['#', 'Request', 'Kind'],
+    rt.requests.map((req, i) => [String(i + 1), `\`${req.method} ${req.path.replace(/ch_\w+/, '{chargeId}')}\``, req.kind]),
+    ['--:', ':--', ':--'],
+  );
+
+  const modules = Object.entries(r.sizes.modules)
+    .filter(([file]) => file === 'satang.js' || file === 'satang-card.js')
+    .map(([file, list]) => `### ${file}\n\n${moduleTables(file, list)}`)
+    .join('\n\n');
+
+  return `# Benchmarks
+
+Written by \`npm run bench\` (test/bench/run.ts) on ${r.date.slice(0, 10)}; do not edit by hand, run it again.
+Raw numbers: \`bench-results/bench.json\` (not committed).
+
+## Machine
+
+| | |
+| :-- | :-- |
+| Date | ${r.date} (run took ${r.durationSeconds.toFixed(0)} s) |
+| CPU | ${m.cpu}, ${m.cores} cores |
+| Memory | ${m.memoryGiB.toFixed(1)} GiB |
+| OS | ${m.os} |
+| Node.js | ${m.node} |
+| Chromium | ${m.chromium} (headless, system build) |
+| Vite | ${m.vite} |
+| Load average (1 min) at start / end | ${m.loadAverageStart.toFixed(2)} / ${m.loadAverageEnd.toFixed(2)} |
+
+Timings on a shared ${m.cores}-core machine are noisy; the timing goals are therefore ratios measured
+in the same run, with the runs of the two sides alternated. Sizes do not depend on the machine.
+
+## Goals
+
+${goalTable}
+
+${missed.length === 0 ? 'Every goal is met.' : `**Missed:**\n\n${missed.map((g) => `- ${g.name}: ${g.measured}, goal ${g.target}.`).join('\n')}`}
+
+## Bundle sizes
+
+One KB is 1024 bytes. gzip at level 9, brotli at quality 11, each file compressed on its own. "x floor" is
+brotli size over the bare Lit element's.
+
+${sizeTable}
+
+The budgets are checked by \`test/size-budget.test.ts\` in the unit tests (it builds the real entries).
+
+## Where the bytes are
+
+\`renderedLength\` is rolldown's figure for a module's code in the chunk before the chunk is minified
+(characters); "minified alone" is that code minified by itself, in bytes (an estimate of its share of the
+shipped file: the shares add up to a little more than the file, since names shared between modules are
+not mangled); "brotli alone" is that compressed by itself, more than the module adds to the compressed
+file, where it shares context with the rest. Thai text is 3 bytes a character in UTF-8.
+
+${modules}
+
+## First render
+
+Chromium loads each page in a new browser context (empty cache), 15 times each, alternating, after one
+discarded load of each. The checkout page is \`<satang-checkout>\` with \`satang.js\` (all methods) and the
+card method first; the floor page is one bare Lit element with four labelled inputs (lit-floor.js).
+Both are built minified the same way and served from the same local server. Times are
+\`performance.now()\` from navigation start.
+
+${firstRender}
+
+Ratio of medians, \`satang-ready\` / \`floor-ready\`: **${x(f.readyRatio)}** (goal <= ${x(FIRST_RENDER_RATIO_GOAL)}); card inputs rendered /
+\`floor-ready\`: ${x(f.inputsRatio)}; first contentful paint: ${x(f.fcpRatio)}; fastest run over fastest run: ${x(f.readyRatioOfMinima)}.
+
+\`satang-ready\` is dispatched from the checkout's \`firstUpdated\`, before the card form inside it has
+rendered its inputs (its first update runs a microtask later); "card inputs rendered" is that later
+moment. The floor's inputs are rendered when \`floor-ready\` fires.
+
+"Script received -> ready" is the part of the first render spent running the element script (compile,
+evaluate, define, first Lit update). One cost in it the floor does not have: the checkout formats the
+amount for its pay button with \`Intl.NumberFormat\` during its first render, and the first
+\`Intl.NumberFormat\` of a page loads locale data. Timed on its own in fresh pages:
+
+${intl}
+
+## Keystrokes
+
+A 16-digit number typed into the checkout's card number field, one key at a time (Playwright
+\`pressSequentially\`), on ${k.pages} fresh pages (${k.keystrokes} keystrokes; "${k.typed}" showed as "${k.shown}").
+In the page, listeners in the capture phase on the input mark the start of \`keydown\` and \`input\` (they run
+before the form's own listener), a listener on the form's shadow root marks the end of the form's
+\`input\` handler, and \`updateComplete\` marks the end of the Lit update the handler scheduled. The page is
+cross-origin isolated, so \`performance.now()\` resolves to 5 µs. Not included: style, layout and paint
+after the update (the Event Timing API reports only events over 16 ms, and in headless Chromium those
+durations follow the frame clock rather than the page's work).
+
+${keys}
+
+## QR code
+
+PromptPay chosen, pay pressed; the handler answers \`actionRequired: ENCODED_IMAGE\`. Start: the Resource
+Timing \`responseEnd\` of \`POST /api/checkout/charges\`. The checkout then renders \`<satang-qr-payment>\`,
+which shows the service's PNG at once and draws the SVG code from \`raw-data\` once the lazy \`qrcode\` chunk
+has loaded. MutationObservers in the page time each code's arrival in the DOM, and a
+\`requestAnimationFrame\` after it the frame that shows it. ${q.runs} runs, each in a new context (the chunk
+is fetched every time). Over loopback the chunk costs no network time; on a phone network add a round trip.
+
+${qr}
+
+## Proxy overhead
+
+The sandbox and the shop server (\`toNodeListener(createCheckoutHandler(...))\`) each run in a Node
+process of their own; the load comes from the bench process. The request compared is the status of one
+PromptPay charge that stays PENDING, so the handler cannot answer from its cache of final statuses:
+direct \`GET /api/v1/charges/{id}\` (API key) against \`GET /api/checkout/charges/{id}/status\` (status
+token; the handler verifies it and makes that same direct call). Throughput: autocannon, runs in the
+order direct, proxied, proxied, direct. Latency: one keep-alive connection, one request at a time,
+timed with \`process.hrtime\` (autocannon's histogram keeps whole milliseconds). On ${m.cores} cores the
+proxied runs share the CPU between three processes (load generator, shop, sandbox) where the direct runs
+share it between two, which weighs on the throughput ratio; the in-process row shows the handler's own
+cost without sockets.
+
+${proxy}
+
+## Sandbox
+
+${int(s.charges)} card tokens, then ${int(s.charges)} charges with them, through \`Sandbox.fetch\` in a Node process of its own
+(\`node --expose-gc\`): the whole request path (routing, authentication, body validation, idempotency
+record, store) without sockets.
+
+${sandbox}
+
+## Round trips of a card payment
+
+Card details typed, pay pressed, until \`satang-success\` (outcome: ${rt.outcome}, ${ms(rt.clickToOutcomeMs, 0)} on loopback). Requests seen by the page
+(Playwright \`page.on('request')\`), classified:
+
+${requests}
+
+Before the outcome: **${rt.beforeOutcome}** round trips (tokenize ${rt.tokenize}, charge ${rt.charge}, other ${rt.other}), then ${rt.status} status
+request${rt.status === 1 ? '' : 's'} (long-poll). The server saw ${rt.serverRequests.length} request${rt.serverRequests.length === 1 ? '' : 's'} in the same window (no CORS preflight: the page, the
+checkout handler and \`service-url\` share an origin here). Requests of the page load before the form
+was usable: ${rt.loadRequests.map((path) => `\`${path}\``).join(', ')} (the bench's own probe script left out): no configuration fetch.
+
+## How to reproduce
+
+\`\`\`sh
+npm install
+npm run bench                     # about ${Math.max(1, Math.round(r.durationSeconds / 60))} min; needs Chromium at /usr/bin/chromium (or CHROMIUM_PATH)
+npx vitest run --project unit test/size-budget.test.ts   # the size budgets alone
+\`\`\`
+
+The bench builds everything it measures in the same run (in memory, with vite.config.ts for the real
+files; dist/ is not touched), serves the built files from bench-results/www/, and starts its own
+sandbox and checkout handlers on free ports. Code: \`test/bench/\` (run.ts, sizes.ts, browser.ts,
+stack.ts, proxy.ts, proxy-target.ts, sandbox-load.ts, report.ts; baselines in \`test/bench/baselines/\`).
+Budgets: ${kb(BUDGETS.cardInitialBrotli)} card, ${kb(BUDGETS.allMethodsInitialBrotli)} all methods, ${kb(BUDGETS.qrChunkBrotli)} QR chunk (brotli).
+`;
+}

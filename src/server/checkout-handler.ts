@@ -1,4 +1,4 @@
-import { CURRENCY_THB, MAX_CHARGE_AMOUNT_SATANG, MIN_CHARGE_AMOUNT_SATANG, SERVICE_HEADERS } from '../core/constants.js';
+import { CURRENCY_THB, IDEMPOTENCY_KEY_TTL_MS, MAX_CHARGE_AMOUNT_SATANG, MIN_CHARGE_AMOUNT_SATANG, SERVICE_HEADERS } from '../core/constants.js';
 import { passesLuhn } from '../core/card.js';
 import { readBodyBytes, readJsonBody, RequestBodyError } from '../core/request-body.js';
 import type { ChargeStatus, CreateChargeRequest } from '../core/schemas/charge.js';
@@ -151,6 +151,15 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
   return new Response(JSON.stringify(body), { status, headers: { ...SECURITY_HEADERS, ...headers } });
 }
 
+/** How long a charge's answer is kept for retries of the attempt that made it: as long as the service keeps its idempotency keys. */
+const CHARGE_REPLAY_TTL_MS = IDEMPOTENCY_KEY_TTL_MS;
+
+/** base64url SHA-256 of a string: a short, fixed-size store key for a request body. */
+async function digest(text: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
@@ -296,12 +305,26 @@ class CheckoutHandler {
     const flightKey = `${idempotencyKey}\u0000${JSON.stringify(input)}`;
     let flight = this.#inFlight.get(flightKey);
     if (!flight) {
-      flight = this.#startCharge(request, input, method, idempotencyKey).finally(() => this.#inFlight.delete(flightKey));
+      flight = this.#chargeOnce(request, input, method, idempotencyKey).finally(() => this.#inFlight.delete(flightKey));
       this.#inFlight.set(flightKey, flight);
     }
     const answer = await flight;
     entry.chargeId = answer.chargeId;
     return json(201, answer);
+  }
+
+  /**
+   * Creates the charge, or answers a retry of an attempt that already made one with that first
+   * answer: the order may be paid by now (its webhook came first), and the retry must still learn
+   * which charge it made rather than hear the order is gone.
+   */
+  async #chargeOnce(request: Request, input: CheckoutChargeRequest, paymentMethod: PaymentMethodRequest, idempotencyKey: string): Promise<CheckoutChargeResponse> {
+    const replayKey = `charge:${idempotencyKey}:${await digest(JSON.stringify(input))}`;
+    const replay = await this.#store.get(replayKey);
+    if (replay) return JSON.parse(replay) as CheckoutChargeResponse;
+    const answer = await this.#startCharge(request, input, paymentMethod, idempotencyKey);
+    await this.#store.set(replayKey, JSON.stringify(answer), CHARGE_REPLAY_TTL_MS);
+    return answer;
   }
 
   async #startCharge(request: Request, input: CheckoutChargeRequest, paymentMethod: PaymentMethodRequest, idempotencyKey: string): Promise<CheckoutChargeResponse> {

@@ -96,6 +96,28 @@ describe('createCheckoutHandler', () => {
       expect(CheckoutStatusResponseSchema.parse(read.body)).toEqual({ chargeId: body.chargeId, status: 'SUCCEEDED', failureCode: null });
     });
 
+    it('answers a retry of an attempt with its first answer, even once the order is paid and no longer for sale', async () => {
+      const paid = new Set<string>();
+      setUp({
+        resolveOrder: (reference) => (paid.has(reference) ? null : (ORDERS[reference] ?? null)),
+        onEvent: (event) => {
+          if (event.name === 'charge.succeeded') paid.add('cart-1');
+        },
+      });
+      const attempt = { orderReference: 'cart-1', paymentMethod: { type: 'CARD_TOKEN', cardTokenId: await service.tokenize('4111111111111111'), securityCode: '987' } };
+      const first = await call('POST', '/charges', { body: attempt, headers: { 'Idempotency-Key': 'attempt-1' } });
+      expect(first.status).toBe(201);
+      await vi.waitFor(() => expect(paid.has('cart-1')).toBe(true));
+      // The browser never saw the first answer and sends the same attempt again.
+      const again = await call('POST', '/charges', { body: attempt, headers: { 'Idempotency-Key': 'attempt-1' } });
+      expect(again.status).toBe(201);
+      expect(again.body.chargeId).toBe(first.body.chargeId);
+      // A new attempt for the paid order is refused.
+      const fresh = await payByCard('4111111111111111', {}, { 'Idempotency-Key': 'attempt-2' });
+      expect(fresh.body.error).toMatchObject({ errorCode: 'ORDER_NOT_FOUND' });
+      expect((await service.get('/api/v1/charges?referenceId=order-1001')).body.totalCount).toBe(1);
+    });
+
     it('ignores an amount and currency sent by the browser', async () => {
       setUp();
       const answer = await payByCard('4111111111111111', { amount: 100, currency: 'USD' });

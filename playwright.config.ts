@@ -30,7 +30,7 @@ export default defineConfig({
   // The whole demo stack, as `npm start` runs it: the shop (Vite, the checkout handler) and the sandbox.
   webServer: {
     command: 'npx tsx demo/dev-server.ts --quiet',
-    env: { PORT: String(E2E_SHOP_PORT), SANDBOX_PORT: String(E2E_SANDBOX_PORT) },
+    env: { PORT: String(E2E_SHOP_PORT), SANDBOX_PORT: String(E2E_SANDBOX_PORT), DEMO_RATE_LIMIT: 'off' },
     url: `http://127.0.0.1:${E2E_SHOP_PORT}/api/demo/catalogue`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,

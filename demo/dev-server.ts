@@ -18,12 +18,14 @@ function port(name: string, fallback: number): number {
 }
 
 const quiet = process.argv.includes('--quiet');
+// The end-to-end tests pay from one address dozens of times a minute.
+const rateLimit = process.env.DEMO_RATE_LIMIT === 'off' ? false : undefined;
 const shopPort = port('PORT', 5173);
 const sandboxPort = port('SANDBOX_PORT', SANDBOX_DEFAULTS.port);
 
 let stack;
 try {
-  stack = await startDemoStack({ port: shopPort, sandboxPort, ...(quiet ? {} : { log: (line: string) => console.log(line) }) });
+  stack = await startDemoStack({ port: shopPort, sandboxPort, ...(rateLimit === false ? { rateLimit } : {}), ...(quiet ? {} : { log: (line: string) => console.log(line) }) });
 } catch (error) {
   const code = (error as NodeJS.ErrnoException).code;
   const message = (error as Error).message;

@@ -31,6 +31,8 @@ export interface DemoOrder {
   amountSatang: number;
   currency: 'THB';
   createdAt: number;
+  /** The charge that paid it, once the service said so (webhook charge.succeeded). */
+  paidBy?: string;
 }
 
 /** The cart a new visitor starts with. */
@@ -63,14 +65,21 @@ export class DemoOrders {
   update(orderReference: string, lines: readonly CartLine[]): DemoOrder | undefined {
     const order = this.#orders.get(orderReference);
     if (!order) return undefined;
+    if (order.paidBy) throw new DemoOrderError('this order is paid and can no longer change');
     Object.assign(order, price(lines));
     return order;
   }
 
-  /** What the checkout handler charges for an order: the server's price, never the browser's. */
+  /** Records that a charge paid the order: it cannot be paid again nor changed. */
+  markPaid(orderReference: string, chargeId: string): void {
+    const order = this.#orders.get(orderReference);
+    if (order) order.paidBy ??= chargeId;
+  }
+
+  /** What the checkout handler charges for an order: the server's price, never the browser's. Paid orders are not for sale again. */
   resolve = (orderReference: string): ResolvedOrder | null => {
     const order = this.#orders.get(orderReference);
-    if (!order || order.amountSatang === 0) return null;
+    if (!order || order.amountSatang === 0 || order.paidBy) return null;
     return { amount: order.amountSatang, currency: order.currency, referenceId: order.orderReference };
   };
 }

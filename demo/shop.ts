@@ -61,7 +61,16 @@ const totalText = page.querySelector<HTMLElement>('.total-amount')!;
 const cartError = page.querySelector<HTMLElement>('.cart-error')!;
 const reference = page.dataset.order!;
 let order: Order | undefined;
-let lang: Lang = document.documentElement.lang === 'th' ? 'th' : 'en';
+const LANG_KEY = 'baan-craft:lang';
+const savedLang = (() => {
+  try {
+    return sessionStorage.getItem(LANG_KEY);
+  } catch {
+    return null;
+  }
+})();
+// The shopper's choice survives a trip to a bank or wallet page and back.
+let lang: Lang = (savedLang ?? document.documentElement.lang) === 'th' ? 'th' : 'en';
 // Back from a bank or wallet page the payment is under way: the cart is what was charged.
 let locked = location.pathname.endsWith('/return.html');
 
@@ -122,6 +131,11 @@ async function change(sku: string, delta: number): Promise<void> {
 
 function setLanguage(next: Lang): void {
   lang = next;
+  try {
+    sessionStorage.setItem(LANG_KEY, next);
+  } catch {
+    // Without storage the choice lasts for this page only.
+  }
   document.documentElement.lang = next;
   checkout.locale = next;
   for (const element of document.querySelectorAll<HTMLElement>('[data-text]')) element.textContent = text(element.dataset.text!);
@@ -138,12 +152,12 @@ checkout.addEventListener('satang-submit', () => {
   locked = true;
   render();
 });
-for (const type of ['satang-failure', 'satang-error'] as const) {
-  checkout.addEventListener(type, () => {
-    locked = false;
-    render();
-  });
-}
+// Only a payment that definitely failed frees the cart. After a network or server error the
+// charge may exist: the retry must be for the same amount.
+checkout.addEventListener('satang-failure', () => {
+  locked = false;
+  render();
+});
 checkout.addEventListener('satang-success', (event) => {
   locked = true;
   render();

@@ -24,6 +24,8 @@ export interface DemoStackOptions {
   sandboxPort?: number;
   /** Log sandbox and checkout-handler lines. */
   log?: (line: string) => void;
+  /** The checkout handler's per-client rate limits; `false` for test runs that pay from one address all the time. */
+  rateLimit?: false;
 }
 
 export interface DemoStack {
@@ -51,6 +53,8 @@ const PAGES: Record<string, { file: string; newOrder: boolean }> = {
   // Where redirect payments come back: the same page, for the order named in the URL.
   '/demo/return.html': { file: 'index.html', newOrder: false },
   '/demo/csp/': { file: 'demo/csp/index.html', newOrder: true },
+  // Redirect payments started on the strict-CSP page come back under the same policy.
+  '/demo/csp/return.html': { file: 'demo/csp/index.html', newOrder: false },
   '/demo/theming/': { file: 'demo/theming/index.html', newOrder: true },
   '/demo/spa/': { file: 'demo/spa/index.html', newOrder: false },
 };
@@ -144,6 +148,11 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
       resolveOrder: orders.resolve,
       basePath: '/api/checkout',
       webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64,
+      // The shop learns that an order is paid from the service's signed webhook, not from the page.
+      onEvent: (event) => {
+        if (event.name === 'charge.succeeded' && event.payload.referenceId) orders.markPaid(event.payload.referenceId, event.payload.chargeId);
+      },
+      ...(options.rateLimit === false ? { rateLimit: false as const } : {}),
       // The pages are served on both names of the loopback address.
       allowedOrigins: [`http://${HOST}:${shopPort}`, shopUrl],
       ...(options.log ? { log: (entry) => options.log!(`checkout ${entry.method} ${entry.path} ${entry.status} ${entry.durationMs}ms${entry.errorCode ? ` ${entry.errorCode}` : ''}`) } : {}),

@@ -1,0 +1,89 @@
+import { CARDS, chargesFor, chooseMethod, expect, expectNotPaid, expectPaid, onlyChargeFor, openShop, payButton, spaced, test, typeCard } from './support.js';
+
+/** Card payments on the shop page: straight, declined, and in installments. */
+
+test('a shopper pays by card and sees the payment succeed and the order confirmed', async ({ page, request }) => {
+  const reference = await openShop(page);
+  await expect(page.getByRole('radio', { name: 'Card', exact: true })).toBeChecked();
+  await typeCard(page, { number: CARDS.visa });
+  await expect(page.getByLabel('Card number')).toHaveValue(spaced(CARDS.visa));
+  await payButton(page).click();
+
+  await expectPaid(page);
+  const charge = await onlyChargeFor(request, reference);
+  expect(charge).toMatchObject({ status: 'SUCCEEDED', amount: 178_000, paymentMethod: { paymentMethodType: 'CARD' } });
+  const confirmation = page.getByRole('region', { name: 'Thank you, your order is confirmed' });
+  await expect(confirmation).toContainText(`Order ${reference}`);
+  await expect(confirmation).toContainText(`Payment ${charge.chargeId}`);
+});
+
+test('a shopper whose card lacks funds is told so, tries again with another card and pays', async ({ page, request }) => {
+  const reference = await openShop(page);
+  await typeCard(page, { number: CARDS.insufficientFunds });
+  await payButton(page).click();
+
+  await expectNotPaid(page, 'The card was declined for insufficient funds. Try another card, or pay with PromptPay.');
+  await page.getByRole('button', { name: 'Try again' }).click();
+  // Back on the form with what was typed still there.
+  await expect(page.getByLabel('Card number')).toHaveValue(spaced(CARDS.insufficientFunds));
+  await page.getByLabel('Card number').fill('');
+  await page.getByLabel('Card number').pressSequentially(CARDS.visa);
+  await payButton(page).click();
+
+  await expectPaid(page);
+  const charges = await chargesFor(request, reference);
+  expect(charges.map((c) => [c.status, c.failureCode])).toEqual([
+    ['SUCCEEDED', ''],
+    ['FAILED', 'CH_INSUFFICIENT_FUNDS'],
+  ]);
+});
+
+test('a shopper who submits an empty card form sees what is missing, field by field, from the card number on', async ({ page, request }) => {
+  const reference = await openShop(page);
+  await payButton(page).click();
+
+  await expect(page.getByLabel('Card number')).toBeFocused();
+
+  for (const [label, error] of [
+    ['Card number', 'Enter the card number.'],
+    ['Expiry date', 'Enter the expiry date.'],
+    ['Security code', 'Enter the security code.'],
+    ['Name on card', 'Enter the name as shown on the card.'],
+  ] as const) {
+    await expect(page.getByLabel(label)).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel(label)).toHaveAccessibleDescription(new RegExp(error.replace('.', '\\.')));
+  }
+  await expect(page.locator('satang-card-form').getByRole('status')).toHaveText('Enter the card number.');
+  expect(await chargesFor(request, reference)).toHaveLength(0);
+});
+
+test('a shopper with a bigger cart pays in 3 monthly installments', async ({ page, request }) => {
+  const reference = await openShop(page);
+  await chooseMethod(page, 'Card installments');
+  // ฿1,780 is under the smallest installment amount: no plans, nothing to pay yet.
+  await expect(page.getByText('Installments start at ฿3,000.00. Choose another method.')).toBeVisible();
+  await expect(payButton(page)).toBeDisabled();
+
+  const scarves = page.getByRole('group', { name: 'Quantity: Thai silk scarf' });
+  const plans = page.getByRole('group', { name: 'Installment plan' });
+  while (!(await plans.isVisible())) {
+    const total = await page.locator('.total-amount').textContent();
+    await scarves.getByRole('button', { name: 'One more' }).click();
+    await expect(page.locator('.total-amount')).not.toHaveText(total!);
+  }
+  await expect(page.locator('.total-amount')).toHaveText('฿3,070.00');
+  await expect(plans.getByRole('radio')).toHaveCount(2);
+  // ฿3,070 over 3 months: the monthly amount is rounded up to the satang.
+  await plans.getByRole('radio', { name: '3 months × ฿1,023.34' }).check();
+  await typeCard(page, { number: CARDS.installments });
+  await expect(payButton(page)).toHaveText('Pay ฿3,070.00');
+  await payButton(page).click();
+
+  await expectPaid(page, '฿3,070.00');
+  const charge = await onlyChargeFor(request, reference);
+  expect(charge).toMatchObject({
+    status: 'SUCCEEDED',
+    amount: 307_000,
+    paymentMethod: { paymentMethodType: 'CARD_INSTALLMENTS', cardInstallments: { installmentPeriod: 3 } },
+  });
+});

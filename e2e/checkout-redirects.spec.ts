@@ -1,0 +1,102 @@
+import { devices, type Page } from '@playwright/test';
+import { CARDS, chooseMethod, DEFAULT_TOTAL, expect, expectNotPaid, expectPaid, onlyChargeFor, openShop, OTP, payButton, SANDBOX, test, typeCard } from './support.js';
+
+/**
+ * Payments that leave the shop: 3-D Secure, the sandbox's force page, e-wallets and banking apps.
+ * Each one goes to a sandbox page and comes back to the shop's return page, which picks the
+ * payment up and shows its outcome.
+ */
+
+/** Back on the shop's return page for this order. */
+async function expectBackOnShop(page: Page, reference: string): Promise<void> {
+  await expect(page).toHaveURL(`/demo/return.html?order=${reference}`);
+}
+
+test('a shopper with a 3-D Secure card types the right one-time password and pays', async ({ page, request }) => {
+  const reference = await openShop(page);
+  await typeCard(page, { number: CARDS.threeDSecure });
+  await payButton(page).click();
+
+  await expect(page).toHaveURL(new RegExp(`:${new URL(SANDBOX).port}/sandbox/pages/otp/ch_\\w+$`));
+  await expect(page.getByRole('heading', { name: 'Verify your payment' })).toBeVisible();
+  await expect(page.getByText(DEFAULT_TOTAL).first()).toBeVisible();
+  await page.getByLabel('One-time password').fill(OTP);
+  await page.getByRole('button', { name: 'Verify and pay' }).click();
+
+  await expectBackOnShop(page, reference);
+  await expectPaid(page);
+  expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED', paymentMethod: { paymentMethodType: 'CARD' } });
+});
+
+test('a shopper who types a wrong one-time password comes back to a payment that was not approved', async ({ page, request }) => {
+  const reference = await openShop(page);
+  await typeCard(page, { number: CARDS.threeDSecure });
+  await payButton(page).click();
+
+  await expect(page.getByRole('heading', { name: 'Verify your payment' })).toBeVisible();
+  await page.getByLabel('One-time password').fill('000000');
+  await page.getByRole('button', { name: 'Verify and pay' }).click();
+
+  await expectBackOnShop(page, reference);
+  await expectNotPaid(page, 'The payment was not approved. Try again, or choose another method.');
+  expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'FAILED', failureCode: 'CH_AUTHENTICATION_FAILED' });
+});
+
+test('a shopper sent to the force page makes the payment succeed and comes back paid', async ({ page, request }) => {
+  const reference = await openShop(page);
+  await typeCard(page, { number: CARDS.force });
+  await payButton(page).click();
+
+  await expect(page.getByRole('heading', { name: 'Choose how this payment ends' })).toBeVisible();
+  await page.getByRole('button', { name: 'Make payment succeed' }).click();
+
+  await expectBackOnShop(page, reference);
+  await expectPaid(page);
+  expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED' });
+});
+
+test('a shopper pays with TrueMoney: approves in the wallet and comes back to a confirmed order', async ({ page, request }) => {
+  const reference = await openShop(page);
+  await chooseMethod(page, 'E-wallet');
+  const wallets = page.getByRole('group', { name: 'Wallet' });
+  await wallets.getByRole('radio', { name: 'TrueMoney' }).check();
+  await expect(page.getByText('You will go to TrueMoney to approve the payment, then come back here.')).toBeVisible();
+  await payButton(page).click();
+
+  await expect(page.getByRole('heading', { name: `Pay ${DEFAULT_TOTAL} to ${reference} with TrueMoney?` })).toBeVisible();
+  await page.getByRole('button', { name: 'Approve' }).click();
+
+  await expectBackOnShop(page, reference);
+  await expectPaid(page);
+  expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED', amount: 178_000, paymentMethod: { paymentMethodType: 'TRUE_MONEY' } });
+});
+
+test('on a computer, mobile banking explains that it needs a phone and cannot be paid', async ({ page }) => {
+  await openShop(page);
+  await chooseMethod(page, 'Mobile banking');
+  await expect(page.getByRole('alert')).toHaveText('This bank app works on a phone. Open this page on your phone, or pay with PromptPay.');
+  await expect(payButton(page)).toBeDisabled();
+});
+
+test.describe('on a phone', () => {
+  // A phone's screen and user agent, in the configured Chromium.
+  const { defaultBrowserType: _browser, ...pixel } = devices['Pixel 7'];
+  test.use({ ...pixel });
+
+  test('a shopper pays with their bank app: chooses SCB EASY, approves it and comes back paid', async ({ page, request }) => {
+    const reference = await openShop(page);
+    await chooseMethod(page, 'Mobile banking');
+    const banks = page.getByRole('group', { name: 'Bank app' });
+    await banks.getByRole('radio', { name: 'SCB EASY' }).check();
+    await expect(page.getByText('The SCB EASY app opens to approve the payment.')).toBeVisible();
+    await expect(payButton(page)).toBeEnabled();
+    await payButton(page).click();
+
+    await expect(page.getByRole('heading', { name: `Pay ${DEFAULT_TOTAL} to ${reference} with SCB EASY?` })).toBeVisible();
+    await page.getByRole('button', { name: 'Approve' }).click();
+
+    await expectBackOnShop(page, reference);
+    await expectPaid(page);
+    expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED', paymentMethod: { paymentMethodType: 'SCB_EASY' } });
+  });
+});

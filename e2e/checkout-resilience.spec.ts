@@ -1,0 +1,100 @@
+import { CARDS, chargesFor, expect, expectPaid, onlyChargeFor, openShop, payButton, spaced, test, typeCard } from './support.js';
+
+/** What a shopper's impatience and a bad connection must not do: charge twice, or lose the card. */
+
+const CREATE_CHARGE = '**/api/checkout/charges';
+
+test('a shopper who double-clicks pay is charged exactly once', async ({ page, request }) => {
+  const reference = await openShop(page);
+  const posts: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/checkout/charges') posts.push(r.url());
+  });
+  await typeCard(page, { number: CARDS.visa });
+  await payButton(page).dblclick();
+
+  await expectPaid(page);
+  expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED' });
+  expect(posts, 'the page asked the shop for one charge').toHaveLength(1);
+});
+
+test('a shopper whose connection drops while paying is told clearly, keeps the card, and a retry pays once', async ({ page, request }) => {
+  const reference = await openShop(page);
+  // The first answer is lost on the way back: the shop did create the charge, the page never hears.
+  let dropped = 0;
+  await page.route(CREATE_CHARGE, async (route) => {
+    if (dropped > 0) return route.continue();
+    dropped += 1;
+    await route.fetch();
+    await route.abort('failed');
+  });
+  await typeCard(page, { number: CARDS.visa });
+  await payButton(page).click();
+
+  const checkout = page.locator('satang-checkout');
+  await expect(checkout.getByRole('alert')).toHaveText('We could not reach the payment service. Your details are kept: try again.');
+  await expect(page.getByLabel('Card number')).toHaveValue(spaced(CARDS.visa));
+  await expect(page.getByLabel('Name on card')).toHaveValue('Somchai Jaidee');
+  await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeHidden();
+  // The charge the lost answer was about already exists.
+  expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED' });
+
+  await checkout.getByRole('button', { name: 'Try again' }).click();
+
+  await expectPaid(page);
+  expect(dropped).toBe(1);
+  expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED' });
+});
+
+test('a shopper whose request never leaves the browser is told clearly, and a retry pays once', async ({ page, request }) => {
+  const reference = await openShop(page);
+  let dropped = 0;
+  await page.route(CREATE_CHARGE, async (route) => {
+    if (dropped > 0) return route.continue();
+    dropped += 1;
+    await route.abort('internetdisconnected');
+  });
+  await typeCard(page, { number: CARDS.visa });
+  await payButton(page).click();
+
+  await expect(page.locator('satang-checkout').getByRole('alert')).toHaveText('We could not reach the payment service. Your details are kept: try again.');
+  expect(await chargesFor(request, reference), 'nothing reached the shop').toHaveLength(0);
+  await page.locator('satang-checkout').getByRole('button', { name: 'Try again' }).click();
+
+  await expectPaid(page);
+  expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED' });
+});
+
+test('a shopper whose answer was lost cannot change the cart before retrying, and is charged once', async ({ page, request }) => {
+  const reference = await openShop(page);
+  let dropped = 0;
+  await page.route(CREATE_CHARGE, async (route) => {
+    if (dropped > 0) return route.continue();
+    dropped += 1;
+    await route.fetch();
+    await route.abort('failed');
+  });
+  await typeCard(page, { number: CARDS.visa });
+  await payButton(page).click();
+  const checkout = page.locator('satang-checkout');
+  await expect(checkout.getByRole('alert')).toHaveText('We could not reach the payment service. Your details are kept: try again.');
+
+  const oneMoreScarf = page.getByRole('group', { name: 'Quantity: Thai silk scarf' }).getByRole('button', { name: 'One more' });
+  await expect(oneMoreScarf, 'the cart stays as it was charged').toBeDisabled({ timeout: 2_000 });
+  await checkout.getByRole('button', { name: 'Try again' }).click();
+  await expectPaid(page);
+  expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED', amount: 178_000 });
+});
+
+test('a shopper who opens a paid order again cannot pay it a second time', async ({ page, request }) => {
+  const reference = await openShop(page);
+  await typeCard(page, { number: CARDS.visa });
+  await payButton(page).click();
+  await expectPaid(page);
+
+  await page.goto(`/demo/return.html?order=${reference}`);
+  await typeCard(page, { number: CARDS.visa });
+  await payButton(page).click();
+  await expect(page.locator('satang-checkout').getByRole('alert')).toHaveText('This order cannot be paid: it does not exist or is already paid.', { timeout: 2_000 });
+  expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED' });
+});

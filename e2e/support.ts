@@ -1,0 +1,181 @@
+import { test as base, expect, type APIRequestContext, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import jsQRModule from 'jsqr';
+import { PNG } from 'pngjs';
+import { E2E_SANDBOX_PORT, E2E_SHOP_PORT } from '../playwright.config.js';
+import { SANDBOX_DEFAULTS, SANDBOX_OTP_CODE } from '../src/sandbox/defaults.js';
+
+/**
+ * What the checkout end-to-end tests share: the shop page as a shopper sees it, the sandbox's test
+ * cards and payer pages, and the sandbox's merchant API to read back what was really charged.
+ */
+
+/**
+ * Playwright's `test`, with the pages kept off Vite's live-reload socket: the shop is served by
+ * Vite's dev server, which reloads open pages when a source file is saved, and a reload in the
+ * middle of a payment would start a new order. The socket opens (so Vite's client is content)
+ * but nothing is ever sent on it.
+ */
+export const test = base.extend({
+  context: async ({ context }, use) => {
+    await context.routeWebSocket((url) => url.port === String(E2E_SHOP_PORT) && url.searchParams.has('token'), () => undefined);
+    await use(context);
+  },
+});
+export { expect };
+
+// jsqr is CommonJS whose types declare an ES default export: under NodeNext the function is `.default`.
+const jsQR = jsQRModule.default;
+
+/** The sandbox (the payment service) the demo stack runs for the tests. */
+export const SANDBOX = `http://127.0.0.1:${E2E_SANDBOX_PORT}`;
+export const OTP = SANDBOX_OTP_CODE;
+
+/** The sandbox's test cards the tests pay with (src/sandbox/defaults.ts). */
+export const CARDS = {
+  visa: '4111111111111111',
+  threeDSecure: '4953261730509988',
+  force: '4389783280144506',
+  insufficientFunds: '4943129900084541',
+  installments: '4417704002802961',
+} as const;
+
+/** A card as a shopper types it: any future expiry, CVC 123. */
+export interface TypedCard {
+  number: string;
+  expiry?: string;
+  cvc?: string;
+  name?: string;
+}
+
+/** An expiry two years ahead, as MM/YY. */
+export const FUTURE_EXPIRY = `12/${String((new Date().getFullYear() + 2) % 100).padStart(2, '0')}`;
+
+/** The default cart: a silk scarf (฿1,290) and two jasmine teas (฿245 each). */
+export const DEFAULT_TOTAL = '฿1,780.00';
+
+const merchantApi = { authorization: `Basic ${Buffer.from(`${SANDBOX_DEFAULTS.merchantId}:${SANDBOX_DEFAULTS.apiKey}`).toString('base64')}` };
+
+/** A charge as the sandbox's merchant API answers it (only what the tests read). */
+export interface SandboxCharge {
+  chargeId: string;
+  referenceId: string;
+  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+  failureCode: string;
+  amount: number;
+  paymentMethod: { paymentMethodType: string; cardInstallments?: { installmentPeriod: number } | null };
+}
+
+/** Opens the shop with a new cart and waits for the checkout to be ready; answers the order reference. */
+export async function openShop(page: Page): Promise<string> {
+  await page.goto('/');
+  await expect(payButton(page)).toBeVisible();
+  return orderReference(page);
+}
+
+/** The order the page is for (`main[data-order]`). */
+export async function orderReference(page: Page): Promise<string> {
+  const reference = await page.locator('main[data-order]').getAttribute('data-order');
+  expect(reference, 'the page names its order').toMatch(/^demo-/);
+  return reference!;
+}
+
+/** The pay button, in English ("Pay ฿1,780.00") or Thai ("ชำระ ฿1,780.00"). */
+export function payButton(page: Page): Locator {
+  return page.getByRole('button', { name: /^(Pay|ชำระ) ฿/ });
+}
+
+/** Picks a payment method by its label, as a shopper clicks it. */
+export async function chooseMethod(page: Page, name: string): Promise<void> {
+  const method = page.getByRole('group', { name: /Payment method|วิธีชำระเงิน/ }).getByRole('radio', { name, exact: true });
+  await method.check();
+  await expect(method).toBeChecked();
+}
+
+/** Types a card into the card form, field by field, as a shopper would. */
+export async function typeCard(page: Page, card: TypedCard): Promise<void> {
+  await page.getByLabel('Card number').pressSequentially(card.number);
+  await page.getByLabel('Expiry date').pressSequentially(card.expiry ?? FUTURE_EXPIRY);
+  await page.getByLabel('Security code').pressSequentially(card.cvc ?? '123');
+  await page.getByLabel('Name on card').pressSequentially(card.name ?? 'Somchai Jaidee');
+}
+
+/** "4111 1111 1111 1111": how the card form shows a number it formatted. */
+export function spaced(number: string): string {
+  return number.replace(/(\d{4})(?=\d)/g, '$1 ');
+}
+
+/** The checkout's own success panel and the shop's confirmation that follows it. */
+export async function expectPaid(page: Page, amount = DEFAULT_TOTAL): Promise<void> {
+  const checkout = page.locator('satang-checkout');
+  await expect(checkout.getByRole('heading', { name: 'Payment successful' })).toBeVisible({ timeout: 15_000 });
+  await expect(checkout.getByRole('status')).toContainText(`Thank you. Your payment of ${amount} is complete.`);
+  await expect(page.getByRole('heading', { name: 'Thank you, your order is confirmed' })).toBeVisible();
+}
+
+/** The checkout's failure panel, with its explanation. */
+export async function expectNotPaid(page: Page, explanation: string): Promise<void> {
+  const outcome = page.locator('satang-checkout').getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Payment not completed' }) });
+  await expect(outcome).toBeVisible({ timeout: 15_000 });
+  await expect(outcome).toContainText(explanation);
+  await expect(page.getByRole('heading', { name: 'Thank you, your order is confirmed' })).toBeHidden();
+}
+
+/** The charges the sandbox holds for an order, newest first. */
+export async function chargesFor(request: APIRequestContext, reference: string): Promise<SandboxCharge[]> {
+  const answer = await request.get(`${SANDBOX}/api/v1/charges`, { params: { referenceId: reference, limit: 100 }, headers: merchantApi });
+  expect(answer.status(), await answer.text()).toBe(200);
+  return ((await answer.json()) as { data: SandboxCharge[] }).data;
+}
+
+/** The one charge of an order, after checking there is exactly one. */
+export async function onlyChargeFor(request: APIRequestContext, reference: string): Promise<SandboxCharge> {
+  const charges = await chargesFor(request, reference);
+  expect(charges.map((c) => `${c.chargeId} ${c.status}`), `the sandbox holds exactly one charge for ${reference}`).toHaveLength(1);
+  return charges[0]!;
+}
+
+/**
+ * Reads the QR code on screen as a phone would: a screenshot of the drawn code, decoded. Answers
+ * its text (the EMVCo payload).
+ */
+export async function scanQr(qr: Locator): Promise<string> {
+  const png = PNG.sync.read(await qr.screenshot({ animations: 'disabled' }));
+  const code = jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.byteLength), png.width, png.height);
+  expect(code, 'the QR code on screen can be decoded').not.toBeNull();
+  return code!.data;
+}
+
+/** The drawn PromptPay code (the SVG in <satang-qr-payment>). */
+export function qrCode(page: Page): Locator {
+  return page.locator('satang-qr-payment').getByRole('img', { name: /PromptPay QR code for|คิวอาร์โค้ดพร้อมเพย์/ });
+}
+
+/**
+ * Pays a QR payload on the sandbox's PromptPay payer page, in a tab of its own, as the payer's
+ * banking app would after scanning the code.
+ */
+export async function payQrInSandbox(context: BrowserContext, rawData: string): Promise<void> {
+  const payer = await context.newPage();
+  try {
+    await payer.goto(`${SANDBOX}/sandbox/pages/promptpay`);
+    await expect(payer.getByRole('heading', { name: 'Pay a PromptPay QR' })).toBeVisible();
+    await payer.getByLabel('QR payload (rawData)').fill(rawData);
+    await payer.getByRole('button', { name: 'Pay', exact: true }).click();
+    // Paid, the payer page sends its tab back to the shop's return page.
+    await expect(payer).not.toHaveURL(/\/sandbox\/pages\/promptpay/);
+  } finally {
+    await payer.close();
+  }
+}
+
+/**
+ * Leaves a marker on the page's window: it survives only as long as the page is not reloaded or
+ * navigated away from.
+ */
+export async function markPage(page: Page): Promise<void> {
+  await page.evaluate(() => ((window as unknown as { __stayed?: boolean }).__stayed = true));
+}
+
+export async function expectSamePage(page: Page): Promise<void> {
+  expect(await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed), 'the page was not reloaded or left').toBe(true);
+}

@@ -3,10 +3,19 @@ import { css } from 'lit';
 /**
  * Design tokens and base rules every Satang element shares. Tokens are custom properties with
  * their defaults on `:host`, so a page themes all elements at once from outside:
- * `satang-checkout { --satang-color-accent: #0a7d32 }`.
+ * `satang-checkout { --satang-color-accent: #0a7d32 }`. An element inside another one (the card
+ * form in the checkout, marked `data-satang-nested`) sets no defaults of its own: it inherits the
+ * tokens of the element around it, and with them the page's theme.
  */
 export const tokens = css`
   :host {
+    display: block;
+    color: var(--satang-color-text);
+    font-family: var(--satang-font-family);
+    font-size: var(--satang-font-size);
+    line-height: var(--satang-line-height);
+  }
+  :host(:not([data-satang-nested])) {
     --satang-color-accent: #0b57d0;
     --satang-color-on-accent: #ffffff;
     --satang-color-text: #1b1c1f;
@@ -23,16 +32,11 @@ export const tokens = css`
     --satang-line-height: 1.6;
     --satang-field-height: 48px;
     --satang-focus-ring: 0 0 0 3px color-mix(in srgb, var(--satang-color-accent) 35%, transparent);
-    display: block;
-    color: var(--satang-color-text);
-    font-family: var(--satang-font-family);
-    font-size: var(--satang-font-size);
-    line-height: var(--satang-line-height);
   }
   :host([hidden]) {
     display: none;
   }
-  :host([theme='dark']) {
+  :host([theme='dark']:not([data-satang-nested])) {
     --satang-color-accent: #a8c7fa;
     --satang-color-on-accent: #062e6f;
     --satang-color-text: #e3e3e8;
@@ -44,7 +48,7 @@ export const tokens = css`
     --satang-color-success: #8fd9a0;
   }
   @media (prefers-color-scheme: dark) {
-    :host([theme='auto']) {
+    :host([theme='auto']:not([data-satang-nested])) {
       --satang-color-accent: #a8c7fa;
       --satang-color-on-accent: #062e6f;
       --satang-color-text: #e3e3e8;

@@ -282,6 +282,33 @@ describe('<satang-checkout>', () => {
     });
   });
 
+  describe('theming', () => {
+    it('passes tokens set on the checkout down to the card fields, and lets the page style them as parts', async () => {
+      const style = document.createElement('style');
+      style.textContent = `satang-checkout.brand { --satang-radius: 18px; --satang-color-field: rgb(255, 240, 220); }
+        satang-checkout.brand::part(card-input) { letter-spacing: 3px; }`;
+      document.head.append(style);
+      try {
+        const element = await mount();
+        element.classList.add('brand');
+        await cardForm(element).updateComplete;
+        const input = getComputedStyle(cardInput(element, 'number'));
+        expect(input.borderTopLeftRadius).toBe('18px');
+        expect(input.backgroundColor).toBe('rgb(255, 240, 220)');
+        expect(input.letterSpacing).toBe('3px');
+      } finally {
+        style.remove();
+      }
+    });
+
+    it('says PromptPay was chosen when PromptPay is chosen', async () => {
+      const element = await mount();
+      const change = next(element, 'satang-change');
+      await chooseMethod(element, 'PromptPay');
+      expect((await change).method).toBe('QR_PROMPT_PAY');
+    });
+  });
+
   describe('in Thai', () => {
     it('speaks Thai when the page does', async () => {
       document.documentElement.lang = 'th';

@@ -45,6 +45,11 @@ function loadQrElement(): Promise<unknown> {
   return qrElement;
 }
 
+/** The parts of the elements inside the checkout, styled from the page as `::part(card-input)` etc. */
+const CARD_FORM_PARTS = 'form:card-form, field:card-field, label:card-label, input:card-input, hint:card-hint, error:card-error, brand:card-brand';
+const QR_PARTS =
+  'container:qr-container, title:qr-title, amount:qr-amount, qr:qr-code, instructions:qr-instructions, countdown:qr-countdown, save:qr-save, status:qr-status, expired:qr-expired, renew-button:qr-renew-button, result:qr-result, error:qr-error';
+
 /**
  * What the checkout is doing. Rendered with early returns: each state has one view.
  * - `idle`: choosing a method and entering details (also after a recoverable error, with a message)
@@ -84,6 +89,17 @@ type CheckoutState = 'idle' | 'submitting' | 'redirecting' | 'qr' | 'waiting' | 
  * @csspart outcome - The success or failure panel.
  * @csspart retry-button - "Try again".
  * @csspart config-error - Shown instead of the checkout when attributes are wrong.
+ * @csspart card-form - The card form's group of fields (its `form` part).
+ * @csspart card-field - Each card field's wrapper.
+ * @csspart card-label - Each card field's label.
+ * @csspart card-input - Each card input.
+ * @csspart card-hint - The hints under card labels.
+ * @csspart card-error - The card fields' error messages.
+ * @csspart card-brand - The detected card brand.
+ * @csspart qr-container - The PromptPay panel (the QR element's parts, prefixed `qr-`:
+ *   qr-title, qr-amount, qr-code, qr-instructions, qr-countdown, qr-save, qr-status, qr-expired,
+ *   qr-renew-button, qr-result, qr-error).
+ * @csspart qr-code - The white frame around the QR code.
  *
  * @cssproperty --satang-color-accent - Buttons, selection, focus.
  * @cssproperty --satang-color-on-accent - Text on the accent colour.
@@ -236,7 +252,7 @@ export class SatangCheckout extends LitElement {
     this.provider = undefined;
     this.message = undefined;
     this.#attemptKey = undefined;
-    const type = group === 'CARD' ? 'CARD_TOKEN' : group === 'CARD_INSTALLMENTS' ? 'CARD_TOKEN_INSTALLMENTS' : (this.#providers()[0] ?? 'QR_PROMPT_PAY');
+    const type = group === 'CARD' ? 'CARD_TOKEN' : group === 'CARD_INSTALLMENTS' ? 'CARD_TOKEN_INSTALLMENTS' : group === 'QR_PROMPT_PAY' ? 'QR_PROMPT_PAY' : (this.#providers()[0] ?? 'QR_PROMPT_PAY');
     this.dispatchEvent(new SatangChangeEvent(type, group === 'QR_PROMPT_PAY' || group === 'E_WALLET' || group === 'MOBILE_BANKING' ? true : Boolean(this.cardForm?.complete)));
   }
 
@@ -402,6 +418,8 @@ export class SatangCheckout extends LitElement {
     if (this.state === 'qr' && this.charge?.encodedImage) {
       const { rawData, imageBase64Encoded, expiry } = this.charge.encodedImage;
       return html`<satang-qr-payment
+        data-satang-nested
+        exportparts=${QR_PARTS}
         raw-data=${rawData}
         .image=${imageBase64Encoded}
         expiry=${expiry}
@@ -458,6 +476,8 @@ export class SatangCheckout extends LitElement {
     // The card form stays rendered while another method is chosen, so switching back keeps the entry.
     const cardForm = this.#types.some((t) => t === 'CARD_TOKEN' || t === 'CARD_TOKEN_INSTALLMENTS')
       ? html`<satang-card-form
+          data-satang-nested
+          exportparts=${CARD_FORM_PARTS}
           ?hidden=${!card}
           locale=${locale}
           theme=${this.theme}

@@ -47,4 +47,15 @@ describe('formatAmount', () => {
       expect(formatAmount(9_007_199_254_740_909, 'THB', 'th')).toBe('฿90,071,992,547,409.09');
     });
   });
+
+  describe('with another currency', () => {
+    it('shows its ISO code before the amount', () => {
+      expect(formatAmount(123456, 'USD', 'en')).toBe('USD 1,234.56');
+      expect(formatAmount(-250, 'THB', 'en')).toBe('-฿2.50');
+    });
+
+    it('refuses what is not an ISO 4217 code', () => {
+      for (const currency of ['baht', 'TH', 'THBX', '']) expect(() => formatAmount(100, currency, 'en')).toThrow(RangeError);
+    });
+  });
 });

@@ -2,6 +2,8 @@ import { base64Encode } from '../core/base64.js';
 
 const encoder = new TextEncoder();
 const STATUS_TOKEN_CONTEXT = 'satang:status-token:v1:';
+/** How many verified tokens are remembered; the oldest is forgotten first. */
+export const VERIFIED_TOKENS_CACHED = 10_000;
 
 function base64Url(bytes: Uint8Array): string {
   return base64Encode(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -14,6 +16,12 @@ function base64Url(bytes: Uint8Array): string {
  */
 export class StatusTokens {
   readonly #key: Promise<CryptoKey>;
+  /**
+   * Tokens already verified -> their charge id. A browser long-polls with the same token many
+   * times; the HMAC is checked once, then found here by the whole token (a guess that is not a
+   * whole valid token is never in the map, so the lookup tells an attacker nothing). Bounded.
+   */
+  readonly #verified = new Map<string, string>();
 
   /** `secret`: at least 16 characters; by default the proxy derives one from the API key. */
   constructor(secret: string) {
@@ -29,6 +37,8 @@ export class StatusTokens {
   /** Whether `token` was issued for `chargeId`; constant time, never throws. */
   async verify(chargeId: string, token: string | null | undefined): Promise<boolean> {
     if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return false;
+    const known = this.#verified.get(token);
+    if (known !== undefined) return known === chargeId;
     const padded = token.replace(/-/g, '+').replace(/_/g, '/') + '=';
     let mac: Uint8Array<ArrayBuffer>;
     try {
@@ -36,6 +46,11 @@ export class StatusTokens {
     } catch {
       return false;
     }
-    return crypto.subtle.verify('HMAC', await this.#key, mac, encoder.encode(STATUS_TOKEN_CONTEXT + chargeId));
+    const valid = await crypto.subtle.verify('HMAC', await this.#key, mac, encoder.encode(STATUS_TOKEN_CONTEXT + chargeId));
+    if (valid) {
+      if (this.#verified.size >= VERIFIED_TOKENS_CACHED) this.#verified.delete(this.#verified.keys().next().value!);
+      this.#verified.set(token, chargeId);
+    }
+    return valid;
   }
 }

@@ -71,6 +71,44 @@ function eventClassNames() {
   };
 }
 
+/**
+ * Internal reactive state declared in `static properties` as `{ state: true }` is no attribute and
+ * no public property: the analyzer alone lists it as both. It is dropped from `attributes`, and its
+ * field loses the `attribute` the analyzer gave it.
+ */
+function reactiveStates() {
+  const statesByClass = new Map();
+  return {
+    name: 'satang-reactive-states',
+    analyzePhase({ ts, node }) {
+      if (!ts.isClassDeclaration(node) || !node.name) return;
+      const properties = node.members.find(
+        (m) => ts.isPropertyDeclaration(m) && m.name?.getText() === 'properties' && m.initializer && ts.isObjectLiteralExpression(m.initializer),
+      );
+      if (!properties) return;
+      const states = new Set();
+      for (const entry of properties.initializer.properties) {
+        if (!ts.isPropertyAssignment(entry) || !ts.isObjectLiteralExpression(entry.initializer)) continue;
+        const isState = entry.initializer.properties.some(
+          (option) => ts.isPropertyAssignment(option) && option.name.getText() === 'state' && option.initializer.kind === ts.SyntaxKind.TrueKeyword,
+        );
+        if (isState) states.add(entry.name.getText());
+      }
+      statesByClass.set(node.name.getText(), states);
+    },
+    packageLinkPhase({ customElementsManifest }) {
+      for (const mod of customElementsManifest.modules ?? []) {
+        for (const declaration of mod.declarations ?? []) {
+          const states = statesByClass.get(declaration.name);
+          if (!states) continue;
+          declaration.attributes = declaration.attributes?.filter((a) => !states.has(a.fieldName));
+          for (const member of declaration.members ?? []) if (states.has(member.name)) delete member.attribute;
+        }
+      }
+    },
+  };
+}
+
 /** src/elements/x.ts becomes dist/elements/x.js, in modules and in cross-module references. */
 function shippedPaths() {
   const toDist = (path) => path.replace(/^(\.\/)?src\//, 'dist/').replace(/\.ts$/, '.js');
@@ -96,5 +134,5 @@ export default {
   litelement: true,
   // package.json names the manifest already ("customElements"); the analyzer leaves it alone.
   packagejson: false,
-  plugins: [staticTagName(), eventClassNames(), shippedPaths()],
+  plugins: [staticTagName(), eventClassNames(), reactiveStates(), shippedPaths()],
 };

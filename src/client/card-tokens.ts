@@ -1,5 +1,6 @@
 import { isHttpsOrLoopback } from '../core/url.js';
-import { CheckoutClientError, errorFromAnswer, send } from './client-error.js';
+import { CheckoutClientError } from './client-error.js';
+import { errorFromAnswer, send } from './http.js';
 
 /** Where and as whom the browser tokenizes cards: the service and the merchant's publishable key. */
 export interface TokenizeConfig {

@@ -1,6 +1,7 @@
 import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_STATUS_TOKEN_HEADER } from '../core/constants.js';
 import type { CheckoutChargeRequest, CheckoutChargeResponse, CheckoutStatusResponse } from '../core/schemas/checkout.js';
-import { CheckoutClientError, errorFromAnswer, send } from './client-error.js';
+import { CheckoutClientError } from './client-error.js';
+import { errorFromAnswer, send } from './http.js';
 
 function join(endpoint: string, path: string): string {
   return `${endpoint.replace(/\/+$/, '')}${path}`;

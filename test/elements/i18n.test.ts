@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { cardMessages } from '../../src/elements/i18n/card.js';
 import { checkoutMessages } from '../../src/elements/i18n/checkout.js';
 import { msg, useMessages } from '../../src/elements/i18n/localize.js';
+import { outcomeMessages } from '../../src/elements/i18n/outcome.js';
 import { paymentMessages } from '../../src/elements/i18n/payment.js';
 import { qrMessages } from '../../src/elements/i18n/qr.js';
 import { th } from '../../src/elements/i18n/th.js';
@@ -31,20 +32,26 @@ describe('the message catalogs', () => {
 });
 
 describe('each element', () => {
-  const registers = {
-    'src/elements/satang-card-form/satang-card-form.ts': [cardMessages],
-    'src/elements/satang-checkout/satang-checkout.ts': [checkoutMessages, paymentMessages],
-    'src/elements/satang-qr-payment/satang-qr-payment.ts': [paymentMessages, qrMessages],
+  // The files of an element and the catalogs they register between them: the checkout registers
+  // the outcome strings with its payment code, which it fetches after the first render.
+  const registers: Record<string, { files: string[]; catalogs: Array<{ en: Record<string, string> }> }> = {
+    'satang-card-form': { files: ['src/elements/satang-card-form/satang-card-form.ts'], catalogs: [cardMessages] },
+    'satang-checkout': {
+      files: ['src/elements/satang-checkout/satang-checkout.ts', 'src/elements/satang-checkout/pay-path.ts'],
+      catalogs: [checkoutMessages, paymentMessages, outcomeMessages],
+    },
+    'satang-qr-payment': { files: ['src/elements/satang-qr-payment/satang-qr-payment.ts'], catalogs: [paymentMessages, outcomeMessages, qrMessages] },
   };
-  for (const [file, catalogs] of Object.entries(registers)) {
-    it(`registers the catalogs of every message key it names: ${file}`, () => {
-      const source = readFileSync(file, 'utf8');
+  const names = { cardMessages, checkoutMessages, paymentMessages, outcomeMessages, qrMessages };
+  for (const [element, { files, catalogs }] of Object.entries(registers)) {
+    it(`registers the catalogs of every message key it names: <${element}>`, () => {
+      const source = files.map((file) => readFileSync(file, 'utf8')).join('\n');
       const available = new Set(catalogs.flatMap((c) => Object.keys(c.en)));
       const named = [...source.matchAll(/'([a-zA-Z]+\.[a-zA-Z.]+)'/g)].map((m) => m[1]!).filter((key) => key in en);
       expect(named.length).toBeGreaterThan(3);
       expect(named.filter((key) => !available.has(key))).toEqual([]);
-      const registered = /useMessages\(([^)]*)\)/.exec(source)?.[1];
-      for (const catalog of catalogs) expect(registered).toContain(Object.entries({ cardMessages, checkoutMessages, paymentMessages, qrMessages }).find(([, c]) => c === catalog)![0]);
+      const registered = [...source.matchAll(/useMessages\(([^)]*)\)/g)].map((m) => m[1]).join(',');
+      for (const catalog of catalogs) expect(registered).toContain(Object.entries(names).find(([, c]) => c === catalog)![0]);
     });
   }
 });

@@ -3,7 +3,6 @@ import { defineMessages } from './localize.js';
 
 export const checkoutMessages = defineMessages({
   en: {
-    'checkout.label': 'Checkout',
     'method.label': 'Payment method',
     'method.CARD': 'Card',
     'method.CARD_INSTALLMENTS': 'Card installments',
@@ -29,7 +28,6 @@ export const checkoutMessages = defineMessages({
     'error.retry': 'Try again',
   },
   th: {
-    'checkout.label': 'ชำระเงิน',
     'method.label': 'วิธีชำระเงิน',
     'method.CARD': 'บัตรเครดิต/เดบิต',
     'method.CARD_INSTALLMENTS': 'ผ่อนชำระด้วยบัตร',

@@ -1,27 +1,13 @@
-/** Strings both the checkout and the QR element show: outcomes, failure reasons, configuration errors. English and Thai: each key in both. */
+/** Strings both the checkout and the QR element show before any payment: PromptPay instructions and configuration errors. English and Thai: each key in both. */
 import { defineMessages } from './localize.js';
 
 export const paymentMessages = defineMessages({
   en: {
     'qr.instructions': 'Open your banking app, scan this code and confirm {amount}.',
-    'success.title': 'Payment successful',
-    'success.body': 'Thank you. Your payment of {amount} is complete.',
-    'failure.title': 'Payment not completed',
-    'failure.insufficientFunds': 'The card was declined for insufficient funds. Try another card, or pay with PromptPay.',
-    'failure.authentication': 'The payment was not approved. Try again, or choose another method.',
-    'failure.processing': 'The payment could not be processed. Try another card, or pay with PromptPay.',
-    'failure.generic': 'The payment did not go through. Try again, or choose another method.',
     'error.config': 'This checkout is not set up correctly: {detail}',
   },
   th: {
     'qr.instructions': 'เปิดแอปธนาคาร สแกนคิวอาร์โค้ดนี้ และยืนยันยอด {amount}',
-    'success.title': 'ชำระเงินสำเร็จ',
-    'success.body': 'ขอบคุณ การชำระเงิน {amount} เสร็จสมบูรณ์',
-    'failure.title': 'การชำระเงินไม่สำเร็จ',
-    'failure.insufficientFunds': 'บัตรถูกปฏิเสธเนื่องจากยอดเงินไม่เพียงพอ กรุณาใช้บัตรอื่น หรือชำระด้วยพร้อมเพย์',
-    'failure.authentication': 'การชำระเงินไม่ได้รับการยืนยัน กรุณาลองใหม่ หรือเลือกวิธีอื่น',
-    'failure.processing': 'ไม่สามารถดำเนินการชำระเงินได้ กรุณาใช้บัตรอื่น หรือชำระด้วยพร้อมเพย์',
-    'failure.generic': 'การชำระเงินไม่สำเร็จ กรุณาลองใหม่ หรือเลือกวิธีอื่น',
     'error.config': 'การตั้งค่าการชำระเงินไม่ถูกต้อง: {detail}',
   },
 });

@@ -1,14 +1,27 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
 import { normalizeDigits, securityCodeLength, type CardBrand } from '../../core/card.js';
 import { formatCardNumber, formatExpiry, parseExpiry, validateCardField, type CardField } from '../../core/card-rules.js';
-import { createCardToken, type TokenizeConfig } from '../../client/card-tokens.js';
+import type { TokenizeConfig } from '../../client/card-tokens.js';
+import { CheckoutClientError } from '../../client/client-error.js';
 import { SatangChangeEvent, SatangReadyEvent } from '../events.js';
 import { msg, resolveLocale, useMessages, type Locale, type MessageKey } from '../i18n/localize.js';
 import { cardMessages } from '../i18n/card.js';
 import { styles } from './satang-card-form.styles.js';
 
 useMessages(cardMessages);
+
+/**
+ * The tokenization call, fetched after the form first shows: it only runs on submit, so it need not
+ * hold up the first render. Shared by every card form on the page; a failed fetch is tried again.
+ */
+let cardTokensModule: Promise<typeof import('../../client/card-tokens.js')> | undefined;
+function cardTokens(): Promise<typeof import('../../client/card-tokens.js')> {
+  cardTokensModule ??= import('../../client/card-tokens.js').catch((error: unknown) => {
+    cardTokensModule = undefined;
+    throw new CheckoutClientError('network', String((error as Error)?.message ?? error));
+  });
+  return cardTokensModule;
+}
 
 /** A card ready to charge: the token and the CVC that goes with it (never stored, never in an event). */
 export interface TokenizedCard {
@@ -53,24 +66,35 @@ export class SatangCardForm extends LitElement {
   static formAssociated = true;
   static override styles = styles;
   static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
+  static override properties = {
+    locale: {},
+    disabled: { type: Boolean, reflect: true },
+    errors: { state: true },
+    brand: { state: true },
+    announcement: { state: true },
+    announcementCount: { state: true },
+    formDisabled: { state: true },
+  };
 
   /** th or en; by default the language of the page. */
-  @property() locale: string | undefined;
+  locale: string | undefined;
   /** Disables every field (e.g. while a payment is running). */
-  @property({ type: Boolean, reflect: true }) disabled = false;
+  disabled = false;
 
-  @state() private errors: Partial<Record<CardField, MessageKey>> = {};
-  @state() private brand: CardBrand = 'UNKNOWN';
-  @state() private announcement = '';
+  private errors: Partial<Record<CardField, MessageKey>> = {};
+  private brand: CardBrand = 'UNKNOWN';
+  private announcement = '';
   /**
    * Counts announcements: every other one ends in a no-break space, so the same message said twice
    * still changes the live region and is read again.
    */
-  @state() private announcementCount = 0;
+  private announcementCount = 0;
   /** Disabled by a `<fieldset disabled>` around it or its own attribute, as the form reports it. */
-  @state() private formDisabled = false;
+  private formDisabled = false;
 
-  @query('#number') private numberInput!: HTMLInputElement;
+  private get numberInput(): HTMLInputElement {
+    return this.renderRoot.querySelector('#number')!;
+  }
 
   readonly #internals: ElementInternals;
   readonly #touched = new Set<CardField>();
@@ -140,6 +164,7 @@ export class SatangCardForm extends LitElement {
     const number = normalizeDigits(this.#value('number'));
     const expiry = parseExpiry(this.#value('expiry'), new Date());
     if ('error' in expiry) throw new Error('card expiry is not valid');
+    const { createCardToken } = await cardTokens();
     const cardTokenId = await createCardToken(
       config,
       {
@@ -198,6 +223,7 @@ export class SatangCardForm extends LitElement {
   protected override firstUpdated(): void {
     this.#syncValidity();
     this.dispatchEvent(new SatangReadyEvent());
+    void cardTokens().catch(() => undefined);
   }
 
   #onInput(field: CardField, event: Event): void {

@@ -1,17 +1,13 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
 import { CURRENCY_THB, INSTALLMENT_MIN_AMOUNT_SATANG, MIN_CHARGE_AMOUNT_SATANG } from '../../core/constants.js';
 import { deviceTypeFromUserAgent } from '../../core/device.js';
-import { failureMessageKey } from '../../core/failure.js';
 import { installmentPlans } from '../../core/installments.js';
 import { formatAmount } from '../../core/money.js';
 import type { CheckoutChargeRequest, CheckoutChargeResponse, CheckoutPaymentMethodType, CheckoutStatusResponse } from '../../core/schemas/checkout.js';
 import { isHttpsOrLoopback } from '../../core/url.js';
 import { clearAttempt, loadAttempt, saveAttempt } from '../../client/attempt-store.js';
-import { createCheckoutCharge } from '../../client/checkout-api.js';
 import { CheckoutClientError } from '../../client/client-error.js';
-import { safeRedirectUrl } from '../../client/redirect.js';
-import { StatusPoller } from '../controllers/status-poller.js';
+import type { StatusPoller } from '../controllers/status-poller.js';
 import { SatangActionEvent, SatangChangeEvent, SatangErrorEvent, SatangFailureEvent, SatangReadyEvent, SatangSubmitEvent, SatangSuccessEvent } from '../events.js';
 import { msg, resolveLocale, useMessages, type Locale, type MessageKey } from '../i18n/localize.js';
 import { checkoutMessages } from '../i18n/checkout.js';
@@ -21,6 +17,18 @@ import { BANKS, DEFAULT_METHODS, groupOf, parseMethods, PROVIDER_NAMES, WALLETS,
 import { styles } from './satang-checkout.styles.js';
 
 useMessages(checkoutMessages, paymentMessages);
+
+/** The payment code (`pay-path.ts`), fetched once and shared by every checkout on the page. */
+type PayPath = typeof import('./pay-path.js');
+let payPathModule: Promise<PayPath> | undefined;
+function payPath(): Promise<PayPath> {
+  payPathModule ??= import('./pay-path.js').catch((error: unknown) => {
+    // A failed fetch is not kept: the next press tries again.
+    payPathModule = undefined;
+    throw new CheckoutClientError('network', String((error as Error)?.message ?? error));
+  });
+  return payPathModule;
+}
 
 /**
  * How `<satang-qr-payment>` arrives when it is not defined yet: an entry that leaves it out
@@ -120,50 +128,70 @@ type CheckoutState = 'idle' | 'submitting' | 'redirecting' | 'qr' | 'waiting' | 
 export class SatangCheckout extends LitElement {
   static readonly tagName = 'satang-checkout';
   static override styles = styles;
+  static override properties = {
+    merchantId: { attribute: 'merchant-id' },
+    publishableKey: { attribute: 'publishable-key' },
+    serviceUrl: { attribute: 'service-url' },
+    endpoint: {},
+    amount: { type: Number },
+    currency: {},
+    orderReference: { attribute: 'order-reference' },
+    methods: {},
+    locale: {},
+    returnUrl: { attribute: 'return-url' },
+    theme: { reflect: true },
+    state: { state: true },
+    group: { state: true },
+    provider: { state: true },
+    months: { state: true },
+    message: { state: true },
+    retryable: { state: true },
+    charge: { state: true },
+    failureCode: { state: true },
+  };
 
   /** The merchant id, for card tokenization. */
-  @property({ attribute: 'merchant-id' }) merchantId = '';
+  merchantId = '';
   /** The publishable key: safe in a page, only creates card tokens. */
-  @property({ attribute: 'publishable-key' }) publishableKey = '';
+  publishableKey = '';
   /** The payment service's base URL, where card tokens are created. */
-  @property({ attribute: 'service-url' }) serviceUrl = '';
+  serviceUrl = '';
   /** The merchant's checkout endpoint (`satang/server`), e.g. `/api/checkout`. */
-  @property() endpoint = '';
+  endpoint = '';
   /** The amount to show, in satang. Display only: the server decides the charge. */
-  @property({ type: Number }) amount = Number.NaN;
+  amount = Number.NaN;
   /** The currency of `amount`: THB, the one the service charges in. */
-  @property() currency = CURRENCY_THB;
+  currency = CURRENCY_THB;
   /** The merchant's order reference the server prices. */
-  @property({ attribute: 'order-reference' }) orderReference = '';
+  orderReference = '';
   /** Methods in the order to show them: card, installments, promptpay, ewallet, mobile-banking, or single services (truemoney, kplus…). */
-  @property() methods = DEFAULT_METHODS;
+  methods = DEFAULT_METHODS;
   /** th or en; by default the page's language. */
-  @property() locale: string | undefined;
+  locale: string | undefined;
   /** Where redirect flows come back to: a URL or a path on this site; by default this page. */
-  @property({ attribute: 'return-url' }) returnUrl = '';
+  returnUrl = '';
   /** light, dark, or auto (follows the system). */
-  @property({ reflect: true }) theme = 'light';
+  theme = 'light';
 
-  @state() private state: CheckoutState = 'idle';
-  @state() private group: MethodGroup | undefined;
-  @state() private provider: CheckoutPaymentMethodType | undefined;
-  @state() private months: number | undefined;
-  @state() private message: string | undefined;
-  @state() private retryable = false;
-  @state() private charge: CheckoutChargeResponse | undefined;
-  @state() private failureCode = '';
+  private state: CheckoutState = 'idle';
+  private group: MethodGroup | undefined;
+  private provider: CheckoutPaymentMethodType | undefined;
+  private months: number | undefined;
+  private message: string | undefined;
+  private retryable = false;
+  private charge: CheckoutChargeResponse | undefined;
+  private failureCode = '';
 
-  @query('satang-card-form') private cardForm: SatangCardForm | undefined;
+  private get cardForm(): SatangCardForm | null {
+    return this.renderRoot?.querySelector('satang-card-form');
+  }
 
   /** One key per payment attempt: kept across retries of that attempt, new once details change. */
   #attemptKey: string | undefined;
-  readonly #poller = new StatusPoller(
-    this,
-    (status) => this.#onStatus(status),
-    (error) => {
-      if (!error.retryable) this.#fail(error);
-    },
-  );
+  /** Follows the charge; created with the payment code, on the first charge to follow. */
+  #poller: StatusPoller | undefined;
+  /** The payment code once it has loaded: the outcome view and redirects use it. */
+  #code: PayPath | undefined;
 
   get #locale(): Locale {
     return resolveLocale(this.locale, this);
@@ -224,7 +252,7 @@ export class SatangCheckout extends LitElement {
     if (saved && !this.#configError) {
       this.charge = { chargeId: saved.chargeId, statusToken: saved.statusToken, actionRequired: 'REDIRECT' };
       this.state = 'waiting';
-      this.#poller.start(this.endpoint, saved.chargeId, saved.statusToken);
+      void this.#follow(saved.chargeId, saved.statusToken);
     }
   }
 
@@ -236,6 +264,25 @@ export class SatangCheckout extends LitElement {
       return;
     }
     this.dispatchEvent(new SatangReadyEvent());
+    // Fetched now, while the shopper fills the form, so pressing pay does not wait for it.
+    void payPath().catch(() => undefined);
+  }
+
+  /** Long-polls the charge's status until it is final. */
+  async #follow(chargeId: string, statusToken: string): Promise<void> {
+    try {
+      const { StatusPoller } = (this.#code = await payPath());
+      this.#poller ??= new StatusPoller(
+        this,
+        (status) => this.#onStatus(status),
+        (error) => {
+          if (!error.retryable) this.#fail(error);
+        },
+      );
+      this.#poller.start(this.endpoint, chargeId, statusToken);
+    } catch (error) {
+      this.#problem(error);
+    }
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -292,7 +339,8 @@ export class SatangCheckout extends LitElement {
     this.state = 'submitting';
     this.message = undefined;
     try {
-      const method = await this.#paymentMethod();
+      const [method, code] = await Promise.all([this.#paymentMethod(), payPath()]);
+      this.#code = code;
       if (method === null || typeof method === 'string') {
         this.state = 'idle';
         if (method) this.message = msg(this.#locale, method);
@@ -306,7 +354,7 @@ export class SatangCheckout extends LitElement {
         returnUrl: this.#returnUrl!.href,
         deviceType: this.#deviceType,
       };
-      this.charge = await createCheckoutCharge(this.endpoint, body, this.#attemptKey);
+      this.charge = await code.createCheckoutCharge(this.endpoint, body, this.#attemptKey);
       this.#next(this.charge, method.type);
     } catch (error) {
       this.#problem(error);
@@ -315,7 +363,7 @@ export class SatangCheckout extends LitElement {
 
   #next(charge: CheckoutChargeResponse, type: CheckoutPaymentMethodType): void {
     if (charge.actionRequired === 'REDIRECT') {
-      const url = safeRedirectUrl(charge.redirect?.redirectUrl);
+      const url = this.#code?.safeRedirectUrl(charge.redirect?.redirectUrl);
       if (!url) {
         this.#problem(new CheckoutClientError('rejected', msg(this.#locale, 'error.redirect'), 'UNSAFE_REDIRECT', false));
         return;
@@ -337,7 +385,7 @@ export class SatangCheckout extends LitElement {
       return;
     }
     this.state = 'waiting';
-    this.#poller.start(this.endpoint, charge.chargeId, charge.statusToken);
+    void this.#follow(charge.chargeId, charge.statusToken);
   }
 
   /** Sends the shopper to a checked redirect URL. Separate so a test page can stay where it is. */
@@ -351,7 +399,7 @@ export class SatangCheckout extends LitElement {
   }
 
   #outcome(chargeId: string, succeeded: boolean, failureCode: string): void {
-    this.#poller.stop();
+    this.#poller?.stop();
     clearAttempt(this.orderReference);
     this.#newAttempt();
     this.failureCode = failureCode;
@@ -378,7 +426,7 @@ export class SatangCheckout extends LitElement {
   }
 
   #fail(error: CheckoutClientError): void {
-    this.#poller.stop();
+    this.#poller?.stop();
     this.#problem(error);
   }
 
@@ -411,7 +459,7 @@ export class SatangCheckout extends LitElement {
     if (this.state === 'failed') {
       return html`<div part="outcome" class="outcome failure" role="alert">
         <h2>${msg(locale, 'failure.title')}</h2>
-        <p>${msg(locale, failureMessageKey(this.failureCode) as MessageKey)}</p>
+        <p>${msg(locale, this.#code?.failureMessageKey(this.failureCode) ?? 'failure.generic')}</p>
         <button part="retry-button" class="secondary" @click=${this.#again}>${msg(locale, 'failure.retry')}</button>
       </div>`;
     }

@@ -1,5 +1,4 @@
 import { html, LitElement, nothing, svg, type PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
 import type { QRCode } from 'qrcode';
 import type { CheckoutClientError } from '../../client/client-error.js';
 import { failureMessageKey } from '../../core/failure.js';
@@ -8,12 +7,13 @@ import type { CheckoutStatusResponse } from '../../core/schemas/checkout.js';
 import { StatusPoller } from '../controllers/status-poller.js';
 import { SatangErrorEvent, SatangFailureEvent, SatangSuccessEvent } from '../events.js';
 import { msg, resolveLocale, useMessages, type Locale, type MessageKey } from '../i18n/localize.js';
+import { outcomeMessages } from '../i18n/outcome.js';
 import { paymentMessages } from '../i18n/payment.js';
 import { qrMessages } from '../i18n/qr.js';
 import { SatangQrRenewEvent } from './qr-events.js';
 import { styles } from './satang-qr-payment.styles.js';
 
-useMessages(paymentMessages, qrMessages);
+useMessages(paymentMessages, outcomeMessages, qrMessages);
 
 /** Where the payment shown by `<satang-qr-payment>` stands; see {@link SatangQrPayment.state}. */
 export type QrPaymentState = 'invalid' | 'loading' | 'showing' | 'expired' | 'paid' | 'failed';
@@ -90,33 +90,51 @@ function modulesPath(modules: QRCode['modules']): string {
 export class SatangQrPayment extends LitElement {
   static readonly tagName = 'satang-qr-payment';
   static override styles = styles;
+  static override properties = {
+    rawData: { attribute: 'raw-data' },
+    image: { attribute: false },
+    expiry: {},
+    amount: { type: Number },
+    currency: {},
+    locale: {},
+    endpoint: {},
+    chargeId: { attribute: 'charge-id' },
+    statusToken: { attribute: false },
+    svgCode: { state: true },
+    drawError: { state: true },
+    now: { state: true },
+    outcome: { state: true },
+    failureCode: { state: true },
+    note: { state: true },
+    announcement: { state: true },
+  };
 
   /** The EMVCo payload (`encodedImage.rawData`) the code encodes, exactly. */
-  @property({ attribute: 'raw-data' }) rawData = '';
+  rawData = '';
   /** The service's base64 PNG of the same code (`encodedImage.imageBase64Encoded`); also what "save" downloads. */
-  @property({ attribute: false }) image: string | null | undefined;
+  image: string | null | undefined;
   /** ISO 8601 time the code stops being payable (`encodedImage.expiry`); no countdown without it. */
-  @property() expiry = '';
+  expiry = '';
   /** The amount the code charges, in satang (integer). */
-  @property({ type: Number }) amount: number | undefined;
+  amount: number | undefined;
   /** ISO 4217 code of `amount`. */
-  @property() currency = 'THB';
+  currency = 'THB';
   /** th or en; by default the language of the page. */
-  @property() locale: string | undefined;
+  locale: string | undefined;
   /** The merchant proxy's base URL (`createCheckoutHandler`'s basePath), to follow the charge. */
-  @property() endpoint = '';
+  endpoint = '';
   /** The charge the code pays. */
-  @property({ attribute: 'charge-id' }) chargeId = '';
+  chargeId = '';
   /** The charge's `statusToken`. A property only: tokens stay out of attributes and the DOM. */
-  @property({ attribute: false }) statusToken = '';
+  statusToken = '';
 
-  @state() private svgCode: { size: number; d: string } | undefined;
-  @state() private drawError = '';
-  @state() private now = Date.now();
-  @state() private outcome: 'paid' | 'failed' | undefined;
-  @state() private failureCode = '';
-  @state() private note: MessageKey | undefined;
-  @state() private announcement = '';
+  private svgCode: { size: number; d: string } | undefined;
+  private drawError = '';
+  private now = Date.now();
+  private outcome: 'paid' | 'failed' | undefined;
+  private failureCode = '';
+  private note: MessageKey | undefined;
+  private announcement = '';
 
   readonly #poller = new StatusPoller(
     this,

@@ -1,0 +1,35 @@
+/**
+ * The browser's calls, as the card tokens and the checkout API make them. Apart from
+ * `client-error.ts` so that a page that only shows the form does not download them.
+ */
+import { CheckoutClientError } from './client-error.js';
+
+/** Reads the service-shaped error body `{message, error: {errorCode, errorMessage, retryable, field}}`. */
+export async function errorFromAnswer(response: Response): Promise<CheckoutClientError> {
+  let body: { message?: unknown; error?: { errorCode?: unknown; errorMessage?: unknown; retryable?: unknown; field?: unknown } } = {};
+  try {
+    body = await response.json();
+  } catch {
+    // Not JSON: a proxy or a crash in between; the status says enough.
+  }
+  const error = body.error ?? {};
+  const message = typeof error.errorMessage === 'string' ? error.errorMessage : typeof body.message === 'string' ? body.message : `HTTP ${response.status}`;
+  const server = response.status >= 500 || response.status === 429;
+  return new CheckoutClientError(
+    server ? 'server' : 'rejected',
+    message,
+    typeof error.errorCode === 'string' ? error.errorCode : `HTTP_${response.status}`,
+    typeof error.retryable === 'boolean' ? error.retryable : server,
+    typeof error.field === 'string' ? error.field : undefined,
+  );
+}
+
+/** Runs `fetch`, turning a network failure or an abort into a {@link CheckoutClientError}. */
+export async function send(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if ((error as Error)?.name === 'AbortError') throw new CheckoutClientError('aborted', 'aborted', '', false);
+    throw new CheckoutClientError('network', (error as Error)?.message ?? 'network error');
+  }
+}

@@ -73,7 +73,7 @@ async function open(browser: Browser, url: string): Promise<{ page: Page; marks:
   await page.goto(url);
   await page.waitForFunction(() => window.__bench.ready !== null && window.__bench.inputs !== null && window.__bench.fcp !== null, null, { timeout: TIMEOUT_MS });
   const marks = await page.evaluate(() => {
-    const script = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((e) => /\/(satang|lit-floor)\.js$/.test(e.name));
+    const script = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((e) => /\/(satang|satang-checkout|lit-floor)\.js$/.test(e.name));
     return { ...window.__bench, scriptEnd: script?.responseEnd ?? Number.NaN };
   });
   return { page, marks, close: () => context.close() };
@@ -95,44 +95,40 @@ export interface FirstRenderResult {
   /** The element script received → ready: parsing, running and first render of the script, ms. */
   checkoutScriptToReady: Summary;
   floorScriptToReady: Summary;
+  /** The same page with satang-checkout.js (the `satang/checkout` entry: the QR element comes lazily). */
+  entryReady: Summary;
+  entryInputs: Summary;
+  entryFcp: Summary;
+  entryScriptToReady: Summary;
   /** Median checkout / median floor: the goal's figure. */
   readyRatio: number;
+  /** Median satang-checkout.js page / median floor. */
+  entryReadyRatio: number;
   inputsRatio: number;
   fcpRatio: number;
   /** Fastest checkout / fastest floor: the least disturbed runs, a check on the medians on a busy machine. */
   readyRatioOfMinima: number;
-  /**
-   * The first `Intl.NumberFormat` of a fresh page (currency THB, as the checkout formats the amount
-   * on its pay button during its first render), timed on the floor pages after they were measured, ms.
-   */
-  firstNumberFormat: Summary;
 }
 
 /** `runs` loads of each page, alternating, after one discarded warm-up load of each. */
 export async function measureFirstRender(browser: Browser, origin: string, runs = 15): Promise<FirstRenderResult> {
-  const pages = { checkout: `${origin}/checkout.html`, floor: `${origin}/floor.html` };
+  const pages = { checkout: `${origin}/checkout.html`, entry: `${origin}/checkout-entry.html`, floor: `${origin}/floor.html` };
   for (const url of Object.values(pages)) await (await open(browser, url)).close();
-  const checkout: LoadMarks[] = [];
-  const floor: LoadMarks[] = [];
-  const numberFormat: number[] = [];
+  const marks: Record<keyof typeof pages, LoadMarks[]> = { checkout: [], entry: [], floor: [] };
+  const orders = [
+    ['checkout', 'entry', 'floor'],
+    ['floor', 'checkout', 'entry'],
+    ['entry', 'floor', 'checkout'],
+  ] as const;
   for (let i = 0; i < runs; i += 1) {
-    // Alternate which goes first, so a slow moment of the machine hits both alike.
-    const order = i % 2 === 0 ? (['checkout', 'floor'] as const) : (['floor', 'checkout'] as const);
-    for (const which of order) {
+    // Rotate which goes first, so a slow moment of the machine hits all alike.
+    for (const which of orders[i % orders.length]!) {
       const run = await open(browser, pages[which]);
-      (which === 'checkout' ? checkout : floor).push(run.marks);
-      if (which === 'floor') {
-        numberFormat.push(
-          await run.page.evaluate(() => {
-            const started = performance.now();
-            new Intl.NumberFormat('en-TH', { style: 'currency', currency: 'THB', currencyDisplay: 'narrowSymbol', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(123.45);
-            return performance.now() - started;
-          }),
-        );
-      }
+      marks[which].push(run.marks);
       await run.close();
     }
   }
+  const { checkout, entry, floor } = marks;
   const s = (list: LoadMarks[], key: keyof ProbeMarks) => summarize(list.map((m) => m[key]!));
   const result = {
     runs,
@@ -143,6 +139,10 @@ export async function measureFirstRender(browser: Browser, origin: string, runs 
     floorFcp: s(floor, 'fcp'),
     checkoutScriptToReady: summarize(checkout.map((m) => m.ready! - m.scriptEnd)),
     floorScriptToReady: summarize(floor.map((m) => m.ready! - m.scriptEnd)),
+    entryReady: s(entry, 'ready'),
+    entryInputs: s(entry, 'inputs'),
+    entryFcp: s(entry, 'fcp'),
+    entryScriptToReady: summarize(entry.map((m) => m.ready! - m.scriptEnd)),
   };
   return {
     ...result,
@@ -150,7 +150,7 @@ export async function measureFirstRender(browser: Browser, origin: string, runs 
     inputsRatio: result.checkoutInputs.median / result.floorReady.median,
     fcpRatio: result.checkoutFcp.median / result.floorFcp.median,
     readyRatioOfMinima: result.checkoutReady.min / result.floorReady.min,
-    firstNumberFormat: summarize(numberFormat),
+    entryReadyRatio: result.entryReady.median / result.floorReady.median,
   };
 }
 

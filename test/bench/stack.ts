@@ -8,7 +8,8 @@ import { createCheckoutHandler, toNodeListener, type CheckoutLogEntry } from '..
 /**
  * The shop of the browser measurements, on one origin as a real shop's page sees it:
  *
- *   /checkout.html   a page with <satang-checkout> loading the built satang.js
+ *   /checkout.html   a page with <satang-checkout> loading the built satang.js (script tag)
+ *   /checkout-entry.html  the same with satang-checkout.js (the `satang/checkout` entry)
  *   /floor.html      the baseline: a bare Lit element with four labelled inputs (lit-floor.js)
  *   /api/checkout/*  the checkout handler (satang/server), charging a real sandbox
  *   /client/*        the sandbox's browser API (card tokens), as `service-url`
@@ -102,10 +103,10 @@ export async function startBenchStack(wwwDir: string): Promise<BenchStack> {
   const log: BenchStack['log'] = [];
   let origin = '';
 
-  const checkoutPage = () =>
+  const checkoutPage = (script: string) =>
     page(
       'Satang checkout (bench)',
-      '<script type="module" src="/satang.js"></script>',
+      `<script type="module" src="/${script}"></script>`,
       `<satang-checkout merchant-id="${SANDBOX_DEFAULTS.merchantId}" publishable-key="${SANDBOX_DEFAULTS.publishableKey}" service-url="${origin}" endpoint="/api/checkout" amount="${BENCH_AMOUNT_SATANG}" order-reference="order-${BENCH_AMOUNT_SATANG}-${crypto.randomUUID()}" locale="en"></satang-checkout>`,
     );
   const floorPage = () => page('Lit floor (bench)', '<script type="module" src="/lit-floor.js"></script>', '<lit-floor></lit-floor>');
@@ -120,7 +121,8 @@ export async function startBenchStack(wwwDir: string): Promise<BenchStack> {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });
       res.end(body);
     };
-    if (path === '/checkout.html') return send(200, TYPES['.html']!, checkoutPage());
+    if (path === '/checkout.html') return send(200, TYPES['.html']!, checkoutPage('satang.js'));
+    if (path === '/checkout-entry.html') return send(200, TYPES['.html']!, checkoutPage('satang-checkout.js'));
     if (path === '/floor.html') return send(200, TYPES['.html']!, floorPage());
     if (path === '/bench-probe.js') return send(200, TYPES['.js']!, PROBE);
     const file = normalize(join(wwwDir, path));

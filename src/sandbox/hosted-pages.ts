@@ -52,7 +52,8 @@ export type HostedStepFinder = (id: string) => HostedStep | undefined;
 /**
  * The pages a shopper is sent to: the 3-D Secure OTP page, the force page, the wallet and
  * banking-app authorize page, and the PromptPay payer simulator. Plain HTML forms: they work
- * without JavaScript, and every one completes the charge and then goes to its returnUrl.
+ * without JavaScript, and every one completes the charge (or card authorization) and then goes to
+ * its returnUrl.
  */
 export class HostedPages {
   readonly #payments: SandboxPayments;

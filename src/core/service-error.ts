@@ -20,6 +20,7 @@ export const SERVICE_ERROR_CODES = [
   'CHARGE_PENDING',
   'REFUND_PENDING',
   'CARD_AUTHORIZATION_PENDING',
+  'CARD_AUTHORIZATION_STATUS_INVALID_ERROR',
   'TOO_MANY_REQUESTS_ERROR',
   'NOT_IMPLEMENTED_ERROR',
   'INTERNAL_SERVER_ERROR',
@@ -54,6 +55,11 @@ export const SERVICE_ERROR_STATUS: Readonly<Record<ServiceErrorCode, number>> = 
   CHARGE_PENDING: 422,
   REFUND_PENDING: 422,
   CARD_AUTHORIZATION_PENDING: 422,
+  /**
+   * A card authorization past the point where the action makes sense (failed, canceled, captured,
+   * expired). The service documents no code for this; the sandbox names it, keeping the 422.
+   */
+  CARD_AUTHORIZATION_STATUS_INVALID_ERROR: 422,
   TOO_MANY_REQUESTS_ERROR: 429,
   NOT_IMPLEMENTED_ERROR: 501,
   INTERNAL_SERVER_ERROR: 500,

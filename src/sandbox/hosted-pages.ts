@@ -29,22 +29,50 @@ const PAGE_HEADERS = {
   'x-content-type-options': 'nosniff',
 };
 
-type StepPage = 'otp' | 'force' | 'authorize';
+/** The hosted pages that complete one pending payment step. */
+export type StepPage = 'otp' | 'force' | 'authorize';
+
+/**
+ * What a step page acts on: a pending charge, or another resource a card step completes (a card
+ * authorization). `view` is read again after `complete`, to show or follow the outcome.
+ */
+export interface HostedStep {
+  /** The page this step is taken on; undefined when it needs none. */
+  step: StepPage | undefined;
+  view(): ChargeView;
+  returnUrl: string | undefined;
+  /** The method's name on the authorize page. */
+  methodLabel: string;
+  complete(outcome: ChargeOutcome): void;
+}
+
+/** Finds the step of a resource by its id, or undefined when the id is not one of its own. */
+export type HostedStepFinder = (id: string) => HostedStep | undefined;
 
 /**
  * The pages a shopper is sent to: the 3-D Secure OTP page, the force page, the wallet and
  * banking-app authorize page, and the PromptPay payer simulator. Plain HTML forms: they work
- * without JavaScript, and every one completes the charge and then goes to its returnUrl.
+ * without JavaScript, and every one completes the charge (or card authorization) and then goes to
+ * its returnUrl.
  */
 export class HostedPages {
   readonly #payments: SandboxPayments;
   readonly #now: () => Date;
   readonly #maxBodyBytes: number;
+  readonly #finders: HostedStepFinder[] = [];
 
   constructor(payments: SandboxPayments, now: () => Date, maxBodyBytes: number) {
     this.#payments = payments;
     this.#now = now;
     this.#maxBodyBytes = maxBodyBytes;
+  }
+
+  /**
+   * Lets resources besides charges send their shopper through the OTP and force pages: their ids
+   * then resolve through `find` where no charge has the id.
+   */
+  addSteps(find: HostedStepFinder): void {
+    this.#finders.push(find);
   }
 
   /** Answers a request for a hosted page, or `undefined` when the path is not one. */
@@ -64,20 +92,20 @@ export class HostedPages {
     return this.#step(request, url, match[1] as StepPage, safeDecode(match[2]!));
   }
 
-  async #step(request: Request, url: URL, step: StepPage, chargeId: string): Promise<Response> {
+  async #step(request: Request, url: URL, step: StepPage, id: string): Promise<Response> {
     this.#only(request, ['GET', 'POST']);
-    const record = this.#payments.store.charges.get(chargeId);
-    if (!record || pageFor(record) !== step) {
+    const subject = this.#findStep(id);
+    if (!subject || subject.step !== step) {
       return page(404, renderErrorPage({ stylesheetHref: STYLESHEET_HREF, title: 'Payment not found', message: 'No payment is waiting for this step. Check the link, or start the payment again.' }));
     }
-    const charge = chargeView(record);
-    if (record.charge.status !== 'PENDING') return this.#finished(record, 'This payment is already complete');
+    const charge = subject.view();
+    if (charge.status !== 'PENDING') return this.#finished(subject, 'This payment is already complete');
     const action = url.pathname;
     const links = { stylesheetHref: STYLESHEET_HREF };
     if (request.method === 'GET') {
       if (step === 'otp') return page(200, renderOtpPage({ ...links, charge, action }));
       if (step === 'force') return page(200, renderForcePage({ ...links, charge, action }));
-      return page(200, renderAuthorizePage({ ...links, charge, action, methodLabel: paymentMethodLabel(record.requestedType) }));
+      return page(200, renderAuthorizePage({ ...links, charge, action, methodLabel: subject.methodLabel }));
     }
 
     const form = await this.#form(request);
@@ -98,8 +126,8 @@ export class HostedPages {
           ? { status: 'SUCCEEDED' }
           : { status: 'FAILED', failureCode: step === 'force' ? 'CH_PROCESSING_FAILED' : 'CH_AUTHENTICATION_FAILED' };
     }
-    this.#payments.settleCharge(chargeId, outcome);
-    return this.#finished(record, outcome.status === 'SUCCEEDED' ? 'Payment approved' : 'Payment not approved');
+    subject.complete(outcome);
+    return this.#finished(subject, outcome.status === 'SUCCEEDED' ? 'Payment approved' : 'Payment not approved');
   }
 
   async #promptPay(request: Request, url: URL): Promise<Response> {
@@ -120,13 +148,13 @@ export class HostedPages {
     if (record.charge.status !== 'PENDING') return again(409, `This QR code was already used: the charge is ${record.charge.status}.`);
     if (record.qr.expiresAt.getTime() <= this.#now().getTime()) return again(410, 'This QR code has expired. Ask the shop for a new one.');
     this.#payments.settleCharge(record.charge.chargeId, choice === 'succeed' ? { status: 'SUCCEEDED' } : { status: 'FAILED', failureCode: 'CH_PROCESSING_FAILED' });
-    return this.#finished(record, choice === 'succeed' ? 'Payment sent' : 'Payment declined');
+    return this.#finished(chargeStep(record, this.#payments), choice === 'succeed' ? 'Payment sent' : 'Payment declined');
   }
 
   /** After a step: back to the merchant when it gave a return URL, else a page with the outcome. */
-  #finished(record: ChargeRecord, title: string): Response {
-    if (record.returnUrl) return new Response(null, { status: 303, headers: { location: record.returnUrl, 'cache-control': 'no-store' } });
-    const charge = chargeView(record);
+  #finished(subject: HostedStep, title: string): Response {
+    if (subject.returnUrl) return new Response(null, { status: 303, headers: { location: subject.returnUrl, 'cache-control': 'no-store' } });
+    const charge = subject.view();
     const message =
       charge.status === 'SUCCEEDED'
         ? 'The payment succeeded. You can close this page.'
@@ -134,6 +162,16 @@ export class HostedPages {
           ? `The payment failed (${charge.failureCode}). You can close this page.`
           : 'The payment is still waiting.';
     return page(200, renderResultPage({ stylesheetHref: STYLESHEET_HREF, title, message, charge }));
+  }
+
+  #findStep(id: string): HostedStep | undefined {
+    const record = this.#payments.store.charges.get(id);
+    if (record) return chargeStep(record, this.#payments);
+    for (const find of this.#finders) {
+      const found = find(id);
+      if (found) return found;
+    }
+    return undefined;
   }
 
   #pendingQrCharges() {
@@ -175,6 +213,16 @@ function pageFor(record: ChargeRecord): StepPage | undefined {
   const family = PAYMENT_METHOD_FAMILY[record.requestedType];
   if (family === 'e-wallet' || family === 'mobile-banking' || family === 'pay-later') return 'authorize';
   return undefined;
+}
+
+function chargeStep(record: ChargeRecord, payments: SandboxPayments): HostedStep {
+  return {
+    step: pageFor(record),
+    view: () => chargeView(record),
+    returnUrl: record.returnUrl,
+    methodLabel: paymentMethodLabel(record.requestedType),
+    complete: (outcome) => payments.settleCharge(record.charge.chargeId, outcome),
+  };
 }
 
 function chargeView(record: ChargeRecord): ChargeView {

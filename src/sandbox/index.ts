@@ -19,4 +19,5 @@ export {
   type TestCard,
 } from './defaults.js';
 export { SANDBOX_PAGES_PATH } from './hosted-pages.js';
+export { SANDBOX_CARD_AUTHORIZATION_TTL_MS } from './authorizations.js';
 export type { WebhookDelivery, WebhookAttempt } from './webhook-dispatcher.js';

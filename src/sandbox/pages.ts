@@ -22,6 +22,8 @@ export interface ChargeView {
   paymentMethodType: string;
   status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
   failureCode?: string;
+  /** What the id names in the summary: "Charge" unless said (e.g. "Authorization"). */
+  idLabel?: string;
 }
 
 /** URLs every page needs besides its form action. */
@@ -577,7 +579,7 @@ function renderChargeSummary(charge: ChargeView, { showStatus = false }: Summary
     summaryRow('Amount', escapeHtml(formatAmountSatang(charge.amountSatang, charge.currency)), 'summary-amount'),
     summaryRow('Reference', charge.referenceId ? escapeHtml(charge.referenceId) : 'None given'),
     summaryRow('Method', escapeHtml(paymentMethodLabel(charge.paymentMethodType))),
-    summaryRow('Charge', `<span class="mono">${escapeHtml(charge.chargeId)}</span>`),
+    summaryRow(escapeHtml(charge.idLabel ?? 'Charge'), `<span class="mono">${escapeHtml(charge.chargeId)}</span>`),
   ];
   if (showStatus) {
     const status = charge.status;

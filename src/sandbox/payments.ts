@@ -222,6 +222,20 @@ export class SandboxPayments {
     return response;
   }
 
+  /**
+   * Checks a card method as a charge does (expiry, security code, the card token's owner, age and
+   * single use) and spends its card token, for a resource paid by card that is not a charge (a card
+   * authorization): what the test card will do, and the card as the resource shows it.
+   */
+  useCard(merchant: SandboxMerchant, method: PaymentMethodRequest, amount: number): { behaviour: TestCardBehaviour; paymentMethod: PaymentMethodResponse } {
+    const card = this.#resolveCard(merchant, method, amount);
+    if (card.token) card.token.usedAt = this.#now();
+    return {
+      behaviour: TEST_CARDS_BY_NUMBER.get(card.pan)?.behaviour ?? { outcome: 'fail', failureCode: 'CH_PROCESSING_FAILED' },
+      paymentMethod: this.#paymentMethodResponse(method, card, undefined),
+    };
+  }
+
   /** A copy of a charge of `merchant`, or a 404. */
   getCharge(merchant: SandboxMerchant, chargeId: string): Charge {
     const record = this.store.charges.get(chargeId);

@@ -2,6 +2,7 @@ import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, SERVICE_HEADER_PREFIX, SERVICE_HEAD
 import { CHARGE_SOURCES } from '../core/schemas/charge.js';
 import { serviceErrorBody } from '../core/service-error.js';
 import { authenticate, type KeyArea, type SandboxPartner } from './auth.js';
+import { SandboxAuthorizations } from './authorizations.js';
 import { SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_REFUND_SETTLE_DELAY_MS } from './defaults.js';
 import { HostedPages } from './hosted-pages.js';
 import { canonicalJson, IdempotencyStore } from './idempotency.js';
@@ -86,6 +87,7 @@ export function defaultSandboxMerchant(): SandboxMerchant {
 export class Sandbox {
   readonly store = new SandboxStore();
   readonly payments: SandboxPayments;
+  readonly authorizations: SandboxAuthorizations;
   readonly webhooks: WebhookDispatcher;
   readonly merchants: ReadonlyMap<string, SandboxMerchant>;
   readonly partners: ReadonlyMap<string, SandboxPartner>;
@@ -113,7 +115,9 @@ export class Sandbox {
       defaultMerchantName: SANDBOX_DEFAULTS.merchantName,
     });
     this.#idempotency = new IdempotencyStore(now);
+    this.authorizations = new SandboxAuthorizations({ payments: this.payments, webhooks: this.webhooks, now });
     this.#pages = new HostedPages(this.payments, now, this.#maxBodyBytes);
+    this.#pages.addSteps((id) => this.authorizations.hostedStep(id));
     this.#routes = this.#buildRoutes();
   }
 
@@ -211,6 +215,7 @@ export class Sandbox {
 
   #buildRoutes(): Route[] {
     const payments = this.payments;
+    const authorizations = this.authorizations;
     const notYet = (what: string) => () => {
       throw new SandboxError('NOT_IMPLEMENTED_ERROR', `${what} are not available in this sandbox yet`);
     };
@@ -249,12 +254,16 @@ export class Sandbox {
         jsonResponse(200, payments.getTransaction(merchant, params.transactionId!)),
       ),
 
-      route('POST', '/api/v1/card-authorizations', 'api', notYet('card authorizations')),
-      route('GET', '/api/v1/card-authorizations', 'api', notYet('card authorizations')),
-      route('GET', '/api/v1/card-authorizations/:id', 'api', notYet('card authorizations')),
-      route('POST', '/api/v1/card-authorizations/:id/cancel', 'api', notYet('card authorizations')),
-      route('GET', '/api/v1/card-authorizations/:id/charges', 'api', notYet('card authorizations')),
-      route('POST', '/api/v1/card-authorizations/:id/charges', 'api', notYet('card authorizations')),
+      route('POST', '/api/v1/card-authorizations', 'api', ({ merchant, body, origin }) => jsonResponse(201, authorizations.create(merchant, body, origin))),
+      route('GET', '/api/v1/card-authorizations', 'api', ({ merchant, url }) => jsonResponse(200, authorizations.list(merchant, pageParams(url.searchParams)))),
+      route('GET', '/api/v1/card-authorizations/:id', 'api', ({ merchant, params }) => jsonResponse(200, authorizations.get(merchant, params.id!))),
+      route('POST', '/api/v1/card-authorizations/:id/cancel', 'api', ({ merchant, params }) => jsonResponse(200, authorizations.cancel(merchant, params.id!))),
+      route('GET', '/api/v1/card-authorizations/:id/charges', 'api', ({ merchant, params, url }) =>
+        jsonResponse(200, authorizations.listCaptures(merchant, params.id!, pageParams(url.searchParams))),
+      ),
+      route('POST', '/api/v1/card-authorizations/:id/charges', 'api', ({ merchant, params, body }) =>
+        jsonResponse(201, authorizations.capture(merchant, params.id!, body)),
+      ),
       route('POST', '/api/v1/payment-links', 'api', notYet('payment links')),
       route('GET', '/api/v1/payment-links/:id', 'api', notYet('payment links')),
       route('PATCH', '/api/v1/payment-links/:id/disable', 'api', notYet('payment links')),

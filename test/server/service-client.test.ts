@@ -444,13 +444,6 @@ describe('ServiceClient', () => {
   });
 
   describe('endpoints the sandbox does not offer yet', () => {
-    const cardAuthorization = {
-      amount: 10_000,
-      currency: 'THB' as const,
-      referenceId: 'auth-1',
-      paymentMethod: { paymentMethodType: 'CARD_TOKEN' as const, cardToken: { cardTokenId: 'ctk_x', securityCode: '123' } },
-    };
-    const capture = { amount: 5_000, currency: 'THB' as const, referenceId: 'cap-1', isFinal: true };
     const paymentLink = { order: { netAmount: 10_000, currency: 'THB' as const, description: 'A mug' } };
     const slip = { format: 'RAW' as const, raw: '0041000600000101030040220014242082547BPM049885102TH9104F4C4' };
     const boltIntent = {
@@ -468,13 +461,6 @@ describe('ServiceClient', () => {
     };
 
     it.each<[string, string, string, unknown, (client: ServiceClient) => Promise<unknown>]>([
-      ['cardAuthorizations.create', 'POST', '/api/v1/card-authorizations', cardAuthorization, (c) => c.cardAuthorizations.create(cardAuthorization)],
-      ['cardAuthorizations.list', 'GET', '/api/v1/card-authorizations', undefined, (c) => c.cardAuthorizations.list({ limit: 5 })],
-      ['cardAuthorizations.iterate', 'GET', '/api/v1/card-authorizations', undefined, (c) => first(c.cardAuthorizations.iterate())],
-      ['cardAuthorizations.get', 'GET', '/api/v1/card-authorizations/ca_1', undefined, (c) => c.cardAuthorizations.get('ca_1')],
-      ['cardAuthorizations.cancel', 'POST', '/api/v1/card-authorizations/ca_1/cancel', {}, (c) => c.cardAuthorizations.cancel('ca_1')],
-      ['cardAuthorizations.listCaptures', 'GET', '/api/v1/card-authorizations/ca_1/charges', undefined, (c) => c.cardAuthorizations.listCaptures('ca_1')],
-      ['cardAuthorizations.capture', 'POST', '/api/v1/card-authorizations/ca_1/charges', capture, (c) => c.cardAuthorizations.capture('ca_1', capture)],
       ['paymentLinks.create', 'POST', '/api/v1/payment-links', paymentLink, (c) => c.paymentLinks.create(paymentLink)],
       ['paymentLinks.get', 'GET', '/api/v1/payment-links/pl_1', undefined, (c) => c.paymentLinks.get('pl_1')],
       ['paymentLinks.disable', 'PATCH', '/api/v1/payment-links/pl_1/disable', {}, (c) => c.paymentLinks.disable('pl_1')],

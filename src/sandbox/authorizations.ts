@@ -1,0 +1,366 @@
+import {
+  CaptureCardAuthorizationRequestSchema,
+  CreateCardAuthorizationRequestSchema,
+  type CaptureCardAuthorizationResponse,
+  type CardAuthorization,
+  type CardAuthorizationStatus,
+  type CreateCardAuthorizationRequest,
+  type CreateCardAuthorizationResponse,
+} from '../core/schemas/card-authorization.js';
+import type { Charge } from '../core/schemas/charge.js';
+import type { PaymentMethodResponse } from '../core/schemas/payment-method.js';
+import type { TestCardBehaviour } from './defaults.js';
+import type { HostedStep } from './hosted-pages.js';
+import { newId } from './ids.js';
+import { paymentMethodLabel } from './pages.js';
+import { parseRequest, type ChargeOutcome, type SandboxMerchant, type SandboxPayments } from './payments.js';
+import { SandboxError } from './sandbox-error.js';
+import { pageNewestFirst, type ChargeRecord } from './store.js';
+import type { WebhookDispatcher } from './webhook-dispatcher.js';
+
+/**
+ * How long an AUTHORIZED card authorization can be captured, counted from `authorizedAt`. A
+ * sandbox choice: the contract shows `expiresAt` but not how far ahead it lies; 7 days is what
+ * card networks commonly hold an authorization for. Past it the authorization reads EXPIRED.
+ */
+export const SANDBOX_CARD_AUTHORIZATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** A card authorization as its GET shows it, with the fields the sandbox always fills. */
+type StoredAuthorization = CardAuthorization & {
+  status: CardAuthorizationStatus;
+  referenceId: string;
+  supportsMulticapture: boolean;
+  capturedAmount: number;
+  capturableAmount: number;
+  latestChargeId: string;
+  authorizedAt: string | null;
+  expiresAt: string | null;
+  failureCode: string;
+};
+
+/** A card authorization and what the sandbox keeps about it beyond its public shape. */
+export interface CardAuthorizationRecord {
+  authorization: StoredAuthorization;
+  seq: number;
+  requestedType: CreateCardAuthorizationRequest['paymentMethod']['paymentMethodType'];
+  /** The card as its captures show it (the authorization shows only `card` and `cardNetworkToken`). */
+  paymentMethod: PaymentMethodResponse;
+  behaviour: TestCardBehaviour;
+  /**
+   * The request's other fields, accepted and kept. Never the payment method: it carries the card
+   * number or the security code, which are not stored.
+   */
+  request: Pick<CreateCardAuthorizationRequest, 'returnUrl' | 'skip3dsFlow' | 'customer' | 'payerAuthenticationDetails' | 'initiatorType' | 'networkTransactionId'>;
+  /** Ids of the charges captured on it, oldest first. */
+  captureIds: string[];
+}
+
+export interface SandboxAuthorizationsOptions {
+  payments: SandboxPayments;
+  webhooks: WebhookDispatcher;
+  now: () => Date;
+}
+
+/**
+ * Card authorizations of the sandbox: a card charge that only reserves the amount, then captures
+ * that turn (part of) it into real charges.
+ *
+ * States: PENDING (waiting for the OTP or force page) -> AUTHORIZED | FAILED; AUTHORIZED ->
+ * CANCELED (cancel), CAPTURED (a final capture, one that takes everything left, or any capture
+ * without `supportsMulticapture`) or EXPIRED (read after `expiresAt`, computed from the clock when
+ * read: no event exists for it). Webhooks: `card_authorization.authorized`, `.failed` and
+ * `.canceled`, each with the authorization as GET returns it; a capture sends `charge.succeeded`
+ * and `transaction.created` like any charge.
+ */
+export class SandboxAuthorizations {
+  readonly records = new Map<string, CardAuthorizationRecord>();
+  readonly #payments: SandboxPayments;
+  readonly #webhooks: WebhookDispatcher;
+  readonly #now: () => Date;
+
+  constructor(options: SandboxAuthorizationsOptions) {
+    this.#payments = options.payments;
+    this.#webhooks = options.webhooks;
+    this.#now = options.now;
+  }
+
+  /** `POST /api/v1/card-authorizations`. */
+  create(merchant: SandboxMerchant, body: unknown, origin: string): CreateCardAuthorizationResponse {
+    const request = parseRequest(CreateCardAuthorizationRequestSchema, body);
+    if (request.payerAuthenticationDetails !== undefined && !merchant.canSupplyPayerAuthentication) {
+      throw new SandboxError('OPERATION_NOT_ALLOWED_ERROR', 'this merchant is not approved to supply payerAuthenticationDetails');
+    }
+    // Checks the card and spends its token; nothing below can fail, so a refused request keeps the token.
+    const { behaviour, paymentMethod } = this.#payments.useCard(merchant, request.paymentMethod, request.amount);
+    const now = this.#now().toISOString();
+    const cardAuthorizationId = newId('ca_');
+    const authorization: StoredAuthorization = {
+      cardAuthorizationId,
+      merchantId: merchant.merchantId,
+      referenceId: request.referenceId,
+      status: 'PENDING',
+      supportsMulticapture: request.supportsMulticapture ?? false,
+      currency: request.currency,
+      amount: request.amount,
+      capturedAmount: 0,
+      capturableAmount: 0,
+      latestChargeId: '',
+      authorizedAt: null,
+      expiresAt: null,
+      paymentMethod: {
+        paymentMethodType: paymentMethod.paymentMethodType,
+        card: paymentMethod.card ?? null,
+        cardNetworkToken: paymentMethod.cardNetworkToken ?? null,
+      },
+      failureCode: '',
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.records.set(cardAuthorizationId, {
+      authorization,
+      seq: this.#payments.store.nextSeq(),
+      requestedType: request.paymentMethod.paymentMethodType,
+      paymentMethod,
+      behaviour,
+      request: {
+        returnUrl: request.returnUrl,
+        skip3dsFlow: request.skip3dsFlow,
+        customer: request.customer,
+        payerAuthenticationDetails: request.payerAuthenticationDetails,
+        initiatorType: request.initiatorType,
+        networkTransactionId: request.networkTransactionId,
+      },
+      captureIds: [],
+    });
+
+    const response: CreateCardAuthorizationResponse = { cardAuthorizationId, actionRequired: 'NONE' };
+    if (behaviour.outcome === 'succeed' || (behaviour.outcome === 'otp' && request.skip3dsFlow === true && merchant.canSkip3ds)) {
+      this.settle(cardAuthorizationId, { status: 'SUCCEEDED' });
+    } else if (behaviour.outcome === 'fail') {
+      this.settle(cardAuthorizationId, { status: 'FAILED', failureCode: behaviour.failureCode });
+    } else {
+      response.actionRequired = 'REDIRECT';
+      response.redirect = { redirectUrl: `${origin}/sandbox/pages/${behaviour.outcome}/${cardAuthorizationId}` };
+    }
+    return response;
+  }
+
+  /** `GET /api/v1/card-authorizations/{id}`. */
+  get(merchant: SandboxMerchant, cardAuthorizationId: string): CardAuthorization {
+    return structuredClone(this.#find(merchant, cardAuthorizationId).authorization);
+  }
+
+  /** `GET /api/v1/card-authorizations`: newest first. */
+  list(merchant: SandboxMerchant, page: { limit: number; offset: number }) {
+    return pageNewestFirst(
+      this.records.values(),
+      (record) => record.authorization.merchantId === merchant.merchantId,
+      (record) => structuredClone(this.#current(record).authorization),
+      page,
+    );
+  }
+
+  /** `POST /api/v1/card-authorizations/{id}/cancel`: releases what is still reserved. */
+  cancel(merchant: SandboxMerchant, cardAuthorizationId: string): CardAuthorization {
+    const record = this.#find(merchant, cardAuthorizationId);
+    const { authorization } = record;
+    if (authorization.status !== 'AUTHORIZED') this.#refuse(record, 'canceled');
+    authorization.status = 'CANCELED';
+    authorization.capturableAmount = 0;
+    authorization.updatedAt = this.#now().toISOString();
+    this.#webhooks.send('card_authorization.canceled', structuredClone(authorization), cardAuthorizationId);
+    return structuredClone(authorization);
+  }
+
+  /** `GET /api/v1/card-authorizations/{id}/charges`: its captures, newest first. */
+  listCaptures(merchant: SandboxMerchant, cardAuthorizationId: string, page: { limit: number; offset: number }) {
+    const record = this.#find(merchant, cardAuthorizationId);
+    const captures = record.captureIds.map((id) => this.#payments.store.charges.get(id)).filter((c): c is ChargeRecord => c !== undefined);
+    return pageNewestFirst(captures, () => true, ({ charge }) => structuredClone(charge), page);
+  }
+
+  /**
+   * `POST /api/v1/card-authorizations/{id}/charges`: captures `amount` of what is reserved as a
+   * SUCCEEDED charge (source API, sourceId the authorization), with its PAYMENT transaction and
+   * webhooks, refundable like any card charge.
+   */
+  capture(merchant: SandboxMerchant, cardAuthorizationId: string, body: unknown): CaptureCardAuthorizationResponse {
+    const request = parseRequest(CaptureCardAuthorizationRequestSchema, body);
+    const record = this.#find(merchant, cardAuthorizationId);
+    const { authorization } = record;
+    if (authorization.status !== 'AUTHORIZED') this.#refuse(record, 'captured');
+    if (request.currency !== authorization.currency) {
+      throw SandboxError.field('currency', `must be ${authorization.currency}, the currency of the authorization`);
+    }
+    if (request.amount > authorization.capturableAmount) {
+      throw SandboxError.field('amount', `must be at most ${authorization.capturableAmount}, the amount still capturable on ${cardAuthorizationId}`);
+    }
+
+    const now = this.#now().toISOString();
+    const chargeId = newId('ch_');
+    const customer = record.request.customer;
+    const charge: Charge = {
+      chargeId,
+      merchantId: merchant.merchantId,
+      referenceId: request.referenceId,
+      status: 'PENDING',
+      currency: request.currency,
+      amount: request.amount,
+      // CHARGE_SOURCES has no value for captures: they are API charges whose sourceId names the authorization.
+      source: 'API',
+      sourceId: cardAuthorizationId,
+      transactionTime: null,
+      paymentMethod: structuredClone(record.paymentMethod),
+      failureCode: '',
+      customer: customer
+        ? {
+            email: customer.email ?? null,
+            primaryPhone: customer.primaryPhone ?? null,
+            deliveryAddress: customer.deliveryAddress ?? null,
+            billingAddress: customer.billingAddress ?? null,
+          }
+        : null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.#payments.store.charges.set(chargeId, {
+      charge,
+      seq: this.#payments.store.nextSeq(),
+      requestedType: record.requestedType,
+      family: 'card',
+      returnUrl: undefined,
+      qr: undefined,
+      // The card's step was taken at authorization; what stays is how its refunds behave.
+      cardBehaviour: record.behaviour.outcome === 'succeed' ? record.behaviour : { outcome: 'succeed' },
+      refundedAmount: 0,
+    });
+    record.captureIds.push(chargeId);
+
+    // The authorization is brought up to date before the charge's webhooks go out, so a receiver
+    // that reads it back sees the capture.
+    authorization.capturedAmount += request.amount;
+    authorization.capturableAmount -= request.amount;
+    authorization.latestChargeId = chargeId;
+    authorization.updatedAt = now;
+    if (request.isFinal === true || !authorization.supportsMulticapture || authorization.capturableAmount === 0) {
+      authorization.status = 'CAPTURED';
+      authorization.capturableAmount = 0;
+    }
+    this.#payments.settleCharge(chargeId, { status: 'SUCCEEDED' });
+    return { chargeId };
+  }
+
+  /**
+   * Moves a PENDING authorization to its outcome, from creation or from the OTP or force page:
+   * AUTHORIZED (reserving the whole amount until {@link SANDBOX_CARD_AUTHORIZATION_TTL_MS} later)
+   * or FAILED, with the matching webhook.
+   */
+  settle(cardAuthorizationId: string, outcome: ChargeOutcome): CardAuthorization {
+    const record = this.records.get(cardAuthorizationId);
+    if (!record) throw new SandboxError('NOT_FOUND_ERROR', `no card authorization with id ${cardAuthorizationId}`);
+    const { authorization } = record;
+    if (authorization.status !== 'PENDING') {
+      throw new SandboxError('REQUEST_CONFLICT_ERROR', `card authorization ${cardAuthorizationId} is already ${authorization.status}`);
+    }
+    const now = this.#now();
+    authorization.updatedAt = now.toISOString();
+    // The same object as the authorization's member: both read the network's answer.
+    const card = record.paymentMethod.card ?? record.paymentMethod.cardNetworkToken;
+    if (outcome.status === 'SUCCEEDED') {
+      authorization.status = 'AUTHORIZED';
+      authorization.capturableAmount = authorization.amount;
+      authorization.authorizedAt = now.toISOString();
+      authorization.expiresAt = new Date(now.getTime() + SANDBOX_CARD_AUTHORIZATION_TTL_MS).toISOString();
+      if (card) {
+        card.iso8583ResponseCode = '00';
+        card.networkTransactionId = newId('', 15, '0123456789');
+      }
+    } else {
+      authorization.status = 'FAILED';
+      authorization.failureCode = outcome.failureCode;
+      if (card) card.iso8583ResponseCode = outcome.failureCode === 'CH_INSUFFICIENT_FUNDS' ? '51' : '05';
+    }
+    const event = outcome.status === 'SUCCEEDED' ? 'card_authorization.authorized' : 'card_authorization.failed';
+    this.#webhooks.send(event, structuredClone(authorization), cardAuthorizationId);
+    return structuredClone(authorization);
+  }
+
+  /** The OTP or force page step of a PENDING authorization, for the hosted pages. */
+  hostedStep(cardAuthorizationId: string): HostedStep | undefined {
+    const record = this.records.get(cardAuthorizationId);
+    if (!record) return undefined;
+    const { behaviour } = record;
+    return {
+      step: behaviour.outcome === 'otp' || behaviour.outcome === 'force' ? behaviour.outcome : undefined,
+      view: () => {
+        const { authorization } = this.#current(record);
+        // The shopper's step succeeded for every state past PENDING but FAILED.
+        const status = authorization.status === 'PENDING' || authorization.status === 'FAILED' ? authorization.status : 'SUCCEEDED';
+        return {
+          chargeId: authorization.cardAuthorizationId,
+          idLabel: 'Authorization',
+          amountSatang: authorization.amount,
+          currency: authorization.currency,
+          referenceId: authorization.referenceId,
+          paymentMethodType: record.requestedType,
+          status,
+          ...(authorization.failureCode ? { failureCode: authorization.failureCode } : {}),
+        };
+      },
+      returnUrl: record.request.returnUrl,
+      methodLabel: paymentMethodLabel(record.requestedType),
+      complete: (outcome) => void this.settle(cardAuthorizationId, outcome),
+    };
+  }
+
+  #find(merchant: SandboxMerchant, cardAuthorizationId: string): CardAuthorizationRecord {
+    const record = this.records.get(cardAuthorizationId);
+    if (!record || record.authorization.merchantId !== merchant.merchantId) {
+      throw new SandboxError('NOT_FOUND_ERROR', `no card authorization with id ${cardAuthorizationId}`);
+    }
+    return this.#current(record);
+  }
+
+  /** Brings an AUTHORIZED record past its `expiresAt` to EXPIRED, as of that moment. */
+  #current(record: CardAuthorizationRecord): CardAuthorizationRecord {
+    const { authorization } = record;
+    if (authorization.status === 'AUTHORIZED' && authorization.expiresAt !== null && this.#now().getTime() >= Date.parse(authorization.expiresAt)) {
+      authorization.status = 'EXPIRED';
+      authorization.capturableAmount = 0;
+      authorization.updatedAt = authorization.expiresAt;
+    }
+    return record;
+  }
+
+  /** The 422 for an action the authorization's state forbids, saying why. */
+  #refuse(record: CardAuthorizationRecord, action: 'canceled' | 'captured'): never {
+    const { authorization } = record;
+    const id = authorization.cardAuthorizationId;
+    switch (authorization.status) {
+      case 'PENDING':
+        throw new SandboxError(
+          'CARD_AUTHORIZATION_PENDING',
+          `card authorization ${id} is still PENDING: the shopper has not finished the card step; it can be ${action} once it is AUTHORIZED`,
+        );
+      case 'FAILED':
+        return invalid(`card authorization ${id} FAILED (${authorization.failureCode}); only an AUTHORIZED one can be ${action}`);
+      case 'CANCELED':
+        return invalid(`card authorization ${id} is CANCELED; nothing is reserved on it any more`);
+      case 'EXPIRED':
+        return invalid(`card authorization ${id} EXPIRED at ${authorization.expiresAt}; nothing is reserved on it any more`);
+      case 'CAPTURED':
+        if (action === 'canceled') return invalid(`card authorization ${id} is CAPTURED; refund its charges instead`);
+        return invalid(
+          authorization.supportsMulticapture
+            ? `card authorization ${id} is CAPTURED: its final capture was made`
+            : `card authorization ${id} is CAPTURED and was created without supportsMulticapture, so it takes one capture only`,
+        );
+      default:
+        return invalid(`card authorization ${id} is ${authorization.status}; only an AUTHORIZED one can be ${action}`);
+    }
+  }
+}
+
+function invalid(message: string): never {
+  throw new SandboxError('CARD_AUTHORIZATION_STATUS_INVALID_ERROR', message);
+}

@@ -92,6 +92,26 @@ export class HostedPages {
     return this.#step(request, url, match[1] as StepPage, safeDecode(match[2]!));
   }
 
+  /**
+   * Completes the pending step of a charge, or of another resource with a step (a card
+   * authorization), as its hosted page does when the payer succeeds or fails it: the same outcome
+   * and failure code, so the same webhooks and transactions follow. A QR charge is paid or
+   * declined as on the PromptPay payer page. For tools that act for the payer, such as the
+   * dashboard. Throws NOT_FOUND_ERROR for an unknown id, REQUEST_CONFLICT_ERROR once the step is
+   * complete and OPERATION_NOT_ALLOWED_ERROR for an expired QR code.
+   */
+  completeStep(id: string, succeed: boolean): void {
+    const subject = this.#findStep(id);
+    if (!subject) throw new SandboxError('NOT_FOUND_ERROR', `no payment with id ${id} is waiting for a step`);
+    const current = subject.view();
+    if (current.status !== 'PENDING') throw new SandboxError('REQUEST_CONFLICT_ERROR', `${id} is already ${current.status}`);
+    const qr = this.#payments.store.charges.get(id)?.qr;
+    if (qr && qr.expiresAt.getTime() <= this.#now().getTime()) {
+      throw new SandboxError('OPERATION_NOT_ALLOWED_ERROR', `the QR code of ${id} expired at ${qr.expiresAt.toISOString()}; it can no longer be paid`);
+    }
+    subject.complete(stepOutcome(qr ? 'promptpay' : subject.step, succeed));
+  }
+
   async #step(request: Request, url: URL, step: StepPage, id: string): Promise<Response> {
     this.#only(request, ['GET', 'POST']);
     const subject = this.#findStep(id);
@@ -113,7 +133,7 @@ export class HostedPages {
     if (step === 'otp') {
       const otp = (form.get('otp') ?? '').trim();
       if (otp === '') return page(400, renderOtpPage({ ...links, charge, action, error: 'Enter the one-time code.' }));
-      outcome = otp === SANDBOX_OTP_CODE ? { status: 'SUCCEEDED' } : { status: 'FAILED', failureCode: 'CH_AUTHENTICATION_FAILED' };
+      outcome = stepOutcome(step, otp === SANDBOX_OTP_CODE);
     } else {
       const choice = form.get(step === 'force' ? 'outcome' : 'decision');
       const succeed = step === 'force' ? 'succeed' : 'approve';
@@ -121,10 +141,7 @@ export class HostedPages {
       if (choice !== succeed && choice !== fail) {
         return page(400, renderErrorPage({ ...links, title: 'Choose an outcome', message: `Send ${succeed} or ${fail}.` }));
       }
-      outcome =
-        choice === succeed
-          ? { status: 'SUCCEEDED' }
-          : { status: 'FAILED', failureCode: step === 'force' ? 'CH_PROCESSING_FAILED' : 'CH_AUTHENTICATION_FAILED' };
+      outcome = stepOutcome(step, choice === succeed);
     }
     subject.complete(outcome);
     return this.#finished(subject, outcome.status === 'SUCCEEDED' ? 'Payment approved' : 'Payment not approved');
@@ -147,7 +164,7 @@ export class HostedPages {
     if (!record?.qr) return again(404, 'No charge matches this QR code. Check that you copied all of it.');
     if (record.charge.status !== 'PENDING') return again(409, `This QR code was already used: the charge is ${record.charge.status}.`);
     if (record.qr.expiresAt.getTime() <= this.#now().getTime()) return again(410, 'This QR code has expired. Ask the shop for a new one.');
-    this.#payments.settleCharge(record.charge.chargeId, choice === 'succeed' ? { status: 'SUCCEEDED' } : { status: 'FAILED', failureCode: 'CH_PROCESSING_FAILED' });
+    this.#payments.settleCharge(record.charge.chargeId, stepOutcome('promptpay', choice === 'succeed'));
     return this.#finished(chargeStep(record, this.#payments), choice === 'succeed' ? 'Payment sent' : 'Payment declined');
   }
 
@@ -205,6 +222,16 @@ export class HostedPages {
       throw new SandboxError('METHOD_NOT_ALLOWED_ERROR', `${request.method} is not allowed here; use ${methods.join(' or ')}`, { allow: methods.join(', ') });
     }
   }
+}
+
+/**
+ * What a payer's success or failure on a step means for the charge: a failed OTP or a declined
+ * wallet or banking app is CH_AUTHENTICATION_FAILED; a forced failure, a declined QR and a step
+ * with no page of its own are CH_PROCESSING_FAILED.
+ */
+function stepOutcome(step: StepPage | 'promptpay' | undefined, succeed: boolean): ChargeOutcome {
+  if (succeed) return { status: 'SUCCEEDED' };
+  return { status: 'FAILED', failureCode: step === 'otp' || step === 'authorize' ? 'CH_AUTHENTICATION_FAILED' : 'CH_PROCESSING_FAILED' };
 }
 
 function pageFor(record: ChargeRecord): StepPage | undefined {

@@ -3,6 +3,8 @@ import { CHARGE_SOURCES } from '../core/schemas/charge.js';
 import { serviceErrorBody } from '../core/service-error.js';
 import { authenticate, type KeyArea, type SandboxPartner } from './auth.js';
 import { SandboxAuthorizations } from './authorizations.js';
+import { SandboxDashboard } from './dashboard.js';
+import { sandboxDashboardSections } from './dashboard-sections.js';
 import { SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_REFUND_SETTLE_DELAY_MS } from './defaults.js';
 import { HostedPages } from './hosted-pages.js';
 import { canonicalJson, IdempotencyStore } from './idempotency.js';
@@ -34,6 +36,11 @@ export interface SandboxOptions {
   refundSettleDelayMs?: number;
   /** Logs one line per request when given. */
   log?: (line: string) => void;
+  /**
+   * Whether the dashboard at `/sandbox/dashboard` is served (default true). It asks for a
+   * merchant id and API key, so it shows no more than the API does; `false` removes it entirely.
+   */
+  dashboard?: boolean;
 }
 
 type Area = KeyArea | 'public';
@@ -94,6 +101,7 @@ export class Sandbox {
   readonly #options: SandboxOptions;
   readonly #idempotency: IdempotencyStore;
   readonly #pages: HostedPages;
+  readonly #dashboard: SandboxDashboard | undefined;
   readonly #routes: Route[];
   readonly #maxBodyBytes: number;
 
@@ -118,6 +126,16 @@ export class Sandbox {
     this.authorizations = new SandboxAuthorizations({ payments: this.payments, webhooks: this.webhooks, now });
     this.#pages = new HostedPages(this.payments, now, this.#maxBodyBytes);
     this.#pages.addSteps((id) => this.authorizations.hostedStep(id));
+    this.#dashboard =
+      options.dashboard === false
+        ? undefined
+        : new SandboxDashboard({
+            merchants: this.merchants,
+            now,
+            maxBodyBytes: this.#maxBodyBytes,
+            publicUrl: options.publicUrl,
+            sections: sandboxDashboardSections({ payments: this.payments, authorizations: this.authorizations, webhooks: this.webhooks, pages: this.#pages }),
+          });
     this.#routes = this.#buildRoutes();
   }
 
@@ -153,6 +171,8 @@ export class Sandbox {
     }
     const pageResponse = await this.#pages.handle(request, url);
     if (pageResponse) return pageResponse;
+    const dashboardResponse = await this.#dashboard?.handle(request, url);
+    if (dashboardResponse) return dashboardResponse;
 
     let params: Record<string, string> | undefined;
     let route: Route | undefined;

@@ -42,6 +42,7 @@ Satang demo shop     ${url}/
   checkout handler   ${url}/api/checkout
 Sandbox service      ${sandboxUrl}
   PromptPay payer    ${sandboxUrl}/sandbox/pages/promptpay   (pay a QR without a phone)
+  dashboard          ${sandboxUrl}/sandbox/dashboard   (sign in with the merchant id and API key)
   merchant id        ${SANDBOX_DEFAULTS.merchantId}
   publishable key    ${SANDBOX_DEFAULTS.publishableKey}
   API key            ${SANDBOX_DEFAULTS.apiKey}   (server only)

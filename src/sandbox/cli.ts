@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { base64Decode } from '../core/base64.js';
+import { SANDBOX_DASHBOARD_PATH } from './dashboard.js';
 import { SANDBOX_DEFAULTS, SANDBOX_TEST_CARDS } from './defaults.js';
 import { SANDBOX_PAGES_PATH } from './hosted-pages.js';
 import { listenSandbox } from './listen.js';
@@ -20,6 +21,7 @@ Options (each also read from the environment variable shown):
   --webhook-url <url>      where webhooks are sent    SANDBOX_WEBHOOK_URL (none: no webhooks)
   --webhook-key <base64>   webhook signing key        SANDBOX_WEBHOOK_KEY
   --public-url <url>       origin written into hosted-page links  SANDBOX_PUBLIC_URL
+  --no-dashboard           no dashboard at ${SANDBOX_DASHBOARD_PATH}  SANDBOX_DASHBOARD=off
   --quiet                  no request log
   -h, --help               this help
 `;
@@ -40,6 +42,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv) {
       'webhook-url': { type: 'string' },
       'webhook-key': { type: 'string' },
       'public-url': { type: 'string' },
+      'no-dashboard': { type: 'boolean' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -62,6 +65,12 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv) {
   const publicUrl = pick('public-url', 'SANDBOX_PUBLIC_URL');
   if (publicUrl !== undefined && !(isHttpUrl(publicUrl) && new URL(publicUrl).origin === publicUrl.replace(/\/$/, ''))) throw new Error(`--public-url must be an origin such as http://localhost:4010, not "${publicUrl}"`);
 
+  const dashboardSetting = env.SANDBOX_DASHBOARD?.trim().toLowerCase();
+  if (dashboardSetting !== undefined && dashboardSetting !== '' && !['on', 'off', 'true', 'false', '1', '0'].includes(dashboardSetting)) {
+    throw new Error(`SANDBOX_DASHBOARD must be on or off, not "${env.SANDBOX_DASHBOARD}"`);
+  }
+  const noDashboard = values['no-dashboard'] === true || dashboardSetting === 'off' || dashboardSetting === 'false' || dashboardSetting === '0';
+
   const defaults = defaultSandboxMerchant();
   const partnerId = pick('partner-id', 'SANDBOX_PARTNER_ID') ?? SANDBOX_DEFAULTS.partnerId;
   const merchant = {
@@ -81,6 +90,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv) {
     partners: [{ partnerId, apiKey: pick('partner-key', 'SANDBOX_PARTNER_KEY') ?? SANDBOX_DEFAULTS.partnerApiKey }],
     webhook: { url: webhookUrl, webhookKeyBase64 },
     ...(publicUrl ? { publicUrl: publicUrl.replace(/\/$/, '') } : {}),
+    ...(noDashboard ? { dashboard: false as const } : {}),
   };
 }
 
@@ -123,6 +133,7 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
   partner           ${partner.partnerId} / ${partner.apiKey}
   webhooks          ${options.webhook.url ?? 'off (set --webhook-url)'}
   webhook key       ${options.webhook.webhookKeyBase64}
+  dashboard         ${options.dashboard === false ? 'off (--no-dashboard)' : `${base}${SANDBOX_DASHBOARD_PATH}   (sign in with the merchant id and API key)`}
   PromptPay payer   ${base}${SANDBOX_PAGES_PATH}/promptpay
   deliveries log    ${base}/sandbox/v1/webhook-deliveries
 

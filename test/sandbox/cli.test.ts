@@ -226,6 +226,7 @@ describe('satang-sandbox CLI', () => {
       expect(banner).toContain(`webhook key       ${SANDBOX_DEFAULTS.webhookKeyBase64}\n`);
       expect(banner).toContain('webhooks          off');
       expect(banner).toContain(`PromptPay payer   ${base}/sandbox/pages/promptpay`);
+      expect(banner).toContain(`dashboard         ${base}/sandbox/dashboard   (sign in with the merchant id and API key)`);
       for (const card of ['4111111111111111', '4953261730509988', '4943129900084541', '4389783280144506', '5372074248113841', '378282246310005']) {
         expect(banner).toMatch(new RegExp(`^  ${card}\\s+\\S`, 'm'));
       }

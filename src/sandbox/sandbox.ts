@@ -6,6 +6,8 @@ import { SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_REFUND_SETTLE_DELAY_M
 import { HostedPages } from './hosted-pages.js';
 import { canonicalJson, IdempotencyStore } from './idempotency.js';
 import { newId } from './ids.js';
+import { PaymentLinkPages } from './payment-link-pay-page.js';
+import { SandboxPaymentLinks } from './payment-links.js';
 import { SandboxPayments, type SandboxMerchant } from './payments.js';
 import { readJsonBody } from './read-body.js';
 import { jsonResponse, SandboxError } from './sandbox-error.js';
@@ -86,12 +88,14 @@ export function defaultSandboxMerchant(): SandboxMerchant {
 export class Sandbox {
   readonly store = new SandboxStore();
   readonly payments: SandboxPayments;
+  readonly paymentLinks: SandboxPaymentLinks;
   readonly webhooks: WebhookDispatcher;
   readonly merchants: ReadonlyMap<string, SandboxMerchant>;
   readonly partners: ReadonlyMap<string, SandboxPartner>;
   readonly #options: SandboxOptions;
   readonly #idempotency: IdempotencyStore;
   readonly #pages: HostedPages;
+  readonly #paymentLinkPages: PaymentLinkPages;
   readonly #routes: Route[];
   readonly #maxBodyBytes: number;
 
@@ -114,6 +118,14 @@ export class Sandbox {
     });
     this.#idempotency = new IdempotencyStore(now);
     this.#pages = new HostedPages(this.payments, now, this.#maxBodyBytes);
+    this.paymentLinks = new SandboxPaymentLinks({ payments: this.payments, webhooks: this.webhooks, merchants: this.merchants, now });
+    this.#paymentLinkPages = new PaymentLinkPages({
+      links: this.paymentLinks,
+      payments: this.payments,
+      now,
+      maxBodyBytes: this.#maxBodyBytes,
+      publicUrl: options.publicUrl,
+    });
     this.#routes = this.#buildRoutes();
   }
 
@@ -147,7 +159,7 @@ export class Sandbox {
     if (request.method === 'OPTIONS' && path.startsWith('/client/')) {
       return new Response(null, { status: 204, headers: CORS_PREFLIGHT_HEADERS });
     }
-    const pageResponse = await this.#pages.handle(request, url);
+    const pageResponse = (await this.#paymentLinkPages.handle(request, url)) ?? (await this.#pages.handle(request, url));
     if (pageResponse) return pageResponse;
 
     let params: Record<string, string> | undefined;
@@ -211,6 +223,7 @@ export class Sandbox {
 
   #buildRoutes(): Route[] {
     const payments = this.payments;
+    const paymentLinks = this.paymentLinks;
     const notYet = (what: string) => () => {
       throw new SandboxError('NOT_IMPLEMENTED_ERROR', `${what} are not available in this sandbox yet`);
     };
@@ -255,9 +268,9 @@ export class Sandbox {
       route('POST', '/api/v1/card-authorizations/:id/cancel', 'api', notYet('card authorizations')),
       route('GET', '/api/v1/card-authorizations/:id/charges', 'api', notYet('card authorizations')),
       route('POST', '/api/v1/card-authorizations/:id/charges', 'api', notYet('card authorizations')),
-      route('POST', '/api/v1/payment-links', 'api', notYet('payment links')),
-      route('GET', '/api/v1/payment-links/:id', 'api', notYet('payment links')),
-      route('PATCH', '/api/v1/payment-links/:id/disable', 'api', notYet('payment links')),
+      route('POST', '/api/v1/payment-links', 'api', ({ merchant, body, origin }) => jsonResponse(201, paymentLinks.create(merchant, body, origin))),
+      route('GET', '/api/v1/payment-links/:id', 'api', ({ merchant, params }) => jsonResponse(200, paymentLinks.get(merchant, params.id!))),
+      route('PATCH', '/api/v1/payment-links/:id/disable', 'api', ({ merchant, params }) => jsonResponse(200, paymentLinks.disable(merchant, params.id!))),
       route('POST', '/api/v1/bolt-intents', 'api', notYet('bolt intents')),
       route('GET', '/api/v1/bolt-intents/:id', 'api', notYet('bolt intents')),
       route('GET', '/api/v1/bolt-devices', 'api', notYet('bolt devices')),

@@ -451,7 +451,6 @@ describe('ServiceClient', () => {
       paymentMethod: { paymentMethodType: 'CARD_TOKEN' as const, cardToken: { cardTokenId: 'ctk_x', securityCode: '123' } },
     };
     const capture = { amount: 5_000, currency: 'THB' as const, referenceId: 'cap-1', isFinal: true };
-    const paymentLink = { order: { netAmount: 10_000, currency: 'THB' as const, description: 'A mug' } };
     const slip = { format: 'RAW' as const, raw: '0041000600000101030040220014242082547BPM049885102TH9104F4C4' };
     const boltIntent = {
       amount: 10_000,
@@ -475,9 +474,6 @@ describe('ServiceClient', () => {
       ['cardAuthorizations.cancel', 'POST', '/api/v1/card-authorizations/ca_1/cancel', {}, (c) => c.cardAuthorizations.cancel('ca_1')],
       ['cardAuthorizations.listCaptures', 'GET', '/api/v1/card-authorizations/ca_1/charges', undefined, (c) => c.cardAuthorizations.listCaptures('ca_1')],
       ['cardAuthorizations.capture', 'POST', '/api/v1/card-authorizations/ca_1/charges', capture, (c) => c.cardAuthorizations.capture('ca_1', capture)],
-      ['paymentLinks.create', 'POST', '/api/v1/payment-links', paymentLink, (c) => c.paymentLinks.create(paymentLink)],
-      ['paymentLinks.get', 'GET', '/api/v1/payment-links/pl_1', undefined, (c) => c.paymentLinks.get('pl_1')],
-      ['paymentLinks.disable', 'PATCH', '/api/v1/payment-links/pl_1/disable', {}, (c) => c.paymentLinks.disable('pl_1')],
       ['charges.verifyQrSlip', 'POST', '/api/v1/charges/verify-qr-slip', slip, (c) => c.charges.verifyQrSlip(slip)],
       ['boltIntents.create', 'POST', '/api/v1/bolt-intents', boltIntent, (c) => c.boltIntents.create(boltIntent)],
       ['boltIntents.get', 'GET', '/api/v1/bolt-intents/bi_1', undefined, (c) => c.boltIntents.get('bi_1')],

@@ -223,7 +223,6 @@ export class Sandbox {
 
   #buildRoutes(): Route[] {
     const payments = this.payments;
-    const paymentLinks = this.paymentLinks;
     const notYet = (what: string) => () => {
       throw new SandboxError('NOT_IMPLEMENTED_ERROR', `${what} are not available in this sandbox yet`);
     };
@@ -268,9 +267,9 @@ export class Sandbox {
       route('POST', '/api/v1/card-authorizations/:id/cancel', 'api', notYet('card authorizations')),
       route('GET', '/api/v1/card-authorizations/:id/charges', 'api', notYet('card authorizations')),
       route('POST', '/api/v1/card-authorizations/:id/charges', 'api', notYet('card authorizations')),
-      route('POST', '/api/v1/payment-links', 'api', ({ merchant, body, origin }) => jsonResponse(201, paymentLinks.create(merchant, body, origin))),
-      route('GET', '/api/v1/payment-links/:id', 'api', ({ merchant, params }) => jsonResponse(200, paymentLinks.get(merchant, params.id!))),
-      route('PATCH', '/api/v1/payment-links/:id/disable', 'api', ({ merchant, params }) => jsonResponse(200, paymentLinks.disable(merchant, params.id!))),
+      route('POST', '/api/v1/payment-links', 'api', ({ merchant, body, origin }) => jsonResponse(201, this.paymentLinks.create(merchant, body, origin))),
+      route('GET', '/api/v1/payment-links/:id', 'api', ({ merchant, params }) => jsonResponse(200, this.paymentLinks.get(merchant, params.id!))),
+      route('PATCH', '/api/v1/payment-links/:id/disable', 'api', ({ merchant, params }) => jsonResponse(200, this.paymentLinks.disable(merchant, params.id!))),
       route('POST', '/api/v1/bolt-intents', 'api', notYet('bolt intents')),
       route('GET', '/api/v1/bolt-intents/:id', 'api', notYet('bolt intents')),
       route('GET', '/api/v1/bolt-devices', 'api', notYet('bolt devices')),

@@ -719,7 +719,7 @@ describe('paying on the page', () => {
 
     const paid = await client.submitPage(PAYER, { rawData, outcome: 'succeed' });
     expect(paid.status).toBe(303);
-    expect(paid.location).toBe(`${ORIGIN}${new URL(started.location!, ORIGIN).pathname}${new URL(started.location!, ORIGIN).search}`);
+    expect(paid.location).toBe(`${ORIGIN}${started.location}`);
     expect((await getLink(id)).status).toBe('PAID');
     const done = await open(paid.location!);
     expect(done.location).toBe(REDIRECT_URL);

@@ -20,7 +20,8 @@ import type { ChargeRecord } from './store.js';
 export const SANDBOX_PAGES_PATH = '/sandbox/pages';
 
 const STYLESHEET_HREF = `${SANDBOX_PAGES_PATH}/style.css`;
-const PAGE_HEADERS = {
+/** Headers of every hosted page: HTML, never cached, and a CSP that allows no script. */
+export const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'content-security-policy':

@@ -5,6 +5,7 @@ import {
   CreateChargeRequestSchema,
   type Charge,
   type ChargeFailureCode,
+  type ChargeSource,
   type CreateChargeResponse,
 } from '../core/schemas/charge.js';
 import { CreateCardTokenRequestSchema, type CardToken } from '../core/schemas/card-token.js';
@@ -62,6 +63,19 @@ export interface SandboxMerchant {
 /** What a hosted page or the payer simulator decided about a pending charge. */
 export type ChargeOutcome = { status: 'SUCCEEDED' } | { status: 'FAILED'; failureCode: ChargeFailureCode };
 
+/** Where a charge comes from: `API` for `POST /api/v1/charges`, or a source such as a payment link. */
+export interface ChargeOrigin {
+  source: ChargeSource;
+  sourceId: string | null;
+}
+
+/**
+ * Runs when a charge is about to leave PENDING, before its status changes and before its webhooks
+ * go out. It may replace the outcome (a payment link that can no longer be paid fails the charge),
+ * and webhooks it sends go out ahead of the charge's own.
+ */
+export type ChargeSettleHook = (charge: Readonly<Charge>, outcome: ChargeOutcome) => ChargeOutcome;
+
 export interface SandboxPaymentsOptions {
   store: SandboxStore;
   webhooks: WebhookDispatcher;
@@ -102,6 +116,7 @@ export class SandboxPayments {
   readonly #now: () => Date;
   readonly #options: SandboxPaymentsOptions;
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #settleHooks: ChargeSettleHook[] = [];
 
   constructor(options: SandboxPaymentsOptions) {
     this.store = options.store;
@@ -121,8 +136,21 @@ export class SandboxPayments {
     return { id };
   }
 
-  /** `POST /api/v1/charges`. */
-  async createCharge(merchant: SandboxMerchant, body: unknown, origin: string): Promise<CreateChargeResponse> {
+  /** Adds a {@link ChargeSettleHook}; hooks run in the order they were added. */
+  onSettle(hook: ChargeSettleHook): void {
+    this.#settleHooks.push(hook);
+  }
+
+  /**
+   * `POST /api/v1/charges`. `from` is the charge's source: `API` unless the sandbox makes the
+   * charge itself, as a payment link's page does.
+   */
+  async createCharge(
+    merchant: SandboxMerchant,
+    body: unknown,
+    origin: string,
+    from: ChargeOrigin = { source: 'API', sourceId: null },
+  ): Promise<CreateChargeResponse> {
     const request = parseRequest(CreateChargeRequestSchema, body);
     const method = request.paymentMethod;
     const type = method.paymentMethodType;
@@ -172,8 +200,8 @@ export class SandboxPayments {
       status: 'PENDING',
       currency: request.currency,
       amount: request.amount,
-      source: 'API',
-      sourceId: null,
+      source: from.source,
+      sourceId: from.sourceId,
       transactionTime: null,
       paymentMethod: this.#paymentMethodResponse(method, card, qr),
       failureCode: '',
@@ -274,6 +302,7 @@ export class SandboxPayments {
     if (charge.status !== 'PENDING') {
       throw new SandboxError('REQUEST_CONFLICT_ERROR', `charge ${chargeId} is already ${charge.status}`);
     }
+    for (const hook of this.#settleHooks) outcome = hook(charge, outcome);
     const now = this.#now().toISOString();
     charge.status = outcome.status;
     charge.updatedAt = now;

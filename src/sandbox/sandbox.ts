@@ -7,6 +7,8 @@ import { SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_REFUND_SETTLE_DELAY_M
 import { HostedPages } from './hosted-pages.js';
 import { canonicalJson, IdempotencyStore } from './idempotency.js';
 import { newId } from './ids.js';
+import { PaymentLinkPages } from './payment-link-pay-page.js';
+import { SandboxPaymentLinks } from './payment-links.js';
 import { SandboxPayments, type SandboxMerchant } from './payments.js';
 import { readJsonBody } from './read-body.js';
 import { jsonResponse, SandboxError } from './sandbox-error.js';
@@ -88,12 +90,14 @@ export class Sandbox {
   readonly store = new SandboxStore();
   readonly payments: SandboxPayments;
   readonly authorizations: SandboxAuthorizations;
+  readonly paymentLinks: SandboxPaymentLinks;
   readonly webhooks: WebhookDispatcher;
   readonly merchants: ReadonlyMap<string, SandboxMerchant>;
   readonly partners: ReadonlyMap<string, SandboxPartner>;
   readonly #options: SandboxOptions;
   readonly #idempotency: IdempotencyStore;
   readonly #pages: HostedPages;
+  readonly #paymentLinkPages: PaymentLinkPages;
   readonly #routes: Route[];
   readonly #maxBodyBytes: number;
 
@@ -118,6 +122,14 @@ export class Sandbox {
     this.authorizations = new SandboxAuthorizations({ payments: this.payments, webhooks: this.webhooks, now });
     this.#pages = new HostedPages(this.payments, now, this.#maxBodyBytes);
     this.#pages.addSteps((id) => this.authorizations.hostedStep(id));
+    this.paymentLinks = new SandboxPaymentLinks({ payments: this.payments, webhooks: this.webhooks, merchants: this.merchants, now });
+    this.#paymentLinkPages = new PaymentLinkPages({
+      links: this.paymentLinks,
+      payments: this.payments,
+      now,
+      maxBodyBytes: this.#maxBodyBytes,
+      publicUrl: options.publicUrl,
+    });
     this.#routes = this.#buildRoutes();
   }
 
@@ -151,7 +163,7 @@ export class Sandbox {
     if (request.method === 'OPTIONS' && path.startsWith('/client/')) {
       return new Response(null, { status: 204, headers: CORS_PREFLIGHT_HEADERS });
     }
-    const pageResponse = await this.#pages.handle(request, url);
+    const pageResponse = (await this.#paymentLinkPages.handle(request, url)) ?? (await this.#pages.handle(request, url));
     if (pageResponse) return pageResponse;
 
     let params: Record<string, string> | undefined;
@@ -264,9 +276,9 @@ export class Sandbox {
       route('POST', '/api/v1/card-authorizations/:id/charges', 'api', ({ merchant, params, body }) =>
         jsonResponse(201, authorizations.capture(merchant, params.id!, body)),
       ),
-      route('POST', '/api/v1/payment-links', 'api', notYet('payment links')),
-      route('GET', '/api/v1/payment-links/:id', 'api', notYet('payment links')),
-      route('PATCH', '/api/v1/payment-links/:id/disable', 'api', notYet('payment links')),
+      route('POST', '/api/v1/payment-links', 'api', ({ merchant, body, origin }) => jsonResponse(201, this.paymentLinks.create(merchant, body, origin))),
+      route('GET', '/api/v1/payment-links/:id', 'api', ({ merchant, params }) => jsonResponse(200, this.paymentLinks.get(merchant, params.id!))),
+      route('PATCH', '/api/v1/payment-links/:id/disable', 'api', ({ merchant, params }) => jsonResponse(200, this.paymentLinks.disable(merchant, params.id!))),
       route('POST', '/api/v1/bolt-intents', 'api', notYet('bolt intents')),
       route('GET', '/api/v1/bolt-intents/:id', 'api', notYet('bolt intents')),
       route('GET', '/api/v1/bolt-devices', 'api', notYet('bolt devices')),

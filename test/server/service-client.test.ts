@@ -444,7 +444,6 @@ describe('ServiceClient', () => {
   });
 
   describe('endpoints the sandbox does not offer yet', () => {
-    const paymentLink = { order: { netAmount: 10_000, currency: 'THB' as const, description: 'A mug' } };
     const slip = { format: 'RAW' as const, raw: '0041000600000101030040220014242082547BPM049885102TH9104F4C4' };
     const boltIntent = {
       amount: 10_000,
@@ -461,9 +460,6 @@ describe('ServiceClient', () => {
     };
 
     it.each<[string, string, string, unknown, (client: ServiceClient) => Promise<unknown>]>([
-      ['paymentLinks.create', 'POST', '/api/v1/payment-links', paymentLink, (c) => c.paymentLinks.create(paymentLink)],
-      ['paymentLinks.get', 'GET', '/api/v1/payment-links/pl_1', undefined, (c) => c.paymentLinks.get('pl_1')],
-      ['paymentLinks.disable', 'PATCH', '/api/v1/payment-links/pl_1/disable', {}, (c) => c.paymentLinks.disable('pl_1')],
       ['charges.verifyQrSlip', 'POST', '/api/v1/charges/verify-qr-slip', slip, (c) => c.charges.verifyQrSlip(slip)],
       ['boltIntents.create', 'POST', '/api/v1/bolt-intents', boltIntent, (c) => c.boltIntents.create(boltIntent)],
       ['boltIntents.get', 'GET', '/api/v1/bolt-intents/bi_1', undefined, (c) => c.boltIntents.get('bi_1')],

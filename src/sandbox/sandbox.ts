@@ -2,11 +2,13 @@ import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, SERVICE_HEADER_PREFIX, SERVICE_HEAD
 import { CHARGE_SOURCES } from '../core/schemas/charge.js';
 import { serviceErrorBody } from '../core/service-error.js';
 import { authenticate, type KeyArea, type SandboxPartner } from './auth.js';
+import { SandboxBolt, type SandboxBoltOptions } from './bolt.js';
 import { SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_REFUND_SETTLE_DELAY_MS } from './defaults.js';
 import { HostedPages } from './hosted-pages.js';
 import { canonicalJson, IdempotencyStore } from './idempotency.js';
 import { newId } from './ids.js';
 import { SandboxPayments, type SandboxMerchant } from './payments.js';
+import { SandboxQrSlips } from './qr-slips.js';
 import { readJsonBody } from './read-body.js';
 import { jsonResponse, SandboxError } from './sandbox-error.js';
 import { SandboxStore } from './store.js';
@@ -31,6 +33,11 @@ export interface SandboxOptions {
   maxBodyBytes?: number;
   /** Delay before a refund leaves PENDING. */
   refundSettleDelayMs?: number;
+  /**
+   * Bolt devices each merchant has registered (by merchant id; three devices by default, see
+   * `SANDBOX_BOLT_DEVICES`) and how long a device takes to answer a health check.
+   */
+  bolt?: SandboxBoltOptions;
   /** Logs one line per request when given. */
   log?: (line: string) => void;
 }
@@ -50,6 +57,8 @@ interface Route {
   area: Area;
   /** An action that takes no body (cancel, disable, health-check): an empty body is `{}`. */
   bodyless?: boolean;
+  /** Reads a body that is not JSON (e.g. a multipart upload); `undefined` falls back to JSON. */
+  readBody?: (request: Request) => Promise<unknown>;
   handle: (context: RouteContext) => Promise<Response> | Response;
 }
 
@@ -87,6 +96,10 @@ export class Sandbox {
   readonly store = new SandboxStore();
   readonly payments: SandboxPayments;
   readonly webhooks: WebhookDispatcher;
+  /** Bolt intents, bolt devices and the bolt pages. */
+  readonly bolt: SandboxBolt;
+  /** Bank transfer slips of QR charges and their verification. */
+  readonly qrSlips: SandboxQrSlips;
   readonly merchants: ReadonlyMap<string, SandboxMerchant>;
   readonly partners: ReadonlyMap<string, SandboxPartner>;
   readonly #options: SandboxOptions;
@@ -112,6 +125,8 @@ export class Sandbox {
       defaultBillerId: SANDBOX_DEFAULTS.promptPayBillerId,
       defaultMerchantName: SANDBOX_DEFAULTS.merchantName,
     });
+    this.bolt = new SandboxBolt({ payments: this.payments, webhooks: this.webhooks, now, merchants: this.merchants, maxBodyBytes: this.#maxBodyBytes, options: options.bolt });
+    this.qrSlips = new SandboxQrSlips({ payments: this.payments, now, maxBodyBytes: this.#maxBodyBytes });
     this.#idempotency = new IdempotencyStore(now);
     this.#pages = new HostedPages(this.payments, now, this.#maxBodyBytes);
     this.#routes = this.#buildRoutes();
@@ -140,6 +155,7 @@ export class Sandbox {
   close(): void {
     this.webhooks.close();
     this.payments.close();
+    this.bolt.close();
   }
 
   async #dispatch(request: Request, url: URL): Promise<Response> {
@@ -147,7 +163,8 @@ export class Sandbox {
     if (request.method === 'OPTIONS' && path.startsWith('/client/')) {
       return new Response(null, { status: 204, headers: CORS_PREFLIGHT_HEADERS });
     }
-    const pageResponse = await this.#pages.handle(request, url);
+    const pageResponse =
+      (await this.bolt.handlePage(request, url)) ?? (await this.qrSlips.handlePage(request, url)) ?? (await this.#pages.handle(request, url));
     if (pageResponse) return pageResponse;
 
     let params: Record<string, string> | undefined;
@@ -179,7 +196,8 @@ export class Sandbox {
     const context: RouteContext = { request, url, params, merchant, body: undefined, origin };
     if (request.method === 'GET') return route.handle(context);
 
-    const { value } = await readJsonBody(request, this.#maxBodyBytes, { allowEmpty: route.bodyless === true });
+    const custom = await route.readBody?.(request);
+    const value = custom !== undefined ? custom : (await readJsonBody(request, this.#maxBodyBytes, { allowEmpty: route.bodyless === true })).value;
     context.body = value;
     const run = async () => {
       try {
@@ -224,7 +242,10 @@ export class Sandbox {
     return [
       route('POST', '/client/v1/card-tokens', 'client', ({ merchant, body }) => jsonResponse(201, payments.createCardToken(merchant, body))),
 
-      route('POST', '/api/v1/charges/verify-qr-slip', 'api', notYet('QR slip verifications')),
+      {
+        ...route('POST', '/api/v1/charges/verify-qr-slip', 'api', ({ merchant, body }) => jsonResponse(200, this.qrSlips.verify(merchant, body))),
+        readBody: (request) => this.qrSlips.readVerifyBody(request),
+      },
       route('POST', '/api/v1/charges', 'api', async ({ merchant, body, origin }) => jsonResponse(201, await payments.createCharge(merchant, body, origin))),
       route('GET', '/api/v1/charges', 'api', ({ merchant, url }) => {
         const query = url.searchParams;
@@ -258,12 +279,15 @@ export class Sandbox {
       route('POST', '/api/v1/payment-links', 'api', notYet('payment links')),
       route('GET', '/api/v1/payment-links/:id', 'api', notYet('payment links')),
       route('PATCH', '/api/v1/payment-links/:id/disable', 'api', notYet('payment links')),
-      route('POST', '/api/v1/bolt-intents', 'api', notYet('bolt intents')),
-      route('GET', '/api/v1/bolt-intents/:id', 'api', notYet('bolt intents')),
-      route('GET', '/api/v1/bolt-devices', 'api', notYet('bolt devices')),
-      route('GET', '/api/v1/bolt-devices/:id', 'api', notYet('bolt devices')),
-      route('PATCH', '/api/v1/bolt-devices/:id/name', 'api', notYet('bolt devices')),
-      route('POST', '/api/v1/bolt-devices/:id/health-check', 'api', notYet('bolt devices')),
+      route('POST', '/api/v1/bolt-intents', 'api', ({ merchant, body, origin }) => jsonResponse(201, this.bolt.createIntent(merchant, body, origin))),
+      route('GET', '/api/v1/bolt-intents/:id', 'api', ({ merchant, params }) => jsonResponse(200, this.bolt.getIntent(merchant, params.id!))),
+      route('GET', '/api/v1/bolt-devices', 'api', ({ merchant, url }) => jsonResponse(200, this.bolt.listDevices(merchant, pageParams(url.searchParams)))),
+      route('GET', '/api/v1/bolt-devices/:id', 'api', ({ merchant, params }) => jsonResponse(200, this.bolt.getDevice(merchant, params.id!))),
+      route('PATCH', '/api/v1/bolt-devices/:id/name', 'api', ({ merchant, params, body }) => jsonResponse(200, this.bolt.renameDevice(merchant, params.id!, body))),
+      route('POST', '/api/v1/bolt-devices/:id/health-check', 'api', ({ merchant, params }) => {
+        this.bolt.requestHealthCheck(merchant, params.id!);
+        return new Response(null, { status: 202, headers: { 'cache-control': 'no-store' } });
+      }),
 
       route('GET', '/sandbox/v1/webhook-deliveries', 'api', ({ url }) => {
         const page = pageParams(url.searchParams);
@@ -275,6 +299,9 @@ export class Sandbox {
         if (!delivery) throw new SandboxError('NOT_FOUND_ERROR', `no webhook delivery with id ${params.deliveryId}`);
         return jsonResponse(202, delivery);
       }),
+      route('GET', '/sandbox/v1/charges/:chargeId/slip', 'api', ({ merchant, params, url, origin }) =>
+        this.qrSlips.slipEndpoint(merchant, params.chargeId!, url.searchParams.get('format'), origin),
+      ),
       route('GET', '/sandbox/health', 'public', () => jsonResponse(200, { status: 'ok' })),
     ];
   }

@@ -111,12 +111,12 @@ ${renderButton('action', 'cancel', 'Cancel the request', 'danger')}
 
   const tone = intent.status === 'ACTIVE' ? 'pending' : intent.status === 'PAID' ? 'succeeded' : 'failed';
   const body = `<div class="card tone-${tone}">
-${terminal ? renderIssuer('Satang Bolt · Terminal simulator', 'B') : renderIssuer(methodLabel, Array.from(methodLabel)[0]?.toUpperCase() ?? 'B')}
+${renderIssuer(terminal ? 'Satang Bolt · Terminal simulator' : `Satang Bolt · ${methodLabel}`, 'B')}
 <h1>${escapeHtml(terminal ? `Collect ${amount}` : `Pay ${amount} to ${intent.merchantName}`)}</h1>
 <p class="lede">${
     terminal
       ? 'This page plays the paired payment terminal: the shopper pays, is declined, or the request is canceled, as if at the counter.'
-      : `This page plays the ${escapeHtml(methodLabel)} app the deep link opens; paying or canceling returns to the merchant.`
+      : 'This page plays the payment app the deep link opens: paying or canceling takes the shopper back to the merchant.'
   }</p>
 ${messageHtml}<dl class="summary" aria-label="Payment request details">
 ${rows.join('\n')}

@@ -452,16 +452,6 @@ describe('ServiceClient', () => {
     };
     const capture = { amount: 5_000, currency: 'THB' as const, referenceId: 'cap-1', isFinal: true };
     const paymentLink = { order: { netAmount: 10_000, currency: 'THB' as const, description: 'A mug' } };
-    const slip = { format: 'RAW' as const, raw: '0041000600000101030040220014242082547BPM049885102TH9104F4C4' };
-    const boltIntent = {
-      amount: 10_000,
-      currency: 'THB' as const,
-      referenceId: 'bolt-1',
-      expiryDurationInSec: 300,
-      boltConnectionId: 'bc_1',
-      mode: { type: 'PAIRING' as const },
-      paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' as const },
-    };
     const first = async <T>(iterable: AsyncIterable<T>) => {
       for await (const item of iterable) return item;
       return undefined;
@@ -478,14 +468,6 @@ describe('ServiceClient', () => {
       ['paymentLinks.create', 'POST', '/api/v1/payment-links', paymentLink, (c) => c.paymentLinks.create(paymentLink)],
       ['paymentLinks.get', 'GET', '/api/v1/payment-links/pl_1', undefined, (c) => c.paymentLinks.get('pl_1')],
       ['paymentLinks.disable', 'PATCH', '/api/v1/payment-links/pl_1/disable', {}, (c) => c.paymentLinks.disable('pl_1')],
-      ['charges.verifyQrSlip', 'POST', '/api/v1/charges/verify-qr-slip', slip, (c) => c.charges.verifyQrSlip(slip)],
-      ['boltIntents.create', 'POST', '/api/v1/bolt-intents', boltIntent, (c) => c.boltIntents.create(boltIntent)],
-      ['boltIntents.get', 'GET', '/api/v1/bolt-intents/bi_1', undefined, (c) => c.boltIntents.get('bi_1')],
-      ['boltDevices.list', 'GET', '/api/v1/bolt-devices', undefined, (c) => c.boltDevices.list()],
-      ['boltDevices.iterate', 'GET', '/api/v1/bolt-devices', undefined, (c) => first(c.boltDevices.iterate())],
-      ['boltDevices.get', 'GET', '/api/v1/bolt-devices/bd_1', undefined, (c) => c.boltDevices.get('bd_1')],
-      ['boltDevices.rename', 'PATCH', '/api/v1/bolt-devices/bd_1/name', { name: 'Counter 2' }, (c) => c.boltDevices.rename('bd_1', { name: 'Counter 2' })],
-      ['boltDevices.healthCheck', 'POST', '/api/v1/bolt-devices/bd_1/health-check', {}, (c) => c.boltDevices.healthCheck('bd_1')],
     ])('%s sends %s %s, is authenticated, and throws NotImplementedError once', async (_name, method, path, body, call) => {
       const { client, seen } = wiredClient();
       const error = await rejection(call(client));

@@ -299,6 +299,15 @@ describe('the bolt page', () => {
     expect(html).toContain('450.00');
   });
 
+  it('escapes what the merchant sent and carries no script or inline style', async () => {
+    start({ merchants: [{ ...defaultSandboxMerchant(), name: 'Shop "<b>"' }] });
+    const intent = await createIntent(deepLink({ referenceId: '<script>alert(1)</script>' }));
+    const html = await (await client.sandbox.fetch(new Request(pageUrl(intent.id)))).text();
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('Shop &quot;&lt;b&gt;&quot;');
+    expect(html).not.toMatch(/<script|\sstyle=|<b>/i);
+  });
+
   it('pays a PAIRING intent: a SUCCEEDED charge from the intent, its transaction, then bolt_intent.paid', async () => {
     start();
     const intent = await createIntent(pairing());

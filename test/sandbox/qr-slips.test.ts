@@ -123,6 +123,15 @@ describe('the PromptPay payer page', () => {
     expect(events()).toEqual([]);
   });
 
+  it('escapes the payee on the slip page and carries no script or inline style', async () => {
+    start({ merchants: [{ ...defaultSandboxMerchant(), name: '<b onclick=x>Shop' }] });
+    const { rawData } = await qrCharge();
+    const issued = await postPage('/sandbox/pages/slips', { rawData });
+    const html = await (await sandbox.fetch(new Request(`${ORIGIN}${issued.location}`))).text();
+    expect(html).toContain('&lt;b onclick=x&gt;Shop');
+    expect(html).not.toMatch(/<script|\sstyle=|<b\s/i);
+  });
+
   it('hands out the same slip when asked again for the same charge', async () => {
     start();
     const { rawData } = await qrCharge();

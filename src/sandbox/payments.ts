@@ -6,6 +6,7 @@ import {
   type Charge,
   type ChargeFailureCode,
   type ChargeSource,
+  type ChargeStatus,
   type CreateChargeResponse,
 } from '../core/schemas/charge.js';
 import { CreateCardTokenRequestSchema, type CardToken } from '../core/schemas/card-token.js';
@@ -50,6 +51,8 @@ export interface SandboxMerchant {
   partnerId?: string;
   /** Name shown on hosted pages and written into QR payloads. */
   name?: string;
+  /** Logo URL shown to shoppers, e.g. as a bolt intent's `merchant.logoUrl`. */
+  logoUrl?: string;
   /** PromptPay biller id (15 digits) written into this merchant's QR payloads. */
   promptPayBillerId?: string;
   /** Whether `skip3dsFlow: true` bypasses 3-D Secure for this merchant. */
@@ -292,14 +295,15 @@ export class SandboxPayments {
   }
 
   /**
-   * Moves a PENDING charge to its outcome: the only transitions there are. A success records
-   * the PAYMENT transaction; the webhooks follow (charge first, then transaction).
+   * Moves a PENDING charge to its outcome. A success records the PAYMENT transaction; the
+   * webhooks follow (charge first, then transaction). `from` widens the states it may leave:
+   * a verified transfer slip also turns a FAILED charge SUCCEEDED.
    */
-  settleCharge(chargeId: string, outcome: ChargeOutcome): Charge {
+  settleCharge(chargeId: string, outcome: ChargeOutcome, { from = ['PENDING'] }: { from?: readonly ChargeStatus[] } = {}): Charge {
     const record = this.store.charges.get(chargeId);
     if (!record) throw new SandboxError('NOT_FOUND_ERROR', `no charge with id ${chargeId}`);
     const { charge } = record;
-    if (charge.status !== 'PENDING') {
+    if (!from.includes(charge.status)) {
       throw new SandboxError('REQUEST_CONFLICT_ERROR', `charge ${chargeId} is already ${charge.status}`);
     }
     for (const hook of this.#settleHooks) outcome = hook(charge, outcome);
@@ -309,6 +313,7 @@ export class SandboxPayments {
     const cardMember = charge.paymentMethod.card ?? charge.paymentMethod.cardInstallments ?? charge.paymentMethod.cardNetworkToken;
     if (outcome.status === 'SUCCEEDED') {
       charge.transactionTime = now;
+      charge.failureCode = '';
       if (cardMember) {
         cardMember.iso8583ResponseCode = '00';
         cardMember.networkTransactionId = newId('', 15, '0123456789');

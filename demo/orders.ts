@@ -1,3 +1,4 @@
+import type { CheckoutIntent } from '../src/core/schemas/checkout.js';
 import type { ResolvedOrder } from '../src/server/index.js';
 
 /**
@@ -31,8 +32,14 @@ export interface DemoOrder {
   amountSatang: number;
   currency: 'THB';
   createdAt: number;
+  /** `authorize` for a pre-order: the card is only reserved now and charged when it ships. */
+  intent: CheckoutIntent;
   /** The charge that paid it, once the service said so (webhook charge.succeeded). */
   paidBy?: string;
+  /** The card authorization that reserved it (webhook card_authorization.authorized). */
+  authorizedBy?: string;
+  /** What became of the reservation: captured (charged) or canceled (released). */
+  settled?: 'captured' | 'canceled';
 }
 
 /** The cart a new visitor starts with. */
@@ -50,8 +57,8 @@ export class DemoOrders {
   readonly #orders = new Map<string, DemoOrder>();
 
   /** A new order for these lines; throws {@link DemoOrderError} for an unknown product or a bad quantity. */
-  create(lines: readonly CartLine[] = DEFAULT_CART): DemoOrder {
-    const order: DemoOrder = { orderReference: `demo-${crypto.randomUUID()}`, ...price(lines), currency: 'THB', createdAt: Date.now() };
+  create(lines: readonly CartLine[] = DEFAULT_CART, intent: CheckoutIntent = 'charge'): DemoOrder {
+    const order: DemoOrder = { orderReference: `demo-${crypto.randomUUID()}`, ...price(lines), currency: 'THB', createdAt: Date.now(), intent };
     if (this.#orders.size >= MAX_ORDERS) this.#orders.delete(this.#orders.keys().next().value!);
     this.#orders.set(order.orderReference, order);
     return order;
@@ -65,7 +72,7 @@ export class DemoOrders {
   update(orderReference: string, lines: readonly CartLine[]): DemoOrder | undefined {
     const order = this.#orders.get(orderReference);
     if (!order) return undefined;
-    if (order.paidBy) throw new DemoOrderError('this order is paid and can no longer change');
+    if (order.paidBy || order.authorizedBy) throw new DemoOrderError('this order is paid and can no longer change');
     Object.assign(order, price(lines));
     return order;
   }
@@ -76,11 +83,17 @@ export class DemoOrders {
     if (order) order.paidBy ??= chargeId;
   }
 
+  /** Records that a card authorization reserved the order's amount: it cannot be paid again nor changed. */
+  markAuthorized(orderReference: string, cardAuthorizationId: string): void {
+    const order = this.#orders.get(orderReference);
+    if (order) order.authorizedBy ??= cardAuthorizationId;
+  }
+
   /** What the checkout handler charges for an order: the server's price, never the browser's. Paid orders are not for sale again. */
   resolve = (orderReference: string): ResolvedOrder | null => {
     const order = this.#orders.get(orderReference);
-    if (!order || order.amountSatang === 0 || order.paidBy) return null;
-    return { amount: order.amountSatang, currency: order.currency, referenceId: order.orderReference };
+    if (!order || order.amountSatang === 0 || order.paidBy || order.authorizedBy) return null;
+    return { amount: order.amountSatang, currency: order.currency, referenceId: order.orderReference, intent: order.intent };
   };
 }
 

@@ -3,8 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createServer as createViteServer, type ViteDevServer } from 'vite';
 import { listenSandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../src/sandbox/index.js';
-import { createCheckoutHandler, toNodeListener } from '../src/server/index.js';
+import { createCheckoutHandler, ServiceClient, toNodeListener } from '../src/server/index.js';
 import { createOrderApi } from './order-api.js';
+import type { CheckoutIntent } from '../src/core/schemas/checkout.js';
 import { DemoOrders, type DemoOrder } from './orders.js';
 
 /**
@@ -47,7 +48,7 @@ const HOST = '127.0.0.1';
  * handling: `{{ORDER_REFERENCE}}`, `{{ORDER_AMOUNT}}`, `{{MERCHANT_ID}}`, `{{PUBLISHABLE_KEY}}`,
  * `{{SERVICE_URL}}`. A page with `newOrder` starts a cart when the URL names no known `?order=`.
  */
-const PAGES: Record<string, { file: string; newOrder: boolean }> = {
+const PAGES: Record<string, { file: string; newOrder: boolean; intent?: CheckoutIntent }> = {
   '/': { file: 'index.html', newOrder: true },
   '/index.html': { file: 'index.html', newOrder: true },
   // Where redirect payments come back: the same page, for the order named in the URL.
@@ -56,6 +57,8 @@ const PAGES: Record<string, { file: string; newOrder: boolean }> = {
   // Redirect payments started on the strict-CSP page come back under the same policy.
   '/demo/csp/return.html': { file: 'demo/csp/index.html', newOrder: false },
   '/demo/theming/': { file: 'demo/theming/index.html', newOrder: true },
+  // A pre-order: the card is authorized now, and captured (or released) from the back-office panel.
+  '/demo/authorize/': { file: 'demo/authorize/index.html', newOrder: true, intent: 'authorize' },
   '/demo/spa/': { file: 'demo/spa/index.html', newOrder: false },
 };
 
@@ -80,7 +83,7 @@ export function strictCsp(shopPort: number, sandboxPort: number): string {
 export async function startDemoStack(options: DemoStackOptions = {}): Promise<DemoStack> {
   const orders = new DemoOrders();
   let checkout: ReturnType<typeof toNodeListener> | undefined;
-  const orderApi = toNodeListener(createOrderApi(orders));
+  let orderApi: ReturnType<typeof toNodeListener> | undefined;
   let shopPort = options.port ?? 5173;
   let sandboxUrl = '';
   let sandboxPort = 0;
@@ -98,7 +101,7 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
         name: 'satang-demo-shop',
         configureServer(server) {
           server.middlewares.use('/api/checkout', (req: IncomingMessage, res: ServerResponse) => void checkout!(req, res));
-          server.middlewares.use('/api/demo', (req: IncomingMessage, res: ServerResponse) => void orderApi(req, res));
+          server.middlewares.use('/api/demo', (req: IncomingMessage, res: ServerResponse) => void orderApi!(req, res));
           server.middlewares.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
             const url = new URL(req.url ?? '/', 'http://shop');
             if (url.pathname.startsWith('/demo/csp/')) res.setHeader('content-security-policy', strictCsp(shopPort, sandboxPort));
@@ -142,15 +145,19 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
   }
   sandboxUrl = sandbox.url.replace(HOST, 'localhost');
   sandboxPort = Number(new URL(sandbox.url).port);
+  const client = new ServiceClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey });
+  orderApi = toNodeListener(createOrderApi(orders, client));
   checkout = toNodeListener(
     createCheckoutHandler({
-      service: { baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey },
+      service: client,
+      statusTokenSecret: SANDBOX_DEFAULTS.apiKey,
       resolveOrder: orders.resolve,
       basePath: '/api/checkout',
       webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64,
       // The shop learns that an order is paid from the service's signed webhook, not from the page.
       onEvent: (event) => {
         if (event.name === 'charge.succeeded' && event.payload.referenceId) orders.markPaid(event.payload.referenceId, event.payload.chargeId);
+        if (event.name === 'card_authorization.authorized' && event.payload.referenceId) orders.markAuthorized(event.payload.referenceId, event.payload.cardAuthorizationId);
       },
       ...(options.rateLimit === false ? { rateLimit: false as const } : {}),
       // The pages are served on both names of the loopback address.
@@ -172,10 +179,16 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
 }
 
 /** A page with the visitor's order written into it, as a shop's server renders its checkout. */
-async function renderPage(server: ViteDevServer, orders: DemoOrders, { file, newOrder }: { file: string; newOrder: boolean }, url: URL, sandboxUrl: string): Promise<string> {
+async function renderPage(
+  server: ViteDevServer,
+  orders: DemoOrders,
+  { file, newOrder, intent }: { file: string; newOrder: boolean; intent?: CheckoutIntent },
+  url: URL,
+  sandboxUrl: string,
+): Promise<string> {
   const asked = url.searchParams.get('order');
   let order: DemoOrder | undefined = asked ? orders.get(asked) : undefined;
-  if (!order && newOrder) order = orders.create();
+  if (!order && newOrder) order = orders.create(undefined, intent);
   const values: Record<string, string> = {
     ORDER_REFERENCE: order?.orderReference ?? '',
     ORDER_AMOUNT: String(order?.amountSatang ?? 0),

@@ -53,7 +53,7 @@ export const FUTURE_EXPIRY = `12/${String((new Date().getFullYear() + 2) % 100).
 /** The default cart: a silk scarf (฿1,290) and two jasmine teas (฿245 each). */
 export const DEFAULT_TOTAL = '฿1,780.00';
 
-const merchantApi = { authorization: `Basic ${Buffer.from(`${SANDBOX_DEFAULTS.merchantId}:${SANDBOX_DEFAULTS.apiKey}`).toString('base64')}` };
+export const merchantApi = { authorization: `Basic ${Buffer.from(`${SANDBOX_DEFAULTS.merchantId}:${SANDBOX_DEFAULTS.apiKey}`).toString('base64')}` };
 
 /** A charge as the sandbox's merchant API answers it (only what the tests read). */
 export interface SandboxCharge {

@@ -19,8 +19,10 @@ import type { ChargeRecord } from './store.js';
 /** Where the hosted pages live on the sandbox. */
 export const SANDBOX_PAGES_PATH = '/sandbox/pages';
 
-const STYLESHEET_HREF = `${SANDBOX_PAGES_PATH}/style.css`;
-const PAGE_HEADERS = {
+/** Where the router serves the hosted pages' stylesheet. */
+export const STYLESHEET_HREF = `${SANDBOX_PAGES_PATH}/style.css`;
+/** Headers of every hosted page: no caching, and a CSP that allows no script and no inline style. */
+export const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'content-security-policy':
@@ -149,7 +151,7 @@ export class HostedPages {
 
   async #promptPay(request: Request, url: URL): Promise<Response> {
     this.#only(request, ['GET', 'POST']);
-    const links = { stylesheetHref: STYLESHEET_HREF, action: url.pathname };
+    const links = { stylesheetHref: STYLESHEET_HREF, action: url.pathname, slipAction: `${SANDBOX_PAGES_PATH}/slips` };
     if (request.method === 'GET') {
       return page(200, renderPromptPayPayerPage({ ...links, rawData: url.searchParams.get('rawData') ?? undefined, pending: this.#pendingQrCharges() }));
     }

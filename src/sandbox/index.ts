@@ -21,3 +21,19 @@ export {
 export { SANDBOX_PAGES_PATH } from './hosted-pages.js';
 export { SANDBOX_CARD_AUTHORIZATION_TTL_MS } from './authorizations.js';
 export type { WebhookDelivery, WebhookAttempt } from './webhook-dispatcher.js';
+export {
+  SANDBOX_BOLT_DEVICES,
+  SANDBOX_BOLT_HEALTH_CHECK_DELAY_MS,
+  SANDBOX_BOLT_CARD,
+  SANDBOX_BOLT_PAGE_PATH,
+  type SandboxBoltOptions,
+  type SandboxBoltDeviceSeed,
+} from './bolt.js';
+export {
+  buildSlipQrPayload,
+  parseSlipQrPayload,
+  SANDBOX_SLIPS_PAGE_PATH,
+  SANDBOX_SLIP_SENDING_BANK_CODE,
+  type SlipDescription,
+  type SlipQrFields,
+} from './qr-slips.js';

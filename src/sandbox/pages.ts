@@ -400,6 +400,38 @@ details code {
   border: 1px solid var(--border);
 }
 
+select {
+  display: block;
+  width: 100%;
+  min-height: 3rem;
+  padding: 0.625rem 0.75rem;
+  border: 2px solid var(--control-border);
+  border-radius: 10px;
+  background: var(--surface);
+  color: var(--text);
+  font: inherit;
+}
+
+.slip-image {
+  display: block;
+  width: 100%;
+  max-width: 400px;
+  height: auto;
+  margin: 0 auto;
+  border: 1px solid var(--border);
+  border-radius: 10px;
+  background: #ffffff;
+}
+
+.slip-raw {
+  display: block;
+  margin: 0 0 1rem;
+  padding: 0.5rem 0.75rem;
+  border-radius: 8px;
+  background: var(--surface-muted);
+  border: 1px solid var(--border);
+}
+
 .closing { margin: 1.25rem 0 0; color: var(--muted); text-align: center; }
 
 .visually-hidden {
@@ -534,14 +566,19 @@ const STATUS_LABELS: Readonly<Record<ChargeView['status'], string>> = {
   FAILED: 'Failed',
 };
 
-interface DocumentParts {
+/** What {@link renderDocument} wraps: the page title, the stylesheet link and the body markup. */
+export interface DocumentParts {
   title: string;
   stylesheetHref: string;
   body: string;
   wide?: boolean;
 }
 
-function renderDocument({ title, stylesheetHref, body, wide = false }: DocumentParts): string {
+/**
+ * A whole hosted page around `body`: the sandbox banner, the stylesheet and nothing else, so
+ * every page (these and those of other sandbox modules) looks the same and passes the same CSP.
+ */
+export function renderDocument({ title, stylesheetHref, body, wide = false }: DocumentParts): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -562,11 +599,13 @@ ${body}
 `;
 }
 
-function renderIssuer(name: string, mark: string): string {
+/** The small heading naming who shows the page (a bank, an app, the sandbox) with its mark. */
+export function renderIssuer(name: string, mark: string): string {
   return `<p class="issuer"><span class="issuer-mark" aria-hidden="true">${escapeHtml(mark)}</span>${escapeHtml(name)}</p>`;
 }
 
-function summaryRow(term: string, detail: string, className?: string): string {
+/** One row of a `.summary` list; `detail` is markup, so escape what goes into it. */
+export function summaryRow(term: string, detail: string, className?: string): string {
   return `<div${className ? ` class="${className}"` : ''}><dt>${term}</dt><dd>${detail}</dd></div>`;
 }
 
@@ -593,7 +632,8 @@ function renderChargeSummary(charge: ChargeView, { showStatus = false }: Summary
   return `<dl class="summary" aria-label="Payment details">\n${rows.join('\n')}\n</dl>`;
 }
 
-function renderButton(name: string, value: string, label: string, variant: string, extraClass = ''): string {
+/** A submit button posting `name=value`; `label` is markup, `variant` a `.button-*` style. */
+export function renderButton(name: string, value: string, label: string, variant: string, extraClass = ''): string {
   const classes = `button button-${variant}${extraClass ? ` ${extraClass}` : ''}`;
   return `<button type="submit" class="${classes}" name="${name}" value="${value}">${label}</button>`;
 }
@@ -680,13 +720,19 @@ const EXPIRY_FORMAT = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'Asia/Bangkok',
 });
 
-function formatExpiry(expiresAt: string): string {
+/** An ISO timestamp as people in Thailand read it, e.g. "14 Mar 2025, 16:36:53 Bangkok time". */
+export function formatExpiry(expiresAt: string): string {
   const date = new Date(expiresAt);
   // Bangkok time, because that is the clock the service and its payers live by.
   return Number.isNaN(date.getTime()) ? expiresAt : `${EXPIRY_FORMAT.format(date)} Bangkok time`;
 }
 
-function renderPendingCharge(pending: PendingQrCharge, action: string): string {
+/** The button that pays by bank transfer and gets a slip, posting the same form to `slipAction`. */
+function renderSlipButton(slipAction: string, label: string, extraClass = ''): string {
+  return `<button type="submit" class="button button-success${extraClass ? ` ${extraClass}` : ''}" formaction="${escapeHtml(slipAction)}" name="outcome" value="slip">${label}</button>`;
+}
+
+function renderPendingCharge(pending: PendingQrCharge, action: string, slipAction?: string): string {
   // PromptPay settles in baht only, so the list carries no currency of its own.
   const amount = formatAmountSatang(pending.amountSatang, 'THB');
   const which = `<span class="visually-hidden"> ${escapeHtml(amount)}, charge ${escapeHtml(pending.chargeId)}</span>`;
@@ -698,7 +744,7 @@ function renderPendingCharge(pending: PendingQrCharge, action: string): string {
 <input type="hidden" name="rawData" value="${escapeHtml(pending.rawData)}">
 ${renderButton('outcome', 'succeed', `Pay${which}`, 'primary', 'button-compact')}
 ${renderButton('outcome', 'fail', `Decline${which}`, 'danger', 'button-compact')}
-</form>`;
+${slipAction ? `${renderSlipButton(slipAction, `Transfer and get a slip${which}`, 'button-compact')}\n` : ''}</form>`;
   return `<li class="pending-item${pending.expired ? ' is-expired' : ''}">
 <div>
 <p class="pending-amount">${escapeHtml(amount)}${pending.expired ? ' <span class="badge badge-expired">Expired</span>' : ''}</p>
@@ -713,7 +759,9 @@ ${controls}
  * The PromptPay payer simulator: a stand-in for the payer's banking app that pays or declines a
  * pending QR charge by its payload (`rawData`). The main form POSTs `rawData` with
  * `outcome=succeed|fail` to `action`; each pending charge listed below has its own one-click form
- * posting the same fields. `message` reports the previous attempt.
+ * posting the same fields. With `slipAction`, each form also has a button that posts `rawData`
+ * there instead: a bank transfer that leaves the charge PENDING and hands the payer a slip.
+ * `message` reports the previous attempt.
  */
 export function renderPromptPayPayerPage(
   view: PageLinks & {
@@ -721,9 +769,10 @@ export function renderPromptPayPayerPage(
     rawData?: string;
     message?: { kind: 'error' | 'success'; text: string };
     pending: PendingQrCharge[];
+    slipAction?: string;
   },
 ): string {
-  const { action, rawData, message, pending } = view;
+  const { action, rawData, message, pending, slipAction } = view;
   const isError = message?.kind === 'error';
   const messageHtml = message
     ? `<p class="notice notice-${isError ? 'error' : 'success'}" id="payer-message" role="${isError ? 'alert' : 'status'}">${escapeHtml(message.text)}</p>\n`
@@ -731,7 +780,7 @@ export function renderPromptPayPayerPage(
   const describedBy = isError ? 'rawData-hint payer-message' : 'rawData-hint';
   const list =
     pending.length > 0
-      ? `<ul class="pending">\n${pending.map((charge) => renderPendingCharge(charge, action)).join('\n')}\n</ul>`
+      ? `<ul class="pending">\n${pending.map((charge) => renderPendingCharge(charge, action, slipAction)).join('\n')}\n</ul>`
       : '<p class="lede">No QR charges are waiting. Create a QR PromptPay charge, then reload this page.</p>';
   const body = `<div class="card">
 ${renderIssuer('Sandbox Bank · PromptPay', 'P')}
@@ -747,7 +796,7 @@ ${messageHtml}<form method="post" action="${escapeHtml(action)}">
 ${renderButton('outcome', 'succeed', 'Pay', 'primary')}
 ${renderButton('outcome', 'fail', 'Decline', 'danger')}
 </div>
-</form>
+${slipAction ? `<div class="actions">\n${renderSlipButton(slipAction, 'Pay by bank transfer and get a slip')}\n</div>\n` : ''}</form>
 </div>
 <section class="card" aria-labelledby="pending-heading">
 <h2 id="pending-heading">Pending QR charges</h2>

@@ -5,6 +5,8 @@ import {
   CreateChargeRequestSchema,
   type Charge,
   type ChargeFailureCode,
+  type ChargeSource,
+  type ChargeStatus,
   type CreateChargeResponse,
 } from '../core/schemas/charge.js';
 import { CreateCardTokenRequestSchema, type CardToken } from '../core/schemas/card-token.js';
@@ -49,6 +51,8 @@ export interface SandboxMerchant {
   partnerId?: string;
   /** Name shown on hosted pages and written into QR payloads. */
   name?: string;
+  /** Logo URL shown to shoppers, e.g. as a bolt intent's `merchant.logoUrl`. */
+  logoUrl?: string;
   /** PromptPay biller id (15 digits) written into this merchant's QR payloads. */
   promptPayBillerId?: string;
   /** Whether `skip3dsFlow: true` bypasses 3-D Secure for this merchant. */
@@ -61,6 +65,19 @@ export interface SandboxMerchant {
 
 /** What a hosted page or the payer simulator decided about a pending charge. */
 export type ChargeOutcome = { status: 'SUCCEEDED' } | { status: 'FAILED'; failureCode: ChargeFailureCode };
+
+/** Where a charge comes from: `API` for `POST /api/v1/charges`, or a source such as a payment link. */
+export interface ChargeOrigin {
+  source: ChargeSource;
+  sourceId: string | null;
+}
+
+/**
+ * Runs when a charge is about to leave PENDING, before its status changes and before its webhooks
+ * go out. It may replace the outcome (a payment link that can no longer be paid fails the charge),
+ * and webhooks it sends go out ahead of the charge's own.
+ */
+export type ChargeSettleHook = (charge: Readonly<Charge>, outcome: ChargeOutcome) => ChargeOutcome;
 
 export interface SandboxPaymentsOptions {
   store: SandboxStore;
@@ -102,6 +119,7 @@ export class SandboxPayments {
   readonly #now: () => Date;
   readonly #options: SandboxPaymentsOptions;
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #settleHooks: ChargeSettleHook[] = [];
 
   constructor(options: SandboxPaymentsOptions) {
     this.store = options.store;
@@ -121,8 +139,21 @@ export class SandboxPayments {
     return { id };
   }
 
-  /** `POST /api/v1/charges`. */
-  async createCharge(merchant: SandboxMerchant, body: unknown, origin: string): Promise<CreateChargeResponse> {
+  /** Adds a {@link ChargeSettleHook}; hooks run in the order they were added. */
+  onSettle(hook: ChargeSettleHook): void {
+    this.#settleHooks.push(hook);
+  }
+
+  /**
+   * `POST /api/v1/charges`. `from` is the charge's source: `API` unless the sandbox makes the
+   * charge itself, as a payment link's page does.
+   */
+  async createCharge(
+    merchant: SandboxMerchant,
+    body: unknown,
+    origin: string,
+    from: ChargeOrigin = { source: 'API', sourceId: null },
+  ): Promise<CreateChargeResponse> {
     const request = parseRequest(CreateChargeRequestSchema, body);
     const method = request.paymentMethod;
     const type = method.paymentMethodType;
@@ -172,8 +203,8 @@ export class SandboxPayments {
       status: 'PENDING',
       currency: request.currency,
       amount: request.amount,
-      source: 'API',
-      sourceId: null,
+      source: from.source,
+      sourceId: from.sourceId,
       transactionTime: null,
       paymentMethod: this.#paymentMethodResponse(method, card, qr),
       failureCode: '',
@@ -264,22 +295,25 @@ export class SandboxPayments {
   }
 
   /**
-   * Moves a PENDING charge to its outcome: the only transitions there are. A success records
-   * the PAYMENT transaction; the webhooks follow (charge first, then transaction).
+   * Moves a PENDING charge to its outcome. A success records the PAYMENT transaction; the
+   * webhooks follow (charge first, then transaction). `from` widens the states it may leave:
+   * a verified transfer slip also turns a FAILED charge SUCCEEDED.
    */
-  settleCharge(chargeId: string, outcome: ChargeOutcome): Charge {
+  settleCharge(chargeId: string, outcome: ChargeOutcome, { from = ['PENDING'] }: { from?: readonly ChargeStatus[] } = {}): Charge {
     const record = this.store.charges.get(chargeId);
     if (!record) throw new SandboxError('NOT_FOUND_ERROR', `no charge with id ${chargeId}`);
     const { charge } = record;
-    if (charge.status !== 'PENDING') {
+    if (!from.includes(charge.status)) {
       throw new SandboxError('REQUEST_CONFLICT_ERROR', `charge ${chargeId} is already ${charge.status}`);
     }
+    for (const hook of this.#settleHooks) outcome = hook(charge, outcome);
     const now = this.#now().toISOString();
     charge.status = outcome.status;
     charge.updatedAt = now;
     const cardMember = charge.paymentMethod.card ?? charge.paymentMethod.cardInstallments ?? charge.paymentMethod.cardNetworkToken;
     if (outcome.status === 'SUCCEEDED') {
       charge.transactionTime = now;
+      charge.failureCode = '';
       if (cardMember) {
         cardMember.iso8583ResponseCode = '00';
         cardMember.networkTransactionId = newId('', 15, '0123456789');

@@ -3,13 +3,17 @@ import { CHARGE_SOURCES } from '../core/schemas/charge.js';
 import { serviceErrorBody } from '../core/service-error.js';
 import { authenticate, type KeyArea, type SandboxPartner } from './auth.js';
 import { SandboxAuthorizations } from './authorizations.js';
+import { SandboxBolt, type SandboxBoltOptions } from './bolt.js';
 import { SandboxDashboard } from './dashboard.js';
 import { sandboxDashboardSections } from './dashboard-sections.js';
 import { SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_REFUND_SETTLE_DELAY_MS } from './defaults.js';
 import { HostedPages } from './hosted-pages.js';
 import { canonicalJson, IdempotencyStore } from './idempotency.js';
 import { newId } from './ids.js';
+import { PaymentLinkPages } from './payment-link-pay-page.js';
+import { SandboxPaymentLinks } from './payment-links.js';
 import { SandboxPayments, type SandboxMerchant } from './payments.js';
+import { SandboxQrSlips } from './qr-slips.js';
 import { readJsonBody } from './read-body.js';
 import { jsonResponse, SandboxError } from './sandbox-error.js';
 import { SandboxStore } from './store.js';
@@ -34,6 +38,11 @@ export interface SandboxOptions {
   maxBodyBytes?: number;
   /** Delay before a refund leaves PENDING. */
   refundSettleDelayMs?: number;
+  /**
+   * Bolt devices each merchant has registered (by merchant id; three devices by default, see
+   * `SANDBOX_BOLT_DEVICES`) and how long a device takes to answer a health check.
+   */
+  bolt?: SandboxBoltOptions;
   /** Logs one line per request when given. */
   log?: (line: string) => void;
   /**
@@ -58,6 +67,8 @@ interface Route {
   area: Area;
   /** An action that takes no body (cancel, disable, health-check): an empty body is `{}`. */
   bodyless?: boolean;
+  /** Reads a body that is not JSON (e.g. a multipart upload); `undefined` falls back to JSON. */
+  readBody?: (request: Request) => Promise<unknown>;
   handle: (context: RouteContext) => Promise<Response> | Response;
 }
 
@@ -95,12 +106,18 @@ export class Sandbox {
   readonly store = new SandboxStore();
   readonly payments: SandboxPayments;
   readonly authorizations: SandboxAuthorizations;
+  readonly paymentLinks: SandboxPaymentLinks;
   readonly webhooks: WebhookDispatcher;
+  /** Bolt intents, bolt devices and the bolt pages. */
+  readonly bolt: SandboxBolt;
+  /** Bank transfer slips of QR charges and their verification. */
+  readonly qrSlips: SandboxQrSlips;
   readonly merchants: ReadonlyMap<string, SandboxMerchant>;
   readonly partners: ReadonlyMap<string, SandboxPartner>;
   readonly #options: SandboxOptions;
   readonly #idempotency: IdempotencyStore;
   readonly #pages: HostedPages;
+  readonly #paymentLinkPages: PaymentLinkPages;
   readonly #dashboard: SandboxDashboard | undefined;
   readonly #routes: Route[];
   readonly #maxBodyBytes: number;
@@ -122,10 +139,20 @@ export class Sandbox {
       defaultBillerId: SANDBOX_DEFAULTS.promptPayBillerId,
       defaultMerchantName: SANDBOX_DEFAULTS.merchantName,
     });
+    this.bolt = new SandboxBolt({ payments: this.payments, webhooks: this.webhooks, now, merchants: this.merchants, maxBodyBytes: this.#maxBodyBytes, options: options.bolt });
+    this.qrSlips = new SandboxQrSlips({ payments: this.payments, now, maxBodyBytes: this.#maxBodyBytes });
     this.#idempotency = new IdempotencyStore(now);
     this.authorizations = new SandboxAuthorizations({ payments: this.payments, webhooks: this.webhooks, now });
     this.#pages = new HostedPages(this.payments, now, this.#maxBodyBytes);
     this.#pages.addSteps((id) => this.authorizations.hostedStep(id));
+    this.paymentLinks = new SandboxPaymentLinks({ payments: this.payments, webhooks: this.webhooks, merchants: this.merchants, now });
+    this.#paymentLinkPages = new PaymentLinkPages({
+      links: this.paymentLinks,
+      payments: this.payments,
+      now,
+      maxBodyBytes: this.#maxBodyBytes,
+      publicUrl: options.publicUrl,
+    });
     this.#dashboard =
       options.dashboard === false
         ? undefined
@@ -162,6 +189,7 @@ export class Sandbox {
   close(): void {
     this.webhooks.close();
     this.payments.close();
+    this.bolt.close();
   }
 
   async #dispatch(request: Request, url: URL): Promise<Response> {
@@ -169,7 +197,11 @@ export class Sandbox {
     if (request.method === 'OPTIONS' && path.startsWith('/client/')) {
       return new Response(null, { status: 204, headers: CORS_PREFLIGHT_HEADERS });
     }
-    const pageResponse = await this.#pages.handle(request, url);
+    const pageResponse =
+      (await this.#paymentLinkPages.handle(request, url)) ??
+      (await this.bolt.handlePage(request, url)) ??
+      (await this.qrSlips.handlePage(request, url)) ??
+      (await this.#pages.handle(request, url));
     if (pageResponse) return pageResponse;
     const dashboardResponse = await this.#dashboard?.handle(request, url);
     if (dashboardResponse) return dashboardResponse;
@@ -203,7 +235,8 @@ export class Sandbox {
     const context: RouteContext = { request, url, params, merchant, body: undefined, origin };
     if (request.method === 'GET') return route.handle(context);
 
-    const { value } = await readJsonBody(request, this.#maxBodyBytes, { allowEmpty: route.bodyless === true });
+    const custom = await route.readBody?.(request);
+    const value = custom !== undefined ? custom : (await readJsonBody(request, this.#maxBodyBytes, { allowEmpty: route.bodyless === true })).value;
     context.body = value;
     const run = async () => {
       try {
@@ -236,9 +269,6 @@ export class Sandbox {
   #buildRoutes(): Route[] {
     const payments = this.payments;
     const authorizations = this.authorizations;
-    const notYet = (what: string) => () => {
-      throw new SandboxError('NOT_IMPLEMENTED_ERROR', `${what} are not available in this sandbox yet`);
-    };
     const route = (method: Route['method'], path: string, area: Area, handle: Route['handle']): Route => ({
       method,
       area,
@@ -249,7 +279,10 @@ export class Sandbox {
     return [
       route('POST', '/client/v1/card-tokens', 'client', ({ merchant, body }) => jsonResponse(201, payments.createCardToken(merchant, body))),
 
-      route('POST', '/api/v1/charges/verify-qr-slip', 'api', notYet('QR slip verifications')),
+      {
+        ...route('POST', '/api/v1/charges/verify-qr-slip', 'api', ({ merchant, body }) => jsonResponse(200, this.qrSlips.verify(merchant, body))),
+        readBody: (request) => this.qrSlips.readVerifyBody(request),
+      },
       route('POST', '/api/v1/charges', 'api', async ({ merchant, body, origin }) => jsonResponse(201, await payments.createCharge(merchant, body, origin))),
       route('GET', '/api/v1/charges', 'api', ({ merchant, url }) => {
         const query = url.searchParams;
@@ -284,15 +317,18 @@ export class Sandbox {
       route('POST', '/api/v1/card-authorizations/:id/charges', 'api', ({ merchant, params, body }) =>
         jsonResponse(201, authorizations.capture(merchant, params.id!, body)),
       ),
-      route('POST', '/api/v1/payment-links', 'api', notYet('payment links')),
-      route('GET', '/api/v1/payment-links/:id', 'api', notYet('payment links')),
-      route('PATCH', '/api/v1/payment-links/:id/disable', 'api', notYet('payment links')),
-      route('POST', '/api/v1/bolt-intents', 'api', notYet('bolt intents')),
-      route('GET', '/api/v1/bolt-intents/:id', 'api', notYet('bolt intents')),
-      route('GET', '/api/v1/bolt-devices', 'api', notYet('bolt devices')),
-      route('GET', '/api/v1/bolt-devices/:id', 'api', notYet('bolt devices')),
-      route('PATCH', '/api/v1/bolt-devices/:id/name', 'api', notYet('bolt devices')),
-      route('POST', '/api/v1/bolt-devices/:id/health-check', 'api', notYet('bolt devices')),
+      route('POST', '/api/v1/payment-links', 'api', ({ merchant, body, origin }) => jsonResponse(201, this.paymentLinks.create(merchant, body, origin))),
+      route('GET', '/api/v1/payment-links/:id', 'api', ({ merchant, params }) => jsonResponse(200, this.paymentLinks.get(merchant, params.id!))),
+      route('PATCH', '/api/v1/payment-links/:id/disable', 'api', ({ merchant, params }) => jsonResponse(200, this.paymentLinks.disable(merchant, params.id!))),
+      route('POST', '/api/v1/bolt-intents', 'api', ({ merchant, body, origin }) => jsonResponse(201, this.bolt.createIntent(merchant, body, origin))),
+      route('GET', '/api/v1/bolt-intents/:id', 'api', ({ merchant, params }) => jsonResponse(200, this.bolt.getIntent(merchant, params.id!))),
+      route('GET', '/api/v1/bolt-devices', 'api', ({ merchant, url }) => jsonResponse(200, this.bolt.listDevices(merchant, pageParams(url.searchParams)))),
+      route('GET', '/api/v1/bolt-devices/:id', 'api', ({ merchant, params }) => jsonResponse(200, this.bolt.getDevice(merchant, params.id!))),
+      route('PATCH', '/api/v1/bolt-devices/:id/name', 'api', ({ merchant, params, body }) => jsonResponse(200, this.bolt.renameDevice(merchant, params.id!, body))),
+      route('POST', '/api/v1/bolt-devices/:id/health-check', 'api', ({ merchant, params }) => {
+        this.bolt.requestHealthCheck(merchant, params.id!);
+        return new Response(null, { status: 202, headers: { 'cache-control': 'no-store' } });
+      }),
 
       route('GET', '/sandbox/v1/webhook-deliveries', 'api', ({ url }) => {
         const page = pageParams(url.searchParams);
@@ -304,6 +340,9 @@ export class Sandbox {
         if (!delivery) throw new SandboxError('NOT_FOUND_ERROR', `no webhook delivery with id ${params.deliveryId}`);
         return jsonResponse(202, delivery);
       }),
+      route('GET', '/sandbox/v1/charges/:chargeId/slip', 'api', ({ merchant, params, url, origin }) =>
+        this.qrSlips.slipEndpoint(merchant, params.chargeId!, url.searchParams.get('format'), origin),
+      ),
       route('GET', '/sandbox/health', 'public', () => jsonResponse(200, { status: 'ok' })),
     ];
   }

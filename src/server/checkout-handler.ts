@@ -1,6 +1,7 @@
 import { CURRENCY_THB, IDEMPOTENCY_KEY_TTL_MS, MAX_CHARGE_AMOUNT_SATANG, MIN_CHARGE_AMOUNT_SATANG, SERVICE_HEADERS } from '../core/constants.js';
 import { passesLuhn } from '../core/card.js';
 import { readBodyBytes, readJsonBody, RequestBodyError } from '../core/request-body.js';
+import type { CardAuthorization } from '../core/schemas/card-authorization.js';
 import type { ChargeStatus, CreateChargeRequest } from '../core/schemas/charge.js';
 import {
   CHECKOUT_IDEMPOTENCY_HEADER,
@@ -11,6 +12,7 @@ import {
   type CheckoutChargeRequest,
   type CheckoutChargeResponse,
   type CheckoutErrorCode,
+  type CheckoutIntent,
   type CheckoutPaymentMethodType,
   type CheckoutStatusResponse,
 } from '../core/schemas/checkout.js';
@@ -41,6 +43,12 @@ export interface ResolvedOrder {
   currency: string;
   /** The merchant's reference written on the charge (its order id). */
   referenceId: string;
+  /**
+   * `authorize` to only reserve the amount on the shopper's card (a card authorization, captured
+   * or canceled later with `captureAuthorization` / `cancelAuthorization`); `charge` by default.
+   * The widget's `intent` must match, or the request is refused.
+   */
+  intent?: CheckoutIntent;
 }
 
 /** One line of the handler's log. Never carries a body, a token or a card detail. */
@@ -145,6 +153,18 @@ export class CheckoutError extends Error {
     if (this.field) error.field = this.field;
     return json(this.status, { code: this.status, message: this.message, error }, this.headers);
   }
+}
+
+/** A card authorization's status as the widget follows it. */
+function authorizationStatus(authorization: Pick<CardAuthorization, 'cardAuthorizationId' | 'status' | 'failureCode'>): CheckoutStatusResponse {
+  const done = authorization.status === 'AUTHORIZED' || authorization.status === 'CAPTURED';
+  const failed = authorization.status === 'FAILED' || authorization.status === 'CANCELED' || authorization.status === 'EXPIRED';
+  return {
+    chargeId: authorization.cardAuthorizationId,
+    status: done ? 'SUCCEEDED' : failed ? 'FAILED' : 'PENDING',
+    failureCode: authorization.failureCode ? authorization.failureCode : failed && authorization.status !== 'FAILED' ? authorization.status : null,
+    authorizationStatus: authorization.status,
+  };
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -294,6 +314,9 @@ class CheckoutHandler {
     }
     const input = parsed.data;
     const method = this.#paymentMethod(input);
+    if (input.intent === 'authorize' && method.paymentMethodType !== 'CARD_TOKEN') {
+      throw new CheckoutError(400, 'PAYMENT_METHOD_NOT_ALLOWED', 'Only a card payment can be authorized now and captured later.', { field: 'paymentMethod.type' });
+    }
     if (input.returnUrl !== undefined) this.#checkReturnUrl(input.returnUrl, request, url);
 
     const key = request.headers.get(CHECKOUT_IDEMPOTENCY_HEADER);
@@ -329,6 +352,13 @@ class CheckoutHandler {
 
   async #startCharge(request: Request, input: CheckoutChargeRequest, paymentMethod: PaymentMethodRequest, idempotencyKey: string): Promise<CheckoutChargeResponse> {
     const order = await this.#resolveOrder(input.orderReference, request);
+    const intent = input.intent ?? 'charge';
+    if ((order.intent ?? 'charge') !== intent) {
+      throw new CheckoutError(400, 'INTENT_MISMATCH', `This order is ${order.intent === 'authorize' ? 'authorized now and charged later' : 'charged now'}: the checkout's intent must be ${order.intent ?? 'charge'}.`, {
+        field: 'intent',
+      });
+    }
+    if (intent === 'authorize') return this.#startAuthorization(request, input, paymentMethod, order, idempotencyKey);
     const body: CreateChargeRequest = {
       amount: order.amount,
       currency: order.currency as CreateChargeRequest['currency'],
@@ -357,6 +387,37 @@ class CheckoutHandler {
     return answer;
   }
 
+  /** Reserves the order's amount on the card; the merchant captures or cancels it later. */
+  async #startAuthorization(
+    request: Request,
+    input: CheckoutChargeRequest,
+    paymentMethod: PaymentMethodRequest,
+    order: ResolvedOrder,
+    idempotencyKey: string,
+  ): Promise<CheckoutChargeResponse> {
+    if (paymentMethod.paymentMethodType !== 'CARD_TOKEN') throw new Error('only card tokens are authorized');
+    let created;
+    try {
+      created = await this.#client.cardAuthorizations.create(
+        {
+          amount: order.amount,
+          currency: order.currency as CreateChargeRequest['currency'],
+          referenceId: order.referenceId,
+          paymentMethod,
+          ...(input.returnUrl !== undefined ? { returnUrl: input.returnUrl } : {}),
+          ...(input.customer !== undefined ? { customer: input.customer } : {}),
+        },
+        { idempotencyKey, signal: request.signal },
+      );
+    } catch (error) {
+      throw upstreamError(error);
+    }
+    const id = created.cardAuthorizationId;
+    const answer: CheckoutChargeResponse = { chargeId: id, intent: 'authorize', actionRequired: created.actionRequired, statusToken: await this.#tokens.sign(id, 'authorization') };
+    if (created.redirect) answer.redirect = { redirectUrl: created.redirect.redirectUrl };
+    return answer;
+  }
+
   async #resolveOrder(orderReference: string, request: Request): Promise<ResolvedOrder> {
     let order: ResolvedOrder | null | undefined;
     try {
@@ -374,11 +435,12 @@ class CheckoutHandler {
       order.currency === CURRENCY_THB &&
       typeof order.referenceId === 'string' &&
       order.referenceId.length > 0 &&
-      order.referenceId.length <= 255;
+      order.referenceId.length <= 255 &&
+      (order.intent === undefined || order.intent === 'charge' || order.intent === 'authorize');
     if (!valid) {
       throw new CheckoutError(500, 'INTERNAL_ERROR', 'The shop could not price this order.', {
         cause: new ConfigurationError(
-          `resolveOrder must return {amount: whole satang from ${MIN_CHARGE_AMOUNT_SATANG} to ${MAX_CHARGE_AMOUNT_SATANG}, currency: "THB", referenceId: 1-255 characters}`,
+          `resolveOrder must return {amount: whole satang from ${MIN_CHARGE_AMOUNT_SATANG} to ${MAX_CHARGE_AMOUNT_SATANG}, currency: "THB", referenceId: 1-255 characters, intent?: "charge" | "authorize"}`,
         ),
       });
     }
@@ -420,7 +482,9 @@ class CheckoutHandler {
   async #status(request: Request, url: URL, chargeId: string, entry: CheckoutLogEntry): Promise<Response> {
     entry.chargeId = chargeId;
     const token = request.headers.get(CHECKOUT_STATUS_TOKEN_HEADER) ?? url.searchParams.get('token');
-    if (!/^[\w-]{1,128}$/.test(chargeId) || !(await this.#tokens.verify(chargeId, token))) {
+    if (!/^[\w-]{1,128}$/.test(chargeId)) throw new CheckoutError(403, 'INVALID_STATUS_TOKEN', 'This payment cannot be looked up from here.');
+    const authorization = !(await this.#tokens.verify(chargeId, token));
+    if (authorization && !(await this.#tokens.verify(chargeId, token, 'authorization'))) {
       throw new CheckoutError(403, 'INVALID_STATUS_TOKEN', 'This payment cannot be looked up from here.');
     }
     await this.#limit(request, 'status', this.#limits().status);
@@ -433,7 +497,8 @@ class CheckoutHandler {
       waitSeconds = Number(waitText);
     }
 
-    let status = await this.#readStatus(chargeId, request.signal);
+    const read = () => (authorization ? this.#readAuthorizationStatus(chargeId, request.signal) : this.#readStatus(chargeId, request.signal));
+    let status = await read();
     if (status.status !== 'PENDING' || waitSeconds === 0) return json(200, status);
 
     const deadline = Date.now() + waitSeconds * 1000;
@@ -446,7 +511,7 @@ class CheckoutHandler {
         const pause = new AbortController();
         await Promise.race([woken, sleep(Math.min(pollMs, deadline - Date.now()), AbortSignal.any([pause.signal, request.signal]))]);
         pause.abort();
-        status = await this.#readStatus(chargeId, request.signal);
+        status = await read();
       }
     } finally {
       unsubscribe();
@@ -466,6 +531,21 @@ class CheckoutHandler {
     }
     const status: CheckoutStatusResponse = { chargeId, status: charge.status, failureCode: charge.failureCode ? charge.failureCode : null };
     if (status.status !== 'PENDING') await this.#store.set(`status:${chargeId}`, JSON.stringify(status), STATUS_CACHE_TTL_MS);
+    return status;
+  }
+
+  /** An authorization's status in the widget's terms: AUTHORIZED (or captured) is a success. */
+  async #readAuthorizationStatus(id: string, signal: AbortSignal): Promise<CheckoutStatusResponse> {
+    const cached = await this.#store.get(`status:${id}`);
+    if (cached) return JSON.parse(cached) as CheckoutStatusResponse;
+    let authorization;
+    try {
+      authorization = await this.#client.cardAuthorizations.get(id, { signal });
+    } catch (error) {
+      throw upstreamError(error);
+    }
+    const status = authorizationStatus(authorization);
+    if (status.status !== 'PENDING') await this.#store.set(`status:${id}`, JSON.stringify(status), STATUS_CACHE_TTL_MS);
     return status;
   }
 
@@ -502,6 +582,7 @@ class CheckoutHandler {
     }
     try {
       if (event.name === 'charge.succeeded' || event.name === 'charge.failed') await this.#noteCharge(event.payload);
+      if (event.name.startsWith('card_authorization.')) await this.#noteStatus(authorizationStatus(event.payload as CardAuthorization));
       await this.#options.onEvent?.(event);
     } catch (error) {
       // Forget it, so the service's retry of this event is handled rather than dropped.
@@ -513,9 +594,13 @@ class CheckoutHandler {
 
   /** Records a charge's final status and wakes the long-polls waiting on it. */
   async #noteCharge(charge: { chargeId: string; status: ChargeStatus; failureCode?: string | null | undefined; updatedAt: string }): Promise<void> {
-    const status: CheckoutStatusResponse = { chargeId: charge.chargeId, status: charge.status, failureCode: charge.failureCode ? charge.failureCode : null };
-    await this.#store.set(`status:${charge.chargeId}`, JSON.stringify(status), STATUS_CACHE_TTL_MS);
-    await this.#store.publish(`charge:${charge.chargeId}`, charge.status);
+    await this.#noteStatus({ chargeId: charge.chargeId, status: charge.status, failureCode: charge.failureCode ? charge.failureCode : null });
+  }
+
+  async #noteStatus(status: CheckoutStatusResponse): Promise<void> {
+    if (status.status === 'PENDING') return;
+    await this.#store.set(`status:${status.chargeId}`, JSON.stringify(status), STATUS_CACHE_TTL_MS);
+    await this.#store.publish(`charge:${status.chargeId}`, status.status);
   }
 
   async #readJson(request: Request, maxBytes: number): Promise<unknown> {

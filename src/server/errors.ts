@@ -73,7 +73,7 @@ export class ConfigurationError extends Error {
 }
 
 /** Single lowercase words that are request fields; other words start prose ("payment method is …"). */
-const ONE_WORD_FIELDS = new Set(['amount', 'currency', 'customer', 'reason', 'pan', 'limit', 'offset', 'order', 'name', 'mode', 'body']);
+const ONE_WORD_FIELDS = new Set(['amount', 'currency', 'customer', 'reason', 'pan', 'limit', 'offset', 'order', 'name', 'mode', 'body', 'format', 'raw', 'image']);
 
 /** Reads "inputs are failing validation; paymentMethod.card.pan is not …" into its field. */
 function fieldOf(message: string): string | undefined {

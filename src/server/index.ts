@@ -12,7 +12,8 @@ export {
 } from './checkout-handler.js';
 export { MemoryCheckoutStore, type CheckoutStore } from './checkout-store.js';
 export { CLIENT_ADDRESS_HEADER } from './client-address.js';
-export { StatusTokens } from './status-token.js';
+export { StatusTokens, type StatusTokenKind } from './status-token.js';
+export { captureAuthorization, cancelAuthorization, type CaptureOptions } from './authorizations.js';
 export * from './service-client.js';
 export * from './errors.js';
 export { toNodeListener, toRequest, writeResponse, type FetchHandler, type NodeListenerOptions } from './node-adapter.js';

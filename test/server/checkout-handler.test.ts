@@ -21,6 +21,7 @@ const SERVICE = { baseUrl: 'http://127.0.0.1:4010', merchantId: SANDBOX_DEFAULTS
 const ORDERS: Record<string, ResolvedOrder> = {
   'cart-1': { amount: 12_345, currency: 'THB', referenceId: 'order-1001' },
   'cart-big': { amount: 600_000, currency: 'THB', referenceId: 'order-1002' },
+  'pre-order': { amount: 45_000, currency: 'THB', referenceId: 'order-1003', intent: 'authorize' },
 };
 
 let sandbox: Sandbox;
@@ -342,6 +343,95 @@ describe('createCheckoutHandler', () => {
       for (const wait of ['31', '-1', 'x', '1.5']) {
         expect((await status(created.body.chargeId, created.body.statusToken, `?wait=${wait}`)).status, wait).toBe(400);
       }
+    });
+  });
+
+  describe('the authorize intent', () => {
+    const reserve = async (pan: string, orderReference = 'pre-order', intent: string | null = 'authorize') => {
+      const cardTokenId = await service.tokenize(pan);
+      return call('POST', '/charges', { body: { orderReference, paymentMethod: { type: 'CARD_TOKEN', cardTokenId, securityCode: '123' }, ...(intent !== null ? { intent } : {}) } });
+    };
+
+    it('reserves the order on the card without charging it, and reads SUCCEEDED once authorized', async () => {
+      setUp();
+      const created = await reserve('4111111111111111');
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ intent: 'authorize', actionRequired: 'NONE' });
+      const id = created.body.chargeId as string;
+      const authorization = await service.request('GET', `/api/v1/card-authorizations/${id}`);
+      expect(authorization.body).toMatchObject({ status: 'AUTHORIZED', amount: 45_000, referenceId: 'order-1003' });
+      expect((await service.request('GET', '/api/v1/charges?referenceId=order-1003')).body.totalCount).toBe(0);
+      const read = await status(id, created.body.statusToken);
+      expect(read.status).toBe(200);
+      expect(CheckoutStatusResponseSchema.parse(read.body)).toMatchObject({ chargeId: id, status: 'SUCCEEDED', authorizationStatus: 'AUTHORIZED', failureCode: null });
+    });
+
+    it('follows a 3-D Secure authorization: REDIRECT, then the webhook wakes the long-poll', async () => {
+      setUp({}, {}, undefined);
+      const created = await reserve('4953261730509988');
+      expect(created.body).toMatchObject({ actionRequired: 'REDIRECT', intent: 'authorize' });
+      const waiting = status(created.body.chargeId, created.body.statusToken, '?wait=10');
+      const page = new URL(created.body.redirect.redirectUrl);
+      const otp = await sandbox.fetch(new Request(page, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'otp=123456' }));
+      expect(otp.status).toBeLessThan(400);
+      const read = await waiting;
+      expect(read.body).toMatchObject({ status: 'SUCCEEDED', authorizationStatus: 'AUTHORIZED' });
+      await vi.waitFor(() => expect(events.map((e) => e.name)).toContain('card_authorization.authorized'));
+    });
+
+    it('reads a declined card as FAILED with its failure code', async () => {
+      setUp();
+      const created = await reserve('4943129900084541');
+      const read = await status(created.body.chargeId, created.body.statusToken);
+      expect(read.body).toMatchObject({ status: 'FAILED', failureCode: 'CH_INSUFFICIENT_FUNDS', authorizationStatus: 'FAILED' });
+    });
+
+    it('refuses an intent that is not the order\'s, either way, before anything is created', async () => {
+      setUp();
+      const charged = await reserve('4111111111111111', 'cart-1', 'authorize');
+      expect(charged.status).toBe(400);
+      expect(charged.body.error).toMatchObject({ errorCode: 'INTENT_MISMATCH', field: 'intent' });
+      for (const intent of ['charge', null]) {
+        const reserved = await reserve('4111111111111111', 'pre-order', intent);
+        expect(reserved.status, String(intent)).toBe(400);
+        expect(reserved.body.error.errorCode).toBe('INTENT_MISMATCH');
+      }
+      expect((await service.request('GET', '/api/v1/card-authorizations')).body.totalCount).toBe(0);
+      expect((await service.request('GET', '/api/v1/charges')).body.totalCount).toBe(0);
+      const bad = await call('POST', '/charges', { body: { orderReference: 'pre-order', paymentMethod: { type: 'QR_PROMPT_PAY' }, intent: 'reserve' } });
+      expect(bad.body.error).toMatchObject({ errorCode: 'INVALID_REQUEST', field: 'intent' });
+    });
+
+    it('authorizes cards only', async () => {
+      setUp();
+      const answer = await call('POST', '/charges', { body: { orderReference: 'pre-order', paymentMethod: { type: 'QR_PROMPT_PAY' }, intent: 'authorize' } });
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toMatchObject({ errorCode: 'PAYMENT_METHOD_NOT_ALLOWED', field: 'paymentMethod.type' });
+    });
+
+    it('keeps the token kinds apart: a charge token reads no authorization, and the other way round', async () => {
+      setUp();
+      const reserved = await reserve('4111111111111111');
+      const charged = await payByCard('4111111111111111');
+      expect((await status(reserved.body.chargeId, charged.body.statusToken)).status).toBe(403);
+      expect((await status(charged.body.chargeId, reserved.body.statusToken)).status).toBe(403);
+      expect((await status(charged.body.chargeId, charged.body.statusToken)).body.authorizationStatus).toBeUndefined();
+    });
+
+    it('captures or cancels later with the server helpers', async () => {
+      setUp();
+      const { captureAuthorization, cancelAuthorization, ServiceClient } = await import('../../src/server/index.js');
+      const client = new ServiceClient({ ...SERVICE, fetch: sandbox.fetch });
+      const first = await reserve('4111111111111111');
+      const captured = await captureAuthorization(client, first.body.chargeId);
+      expect(captured.authorization).toMatchObject({ status: 'CAPTURED', capturedAmount: 45_000, capturableAmount: 0 });
+      expect((await client.charges.get(captured.chargeId))).toMatchObject({ status: 'SUCCEEDED', amount: 45_000, referenceId: 'order-1003' });
+      await expect(captureAuthorization(client, first.body.chargeId)).rejects.toThrow();
+
+      const second = await reserve('4111111111111111');
+      expect(await cancelAuthorization(client, second.body.chargeId)).toMatchObject({ status: 'CANCELED' });
+      // Its webhook reaches the handler: a page still following it learns the reservation is gone.
+      await vi.waitFor(async () => expect((await status(second.body.chargeId, second.body.statusToken)).body).toMatchObject({ status: 'FAILED', failureCode: 'CANCELED', authorizationStatus: 'CANCELED' }));
     });
   });
 

@@ -8,7 +8,6 @@ import {
   ConfigurationError,
   IdempotencyConflictError,
   NotFoundError,
-  NotImplementedError,
   RateLimitedError,
   ServiceError,
   ServiceUnavailableError,
@@ -440,56 +439,6 @@ describe('ServiceClient', () => {
     it('is refused with a partner id that does not own the key', async () => {
       const client = new ServiceClient(clientOptions({ apiKey: undefined, partner: { ...partner, partnerId: 'ptn_other' } }));
       expect(await rejection(client.charges.list())).toBeInstanceOf(AuthenticationError);
-    });
-  });
-
-  describe('endpoints the sandbox does not offer yet', () => {
-    const paymentLink = { order: { netAmount: 10_000, currency: 'THB' as const, description: 'A mug' } };
-    const slip = { format: 'RAW' as const, raw: '0041000600000101030040220014242082547BPM049885102TH9104F4C4' };
-    const boltIntent = {
-      amount: 10_000,
-      currency: 'THB' as const,
-      referenceId: 'bolt-1',
-      expiryDurationInSec: 300,
-      boltConnectionId: 'bc_1',
-      mode: { type: 'PAIRING' as const },
-      paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' as const },
-    };
-    const first = async <T>(iterable: AsyncIterable<T>) => {
-      for await (const item of iterable) return item;
-      return undefined;
-    };
-
-    it.each<[string, string, string, unknown, (client: ServiceClient) => Promise<unknown>]>([
-      ['paymentLinks.create', 'POST', '/api/v1/payment-links', paymentLink, (c) => c.paymentLinks.create(paymentLink)],
-      ['paymentLinks.get', 'GET', '/api/v1/payment-links/pl_1', undefined, (c) => c.paymentLinks.get('pl_1')],
-      ['paymentLinks.disable', 'PATCH', '/api/v1/payment-links/pl_1/disable', {}, (c) => c.paymentLinks.disable('pl_1')],
-      ['charges.verifyQrSlip', 'POST', '/api/v1/charges/verify-qr-slip', slip, (c) => c.charges.verifyQrSlip(slip)],
-      ['boltIntents.create', 'POST', '/api/v1/bolt-intents', boltIntent, (c) => c.boltIntents.create(boltIntent)],
-      ['boltIntents.get', 'GET', '/api/v1/bolt-intents/bi_1', undefined, (c) => c.boltIntents.get('bi_1')],
-      ['boltDevices.list', 'GET', '/api/v1/bolt-devices', undefined, (c) => c.boltDevices.list()],
-      ['boltDevices.iterate', 'GET', '/api/v1/bolt-devices', undefined, (c) => first(c.boltDevices.iterate())],
-      ['boltDevices.get', 'GET', '/api/v1/bolt-devices/bd_1', undefined, (c) => c.boltDevices.get('bd_1')],
-      ['boltDevices.rename', 'PATCH', '/api/v1/bolt-devices/bd_1/name', { name: 'Counter 2' }, (c) => c.boltDevices.rename('bd_1', { name: 'Counter 2' })],
-      ['boltDevices.healthCheck', 'POST', '/api/v1/bolt-devices/bd_1/health-check', {}, (c) => c.boltDevices.healthCheck('bd_1')],
-    ])('%s sends %s %s, is authenticated, and throws NotImplementedError once', async (_name, method, path, body, call) => {
-      const { client, seen } = wiredClient();
-      const error = await rejection(call(client));
-      expect(error).toBeInstanceOf(NotImplementedError);
-      expect(error).toMatchObject({ status: 501, errorCode: 'NOT_IMPLEMENTED_ERROR', retryable: false });
-      expect(error.requestId).toMatch(REQUEST_ID);
-
-      expect(seen).toHaveLength(1);
-      const [request] = seen;
-      expect(request?.method).toBe(method);
-      expect(request?.url.pathname).toBe(path);
-      expect(request?.headers.get('authorization')).toBe(basic(SANDBOX_DEFAULTS.merchantId, SANDBOX_DEFAULTS.apiKey));
-      if (method === 'GET') {
-        expect(request?.headers.has(IDEMPOTENCY_KEY)).toBe(false);
-      } else {
-        expect(request?.headers.get(IDEMPOTENCY_KEY)).toMatch(UUID_V4);
-        expect(JSON.parse(request!.body)).toEqual(body);
-      }
     });
   });
 

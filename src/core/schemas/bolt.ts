@@ -21,6 +21,9 @@ export type BoltIntentStatus = z.infer<typeof BoltIntentStatusSchema>;
  */
 export const BOLT_INTENT_RESULTS = ['', 'CH_SUCCEEDED', 'BI_EXPIRED', 'BI_CANCELED'] as const;
 
+/** Every bolt connection id starts with this; the contract names the prefix. */
+export const BOLT_CONNECTION_ID_PREFIX = 'bc_';
+
 export const BOLT_MODE_TYPES = ['PAIRING', 'DEEP_LINK'] as const;
 /**
  * How a bolt intent reaches the shopper: PAIRING sends it to a paired device (through a bolt
@@ -204,7 +207,11 @@ export const CreateBoltIntentRequestSchema = z
       z.lte(BOLT_INTENT_MAX_EXPIRY_SEC, `must be at most ${BOLT_INTENT_MAX_EXPIRY_SEC} (10 minutes)`),
     ),
     boltConnectionId: z.optional(
-      z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(255, 'must be at most 255 characters')),
+      z.string().check(
+        z.minLength(1, { error: 'must not be empty', abort: true }),
+        z.maxLength(255, 'must be at most 255 characters'),
+        z.startsWith(BOLT_CONNECTION_ID_PREFIX, `must be a bolt connection id (${BOLT_CONNECTION_ID_PREFIX}…)`),
+      ),
     ),
     mode: BoltModeRequestSchema,
     paymentMethod: BoltPaymentMethodRequestSchema,

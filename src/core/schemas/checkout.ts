@@ -41,6 +41,14 @@ export const CheckoutPaymentMethodSchema = z.strictObject({
 export type CheckoutPaymentMethod = z.infer<typeof CheckoutPaymentMethodSchema>;
 
 /**
+ * What a checkout does with the money: `charge` takes it now; `authorize` only reserves it on the
+ * card (a card authorization), for the merchant's server to capture or cancel later. The server's
+ * `resolveOrder` decides which an order takes; the widget's value must match it.
+ */
+export const CHECKOUT_INTENTS = ['charge', 'authorize'] as const;
+export type CheckoutIntent = (typeof CHECKOUT_INTENTS)[number];
+
+/**
  * The body of `POST {endpoint}/charges`. Fields the server decides (amount, currency) are not
  * part of it, and are ignored if a browser sends them.
  */
@@ -50,12 +58,17 @@ export const CheckoutChargeRequestSchema = z.object({
   deviceType: z.optional(DeviceTypeSchema),
   returnUrl: z.optional(HttpUrlRequestSchema),
   customer: z.optional(CustomerRequestSchema),
+  intent: z.optional(z.enum(CHECKOUT_INTENTS, { error: 'must be charge or authorize' })),
 });
 export type CheckoutChargeRequest = z.infer<typeof CheckoutChargeRequestSchema>;
 
-/** The answer of `POST {endpoint}/charges`: what the shopper does next, and the token to follow it. */
+/**
+ * The answer of `POST {endpoint}/charges`: what the shopper does next, and the token to follow it.
+ * With the `authorize` intent, `chargeId` is the card authorization's id (`cardAuthorizationId`).
+ */
 export const CheckoutChargeResponseSchema = z.looseObject({
   chargeId: z.string(),
+  intent: z.optional(z.enum(CHECKOUT_INTENTS)),
   actionRequired: ActionRequiredSchema,
   redirect: z.optional(z.nullable(RedirectSchema)),
   encodedImage: z.optional(z.nullable(EncodedImageSchema)),
@@ -64,11 +77,16 @@ export const CheckoutChargeResponseSchema = z.looseObject({
 });
 export type CheckoutChargeResponse = z.infer<typeof CheckoutChargeResponseSchema>;
 
-/** The answer of `GET {endpoint}/charges/{id}/status`. */
+/**
+ * The answer of `GET {endpoint}/charges/{id}/status`. For a card authorization, `status` reads
+ * SUCCEEDED once it is AUTHORIZED (or already captured) and FAILED when it failed, was canceled or
+ * expired; `authorizationStatus` gives its own status.
+ */
 export const CheckoutStatusResponseSchema = z.looseObject({
   chargeId: z.string(),
   status: ChargeStatusSchema,
   failureCode: z.nullable(z.string()),
+  authorizationStatus: z.optional(z.string()),
 });
 export type CheckoutStatusResponse = z.infer<typeof CheckoutStatusResponseSchema>;
 
@@ -79,6 +97,7 @@ export const CHECKOUT_ERROR_CODES = [
   'PAYMENT_METHOD_NOT_ALLOWED',
   'PAYMENT_DETAILS_REJECTED',
   'INVALID_RETURN_URL',
+  'INTENT_MISMATCH',
   'ORDER_NOT_FOUND',
   'INVALID_STATUS_TOKEN',
   'INVALID_SIGNATURE',

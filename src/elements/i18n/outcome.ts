@@ -9,6 +9,8 @@ export const outcomeMessages = defineMessages({
   en: {
     'success.title': 'Payment successful',
     'success.body': 'Thank you. Your payment of {amount} is complete.',
+    'success.authorizedTitle': 'Payment authorized',
+    'success.authorizedBody': 'Thank you. {amount} is reserved on your card and will be charged when your order is confirmed.',
     'failure.title': 'Payment not completed',
     'failure.insufficientFunds': 'The card was declined for insufficient funds. Try another card, or pay with PromptPay.',
     'failure.authentication': 'The payment was not approved. Try again, or choose another method.',
@@ -18,6 +20,8 @@ export const outcomeMessages = defineMessages({
   th: {
     'success.title': 'ชำระเงินสำเร็จ',
     'success.body': 'ขอบคุณ การชำระเงิน {amount} เสร็จสมบูรณ์',
+    'success.authorizedTitle': 'อนุมัติการชำระเงินแล้ว',
+    'success.authorizedBody': 'ขอบคุณ ยอด {amount} ถูกกันวงเงินไว้ในบัตรของคุณ และจะเรียกเก็บเมื่อร้านค้ายืนยันคำสั่งซื้อ',
     'failure.title': 'การชำระเงินไม่สำเร็จ',
     'failure.insufficientFunds': 'บัตรถูกปฏิเสธเนื่องจากยอดเงินไม่เพียงพอ กรุณาใช้บัตรอื่น หรือชำระด้วยพร้อมเพย์',
     'failure.authentication': 'การชำระเงินไม่ได้รับการยืนยัน กรุณาลองใหม่ หรือเลือกวิธีอื่น',

@@ -3,7 +3,7 @@ import { CURRENCY_THB, INSTALLMENT_MIN_AMOUNT_SATANG, MIN_CHARGE_AMOUNT_SATANG }
 import { deviceTypeFromUserAgent } from '../../core/device.js';
 import { installmentPlans } from '../../core/installments.js';
 import { formatAmount } from '../../core/money.js';
-import type { CheckoutChargeRequest, CheckoutChargeResponse, CheckoutPaymentMethodType, CheckoutStatusResponse } from '../../core/schemas/checkout.js';
+import type { CheckoutChargeRequest, CheckoutChargeResponse, CheckoutIntent, CheckoutPaymentMethodType, CheckoutStatusResponse } from '../../core/schemas/checkout.js';
 import { isHttpsOrLoopback } from '../../core/url.js';
 import { clearAttempt, loadAttempt, saveAttempt } from '../../client/attempt-store.js';
 import { CheckoutClientError } from '../../client/client-error.js';
@@ -140,6 +140,7 @@ export class SatangCheckout extends LitElement {
     locale: {},
     returnUrl: { attribute: 'return-url' },
     theme: { reflect: true },
+    intent: {},
     state: { state: true },
     group: { state: true },
     provider: { state: true },
@@ -172,6 +173,11 @@ export class SatangCheckout extends LitElement {
   returnUrl = '';
   /** light, dark, or auto (follows the system). */
   theme = 'light';
+  /**
+   * charge (take the money now) or authorize (only reserve it on the card, for the shop's server to
+   * capture later; card payments only, `methods` defaults to card). Must match the server's order.
+   */
+  intent: CheckoutIntent = 'charge';
 
   private state: CheckoutState = 'idle';
   private group: MethodGroup | undefined;
@@ -199,8 +205,10 @@ export class SatangCheckout extends LitElement {
 
   /** The configuration problem, in words, or undefined when the attributes can work. */
   get #configError(): string | undefined {
-    const parsed = parseMethods(this.methods);
+    const parsed = parseMethods(this.#methods);
     if ('unknown' in parsed) return `methods: unknown method "${parsed.unknown}"`;
+    if (this.intent !== 'charge' && this.intent !== 'authorize') return `intent must be charge or authorize, got "${this.intent}"`;
+    if (this.intent === 'authorize' && parsed.types.some((t) => t !== 'CARD_TOKEN')) return 'intent="authorize" takes card payments only: set methods="card"';
     if (!this.endpoint) return 'endpoint is required (the URL of your satang/server checkout handler)';
     if (!this.orderReference) return 'order-reference is required';
     if (!Number.isInteger(this.amount) || this.amount < MIN_CHARGE_AMOUNT_SATANG) return 'amount must be a whole number of satang, at least 100';
@@ -232,8 +240,13 @@ export class SatangCheckout extends LitElement {
     }
   }
 
+  /** An authorization is by card, so `methods` left at its default means card then. */
+  get #methods(): string {
+    return this.intent === 'authorize' && this.methods === DEFAULT_METHODS ? 'card' : this.methods;
+  }
+
   get #types(): CheckoutPaymentMethodType[] {
-    const parsed = parseMethods(this.methods);
+    const parsed = parseMethods(this.#methods);
     return 'types' in parsed ? parsed.types : [];
   }
 
@@ -286,7 +299,7 @@ export class SatangCheckout extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('methods') || this.group === undefined) {
+    if (changed.has('methods') || changed.has('intent') || this.group === undefined) {
       const groups = this.#groups;
       if (!this.group || !groups.includes(this.group)) this.group = groups[0];
       if (this.group === 'QR_PROMPT_PAY') void loadQrElement().catch(() => undefined);
@@ -353,6 +366,7 @@ export class SatangCheckout extends LitElement {
         paymentMethod: method,
         returnUrl: this.#returnUrl!.href,
         deviceType: this.#deviceType,
+        intent: this.intent,
       };
       this.charge = await code.createCheckoutCharge(this.endpoint, body, this.#attemptKey);
       this.#next(this.charge, method.type);
@@ -452,8 +466,8 @@ export class SatangCheckout extends LitElement {
   #status(locale: Locale): TemplateResult | typeof nothing {
     if (this.state === 'succeeded') {
       return html`<div part="outcome" class="outcome success" role="status">
-        <h2>${msg(locale, 'success.title')}</h2>
-        <p>${msg(locale, 'success.body', { amount: this.#amountText })}</p>
+        <h2>${msg(locale, this.intent === 'authorize' ? 'success.authorizedTitle' : 'success.title')}</h2>
+        <p>${msg(locale, this.intent === 'authorize' ? 'success.authorizedBody' : 'success.body', { amount: this.#amountText })}</p>
       </div>`;
     }
     if (this.state === 'failed') {

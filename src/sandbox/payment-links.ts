@@ -1,0 +1,464 @@
+import { INSTALLMENT_MIN_AMOUNT_SATANG, INSTALLMENT_PERIODS, type InstallmentPeriod } from '../core/constants.js';
+import type { Charge, CreateChargeRequest, CreateChargeResponse } from '../core/schemas/charge.js';
+import type { CustomerRequest } from '../core/schemas/common.js';
+import {
+  CreatePaymentLinkRequestSchema,
+  type CreatePaymentLinkRequest,
+  type CreatePaymentLinkResponse,
+  type PaymentLink,
+  type PaymentLinkStatus,
+} from '../core/schemas/payment-link.js';
+import type { DeviceType, PaymentMethodRequest, PaymentMethodType } from '../core/schemas/payment-method.js';
+import type { FieldIssue } from '../core/validation.js';
+import { SANDBOX_PAGES_PATH } from './hosted-pages.js';
+import { newId } from './ids.js';
+import { parseRequest, type ChargeOutcome, type SandboxMerchant, type SandboxPayments } from './payments.js';
+import { SandboxError } from './sandbox-error.js';
+import type { WebhookDispatcher } from './webhook-dispatcher.js';
+
+/** Where the hosted pay page of each payment link lives: `{PAYMENT_LINK_PAGES_PATH}/{paymentLinkId}`. */
+export const PAYMENT_LINK_PAGES_PATH = `${SANDBOX_PAGES_PATH}/payment-links`;
+
+/** Most order lines a link may carry. */
+export const PAYMENT_LINK_MAX_ORDER_ITEMS = 100;
+
+/** The switches of `linkSettings`, each a family of payment methods. */
+export const LINK_SETTING_MEMBERS = ['card', 'cardInstallments', 'qrPromptPay', 'eWallets', 'mobileBanking', 'buyNowPayLater'] as const;
+export type LinkSettingMember = (typeof LINK_SETTING_MEMBERS)[number];
+
+/** The member of `linkSettings.cardInstallments` that switches each installment period. */
+export const INSTALLMENT_SETTING_MEMBERS = {
+  3: 'installments3m',
+  4: 'installments4m',
+  6: 'installments6m',
+  10: 'installments10m',
+} as const satisfies Record<InstallmentPeriod, string>;
+
+/**
+ * The payment methods each `linkSettings` member offers on the pay page, in the order the page
+ * lists them. A link's page always charges a card as `CARD` (the payer types it in on the page).
+ */
+export const LINK_SETTING_METHODS = {
+  card: ['CARD'],
+  cardInstallments: ['CARD_INSTALLMENTS'],
+  qrPromptPay: ['QR_PROMPT_PAY'],
+  eWallets: ['TRUE_MONEY', 'SHOPEE_PAY', 'LINE_PAY', 'ALIPAY', 'WECHAT_PAY', 'MAKE'],
+  mobileBanking: ['KPLUS', 'SCB_EASY', 'BANGKOK_BANK_APP', 'KRUNGSRI_APP'],
+  buyNowPayLater: ['SPAY_LATER'],
+} as const satisfies Record<LinkSettingMember, readonly PaymentMethodType[]>;
+
+/** A method a payment link's page can charge. */
+export type PaymentLinkMethod = (typeof LINK_SETTING_METHODS)[LinkSettingMember][number];
+
+// A type alias, not an interface, so it fits the schema's loose (index-signature) object type.
+type Toggle = { isEnabled: boolean };
+
+/** `linkSettings` as a link reads back: every member and every installment period spelled out. */
+export type ResolvedLinkSettings = {
+  card: Toggle;
+  cardInstallments: Toggle & Record<(typeof INSTALLMENT_SETTING_MEMBERS)[InstallmentPeriod], Toggle>;
+  qrPromptPay: Toggle;
+  eWallets: Toggle;
+  mobileBanking: Toggle;
+  buyNowPayLater: Toggle;
+};
+
+/** One payment started on a link's page, kept so the page can show it again. */
+export interface PaymentLinkAttempt {
+  /** The token of the form that started it; the page's return address carries it. */
+  token: string;
+  chargeId: string;
+  /** The hosted step (OTP, force, wallet) the payer was sent to, while the charge is PENDING. */
+  stepUrl: string | undefined;
+  /** The QR shown for a PromptPay attempt. */
+  qr: { rawData: string; imageBase64Encoded: string; expiry: string } | undefined;
+}
+
+/** A payment link and what the sandbox keeps about it beyond its public shape. */
+export interface PaymentLinkRecord {
+  /** Stored status is ACTIVE, PAID or DISABLED; EXPIRED is read from the clock (see `status`). */
+  link: PaymentLink;
+  linkSettings: ResolvedLinkSettings;
+  seq: number;
+  expiresAt: Date | undefined;
+  /** The charge that paid the link. */
+  paidByChargeId: string | undefined;
+  /** Attempts by form token. A pending entry holds the promise of a charge still being created. */
+  attempts: Map<string, Promise<PaymentLinkAttempt>>;
+  /** Settled attempts (charge created) by charge id. */
+  attemptsByChargeId: Map<string, PaymentLinkAttempt>;
+}
+
+/** What the payer chose on a link's page, checked by the page; the charge is made from it. */
+export interface PaymentLinkPayment {
+  method: PaymentLinkMethod;
+  /** For CARD and CARD_INSTALLMENTS. */
+  card?: { pan: string; expiryMonth: number; expiryYear: number; cardHolderName: string; securityCode: string };
+  /** For CARD_INSTALLMENTS. */
+  installmentPeriod?: InstallmentPeriod;
+  /** For the mobile banking apps that only run on a phone. */
+  deviceType?: DeviceType;
+  /** The phone number and delivery address the page collected. */
+  customer?: CustomerRequest;
+}
+
+export interface SandboxPaymentLinksOptions {
+  payments: SandboxPayments;
+  webhooks: WebhookDispatcher;
+  merchants: ReadonlyMap<string, SandboxMerchant>;
+  now: () => Date;
+}
+
+const FORM_TOKEN = /^[A-Za-z0-9_-]{8,64}$/;
+
+/**
+ * Payment links: `POST /api/v1/payment-links`, `GET .../{id}`, `PATCH .../{id}/disable`, and the
+ * payments their hosted page makes.
+ *
+ * A link is single-use. It is ACTIVE until a charge made on its page succeeds (PAID, then the
+ * `payment_link.paid` webhook, then the charge's own `charge.succeeded` and `transaction.created`),
+ * it passes `expiresAt` (EXPIRED, read from the sandbox clock whenever the link is looked at), or
+ * the merchant disables it (DISABLED). A charge of the link that fails leaves it ACTIVE, so the
+ * payer can try again. A charge started while the link was ACTIVE that completes after the link
+ * stopped being ACTIVE (paid by another attempt, disabled, expired) ends FAILED with
+ * `CH_PROCESSING_FAILED`: a link is never paid twice, nor after the merchant disabled it.
+ *
+ * The charges a link's page makes are real charges (source `PAYMENT_LINK`, `sourceId` the link's
+ * id), found with `GET /api/v1/charges?source_in=PAYMENT_LINK&sourceId={id}`. Their `referenceId`
+ * is the order's `referenceId` (the link's id when the order has none), and the phone number and
+ * delivery address the page collects are the charge's `customer.primaryPhone` and
+ * `customer.deliveryAddress`.
+ */
+export class SandboxPaymentLinks {
+  readonly #links = new Map<string, PaymentLinkRecord>();
+  readonly #payments: SandboxPayments;
+  readonly #webhooks: WebhookDispatcher;
+  readonly #merchants: ReadonlyMap<string, SandboxMerchant>;
+  readonly #now: () => Date;
+
+  constructor(options: SandboxPaymentLinksOptions) {
+    this.#payments = options.payments;
+    this.#webhooks = options.webhooks;
+    this.#merchants = options.merchants;
+    this.#now = options.now;
+    this.#payments.onSettle((charge, outcome) => this.#settle(charge, outcome));
+  }
+
+  /**
+   * `POST /api/v1/payment-links`. Beyond the schema, refused with 400 when: `expiresAt` is not in
+   * the future; no payment method is enabled; card installments are enabled with no period, or
+   * with a period whose minimum the amount does not reach; `orderItems` do not add up to
+   * `netAmount`. That last rule is the sandbox's own reading: the order has no field for a
+   * discount, shipping or tax, so a difference could not be explained to the payer on the page;
+   * put shipping on a line of its own and lower prices for a discount.
+   *
+   * Defaults where the request is silent: `collectPhoneNumber` true (the contract: "false
+   * disables phone collection"), `collectDeliveryAddress` false, `feeType` TRANSACTION_FEE, no
+   * expiry. Without `linkSettings` every method is enabled, installments with the periods the
+   * amount allows; with `linkSettings`, a member left out is disabled.
+   */
+  create(merchant: SandboxMerchant, body: unknown, origin: string): CreatePaymentLinkResponse {
+    const request = parseRequest(CreatePaymentLinkRequestSchema, body);
+    const now = this.#now();
+    const issues: FieldIssue[] = [];
+    let expiresAt: Date | undefined;
+    if (request.expiresAt !== undefined) {
+      expiresAt = new Date(request.expiresAt);
+      if (expiresAt.getTime() <= now.getTime()) issues.push({ field: 'expiresAt', message: 'must be in the future' });
+    }
+    issues.push(...orderIssues(request.order));
+    const linkSettings = resolveLinkSettings(request.linkSettings, request.order.netAmount, issues);
+    if (issues.length > 0) throw SandboxError.validation(issues);
+
+    const paymentLinkId = newId('pl_');
+    const at = now.toISOString();
+    const { order } = request;
+    const link: PaymentLink = {
+      paymentLinkId,
+      merchantId: merchant.merchantId,
+      url: `${origin}${PAYMENT_LINK_PAGES_PATH}/${paymentLinkId}`,
+      status: 'ACTIVE',
+      order: {
+        netAmount: order.netAmount,
+        currency: order.currency,
+        description: order.description,
+        referenceId: order.referenceId ?? null,
+        internalNote: order.internalNote ?? null,
+        orderItems: (order.orderItems ?? []).map((item) => ({
+          itemName: item.itemName,
+          description: item.description ?? null,
+          imageUrl: item.imageUrl ?? null,
+          price: item.price,
+          productId: item.productId ?? null,
+          quantity: item.quantity,
+          sku: item.sku ?? null,
+        })),
+      },
+      linkSettings: structuredClone(linkSettings),
+      collectDeliveryAddress: request.collectDeliveryAddress ?? false,
+      collectPhoneNumber: request.collectPhoneNumber ?? true,
+      redirectUrl: request.redirectUrl ?? null,
+      cancelUrl: request.cancelUrl ?? null,
+      expiresAt: expiresAt?.toISOString() ?? null,
+      feeType: request.feeType ?? 'TRANSACTION_FEE',
+      createdAt: at,
+      updatedAt: at,
+    };
+    this.#links.set(paymentLinkId, {
+      link,
+      linkSettings,
+      seq: this.#payments.store.nextSeq(),
+      expiresAt,
+      paidByChargeId: undefined,
+      attempts: new Map(),
+      attemptsByChargeId: new Map(),
+    });
+    return { id: paymentLinkId, url: link.url };
+  }
+
+  /** `GET /api/v1/payment-links/{paymentLinkId}`. */
+  get(merchant: SandboxMerchant, paymentLinkId: string): PaymentLink {
+    return this.view(this.#own(merchant, paymentLinkId));
+  }
+
+  /**
+   * `PATCH /api/v1/payment-links/{paymentLinkId}/disable`: the link can no longer be paid. Disabling
+   * a DISABLED link changes nothing and answers the same; an EXPIRED one becomes DISABLED (the
+   * merchant's decision is what the link then shows); a PAID one is refused with 422
+   * `PAYMENT_LINK_STATUS_INVALID_ERROR`, since its payment stands (refund the charge instead).
+   */
+  disable(merchant: SandboxMerchant, paymentLinkId: string): PaymentLink {
+    const record = this.#own(merchant, paymentLinkId);
+    const status = this.status(record);
+    if (status === 'PAID') {
+      throw new SandboxError(
+        'PAYMENT_LINK_STATUS_INVALID_ERROR',
+        `payment link ${paymentLinkId} is PAID and cannot be disabled; refund charge ${record.paidByChargeId} instead`,
+      );
+    }
+    if (status !== 'DISABLED') {
+      record.link.status = 'DISABLED';
+      record.link.updatedAt = this.#now().toISOString();
+    }
+    return this.view(record);
+  }
+
+  /** A link by id, whoever owns it (the pay page is public), or undefined. */
+  find(paymentLinkId: string): PaymentLinkRecord | undefined {
+    return this.#links.get(paymentLinkId);
+  }
+
+  /** The link's status now: a stored ACTIVE past `expiresAt` reads EXPIRED. */
+  status(record: PaymentLinkRecord): PaymentLinkStatus {
+    const stored = record.link.status;
+    if (stored === 'ACTIVE' && record.expiresAt && record.expiresAt.getTime() <= this.#now().getTime()) return 'EXPIRED';
+    return stored;
+  }
+
+  /** A copy of the link as GET returns it and the webhook carries it. */
+  view(record: PaymentLinkRecord): PaymentLink {
+    const link = structuredClone(record.link);
+    link.status = this.status(record);
+    // An expired link last changed when it expired.
+    if (link.status === 'EXPIRED' && record.link.status === 'ACTIVE' && record.expiresAt) link.updatedAt = record.expiresAt.toISOString();
+    return link;
+  }
+
+  /** The merchant that owns a link, for its page (name, QR biller id). */
+  merchantOf(record: PaymentLinkRecord): SandboxMerchant | undefined {
+    return this.#merchants.get(record.link.merchantId);
+  }
+
+  /** The methods the link's settings enable, in page order. */
+  enabledMethods(record: PaymentLinkRecord): PaymentLinkMethod[] {
+    return LINK_SETTING_MEMBERS.filter((member) => record.linkSettings[member].isEnabled).flatMap((member) => LINK_SETTING_METHODS[member]);
+  }
+
+  /** The installment periods the link offers (enabled, and within reach of its amount). */
+  installmentPeriods(record: PaymentLinkRecord): InstallmentPeriod[] {
+    const settings = record.linkSettings.cardInstallments;
+    if (!settings.isEnabled) return [];
+    return INSTALLMENT_PERIODS.filter(
+      (period) => settings[INSTALLMENT_SETTING_MEMBERS[period]].isEnabled && record.link.order.netAmount >= INSTALLMENT_MIN_AMOUNT_SATANG[period],
+    );
+  }
+
+  /** The attempt a form token started, if any (waiting for its charge to exist). */
+  attempt(record: PaymentLinkRecord, token: string): Promise<PaymentLinkAttempt> | undefined {
+    return record.attempts.get(token);
+  }
+
+  /** A fresh token for a form on the link's page. */
+  newFormToken(): string {
+    return newId('pla_', 20);
+  }
+
+  /** Whether `token` can name an attempt (the page makes a fresh one otherwise). */
+  isFormToken(token: string): boolean {
+    return FORM_TOKEN.test(token);
+  }
+
+  /**
+   * Charges the link's amount as the payer chose, through the same flows as `POST
+   * /api/v1/charges`. `token` names the attempt: the same token again gets the same attempt
+   * rather than a second charge (a double click, a resubmitted form). `returnUrl` is where the
+   * charge's hosted steps send the payer back to. The caller has checked that the link is ACTIVE.
+   * A validation error of the charge is thrown as the API would answer it.
+   */
+  pay(record: PaymentLinkRecord, token: string, payment: PaymentLinkPayment, origin: string, returnUrl: string): Promise<PaymentLinkAttempt> {
+    const existing = record.attempts.get(token);
+    if (existing) return existing;
+    const started = this.#charge(record, token, payment, origin, returnUrl);
+    record.attempts.set(token, started);
+    // A refused attempt is forgotten, so the corrected form can be sent with the same token.
+    started.catch(() => record.attempts.delete(token));
+    return started;
+  }
+
+  async #charge(record: PaymentLinkRecord, token: string, payment: PaymentLinkPayment, origin: string, returnUrl: string): Promise<PaymentLinkAttempt> {
+    const merchant = this.merchantOf(record);
+    if (!merchant) throw new SandboxError('NOT_FOUND_ERROR', `the merchant of payment link ${record.link.paymentLinkId} is gone`);
+    const { order } = record.link;
+    const body: CreateChargeRequest = {
+      amount: order.netAmount,
+      currency: 'THB',
+      referenceId: order.referenceId ?? record.link.paymentLinkId,
+      paymentMethod: paymentMethodRequest(payment),
+      returnUrl,
+      ...(payment.deviceType ? { deviceType: payment.deviceType } : {}),
+      ...(payment.customer ? { customer: payment.customer } : {}),
+    };
+    const response: CreateChargeResponse = await this.#payments.createCharge(merchant, body, origin, {
+      source: 'PAYMENT_LINK',
+      sourceId: record.link.paymentLinkId,
+    });
+    const attempt: PaymentLinkAttempt = {
+      token,
+      chargeId: response.chargeId,
+      stepUrl: response.redirect?.redirectUrl,
+      qr: response.encodedImage ?? undefined,
+    };
+    record.attemptsByChargeId.set(response.chargeId, attempt);
+    return attempt;
+  }
+
+  /** The hook on every charge's settlement: pays the link, or refuses a charge it can no longer take. */
+  #settle(charge: Readonly<Charge>, outcome: ChargeOutcome): ChargeOutcome {
+    if (charge.source !== 'PAYMENT_LINK' || !charge.sourceId || outcome.status !== 'SUCCEEDED') return outcome;
+    const record = this.#links.get(charge.sourceId);
+    if (!record) return outcome;
+    if (this.status(record) !== 'ACTIVE') return { status: 'FAILED', failureCode: 'CH_PROCESSING_FAILED' };
+    record.link.status = 'PAID';
+    record.link.updatedAt = this.#now().toISOString();
+    record.paidByChargeId = charge.chargeId;
+    this.#webhooks.send('payment_link.paid', this.view(record), record.link.paymentLinkId);
+    return outcome;
+  }
+
+  #own(merchant: SandboxMerchant, paymentLinkId: string): PaymentLinkRecord {
+    const record = this.#links.get(paymentLinkId);
+    if (!record || record.link.merchantId !== merchant.merchantId) {
+      throw new SandboxError('NOT_FOUND_ERROR', `no payment link with id ${paymentLinkId}`);
+    }
+    return record;
+  }
+}
+
+function thb(satang: number): string {
+  return `${(satang / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} THB`;
+}
+
+function orderIssues(order: CreatePaymentLinkRequest['order']): FieldIssue[] {
+  const items = order.orderItems ?? [];
+  if (items.length > PAYMENT_LINK_MAX_ORDER_ITEMS) {
+    return [{ field: 'order.orderItems', message: `must list at most ${PAYMENT_LINK_MAX_ORDER_ITEMS} items` }];
+  }
+  if (items.length === 0) return [];
+  const total = items.reduce((sum, item) => sum + item.price * item.quantity, 0);
+  if (total === order.netAmount) return [];
+  return [
+    {
+      field: 'order.netAmount',
+      message: `must equal the sum of orderItems price × quantity, ${total} (${thb(total)}); it is ${order.netAmount} (${thb(order.netAmount)})`,
+    },
+  ];
+}
+
+function resolveLinkSettings(
+  given: CreatePaymentLinkRequest['linkSettings'],
+  netAmount: number,
+  issues: FieldIssue[],
+): ResolvedLinkSettings {
+  const on = (toggle: Toggle | undefined, fallback: boolean): Toggle => ({ isEnabled: toggle?.isEnabled ?? fallback });
+  const all = given === undefined;
+  const periods = Object.fromEntries(
+    INSTALLMENT_PERIODS.map((period) => {
+      const member = INSTALLMENT_SETTING_MEMBERS[period];
+      return [member, on(given?.cardInstallments?.[member], all && netAmount >= INSTALLMENT_MIN_AMOUNT_SATANG[period])];
+    }),
+  ) as Record<(typeof INSTALLMENT_SETTING_MEMBERS)[InstallmentPeriod], Toggle>;
+  const anyPeriod = Object.values(periods).some((toggle) => toggle.isEnabled);
+  const settings: ResolvedLinkSettings = {
+    card: on(given?.card, all),
+    cardInstallments: { isEnabled: given?.cardInstallments?.isEnabled ?? (all && anyPeriod), ...periods },
+    qrPromptPay: on(given?.qrPromptPay, all),
+    eWallets: on(given?.eWallets, all),
+    mobileBanking: on(given?.mobileBanking, all),
+    buyNowPayLater: on(given?.buyNowPayLater, all),
+  };
+  if (!LINK_SETTING_MEMBERS.some((member) => settings[member].isEnabled)) {
+    issues.push({ field: 'linkSettings', message: `must enable at least one payment method (${LINK_SETTING_MEMBERS.join(', ')})` });
+  }
+  if (settings.cardInstallments.isEnabled) {
+    if (!anyPeriod) {
+      const members = Object.values(INSTALLMENT_SETTING_MEMBERS).join(', ');
+      issues.push({ field: 'linkSettings.cardInstallments', message: `is enabled but enables no period; enable one of ${members}` });
+    }
+    for (const period of INSTALLMENT_PERIODS) {
+      const member = INSTALLMENT_SETTING_MEMBERS[period];
+      const minimum = INSTALLMENT_MIN_AMOUNT_SATANG[period];
+      if (periods[member].isEnabled && netAmount < minimum) {
+        issues.push({
+          field: `linkSettings.cardInstallments.${member}`,
+          message: `needs an order.netAmount of at least ${minimum} (${thb(minimum)}) for ${period} months`,
+        });
+      }
+    }
+  }
+  return settings;
+}
+
+function paymentMethodRequest(payment: PaymentLinkPayment): PaymentMethodRequest {
+  switch (payment.method) {
+    case 'CARD':
+      if (!payment.card) throw new Error('a card payment needs the card');
+      return { paymentMethodType: 'CARD', card: payment.card };
+    case 'CARD_INSTALLMENTS':
+      if (!payment.card || payment.installmentPeriod === undefined) throw new Error('an installment payment needs the card and a period');
+      return { paymentMethodType: 'CARD_INSTALLMENTS', cardInstallments: { ...payment.card, installmentPeriod: payment.installmentPeriod } };
+    case 'QR_PROMPT_PAY':
+      return { paymentMethodType: 'QR_PROMPT_PAY', qrPromptPay: {} };
+    case 'TRUE_MONEY':
+      return { paymentMethodType: 'TRUE_MONEY', trueMoney: {} };
+    case 'SHOPEE_PAY':
+      return { paymentMethodType: 'SHOPEE_PAY', shopeePay: {} };
+    case 'LINE_PAY':
+      return { paymentMethodType: 'LINE_PAY', linePay: {} };
+    case 'ALIPAY':
+      return { paymentMethodType: 'ALIPAY', alipay: {} };
+    case 'WECHAT_PAY':
+      return { paymentMethodType: 'WECHAT_PAY', weChatPay: {} };
+    case 'MAKE':
+      return { paymentMethodType: 'MAKE', make: {} };
+    case 'KPLUS':
+      return { paymentMethodType: 'KPLUS', kPlus: {} };
+    case 'SCB_EASY':
+      return { paymentMethodType: 'SCB_EASY', scbEasy: {} };
+    case 'BANGKOK_BANK_APP':
+      return { paymentMethodType: 'BANGKOK_BANK_APP', bangkokBankApp: {} };
+    case 'KRUNGSRI_APP':
+      return { paymentMethodType: 'KRUNGSRI_APP', krungsriApp: {} };
+    case 'SPAY_LATER':
+      return { paymentMethodType: 'SPAY_LATER', sPayLater: {} };
+  }
+}

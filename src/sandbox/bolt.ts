@@ -224,6 +224,38 @@ export class SandboxBolt {
     return structuredClone(record.intent);
   }
 
+  /**
+   * The merchant's intents, newest first, each brought up to date as GET does. The contract has no
+   * list endpoint for bolt intents; this is for the sandbox's dashboard.
+   */
+  listIntents(merchant: SandboxMerchant, page: { limit: number; offset: number }) {
+    return pageNewestFirst(
+      this.#intents.values(),
+      (record) => record.intent.merchantId === merchant.merchantId,
+      (record) => {
+        this.#refresh(record);
+        return structuredClone(record.intent);
+      },
+      page,
+    );
+  }
+
+  /**
+   * Pays, declines (with `failureCode`) or cancels an ACTIVE intent exactly as its page does: the
+   * same charge, webhooks and `updatedBy` (the device in PAIRING mode, the shopper in DEEP_LINK
+   * mode). For tools that act for the shopper, such as the sandbox's dashboard. Throws
+   * NOT_FOUND_ERROR for an intent of another merchant and REQUEST_CONFLICT_ERROR once it is no
+   * longer ACTIVE.
+   */
+  completeIntent(merchant: SandboxMerchant, id: string, action: BoltIntentAction, failureCode: ChargeFailureCode = 'CH_PROCESSING_FAILED'): BoltIntent {
+    const record = this.#intents.get(id);
+    if (!record || record.intent.merchantId !== merchant.merchantId) throw new SandboxError('NOT_FOUND_ERROR', `no bolt intent with id ${id}`);
+    this.#refresh(record);
+    if (record.intent.status !== 'ACTIVE') throw new SandboxError('REQUEST_CONFLICT_ERROR', `bolt intent ${id} is already ${record.intent.status}`);
+    this.#complete(record, action, failureCode);
+    return structuredClone(record.intent);
+  }
+
   // -------------------------------------------------------------------------------------------
   // Bolt devices
 
@@ -289,29 +321,16 @@ export class SandboxBolt {
     const { intent } = record;
     if (action !== 'pay' && action !== 'decline' && action !== 'cancel') return show(400, { kind: 'error', text: 'Choose pay, decline or cancel.' });
     if (intent.status !== 'ACTIVE') return show(409, { kind: 'error', text: `This payment request is already ${intent.status}.` });
-    const actor = intent.mode.type === 'PAIRING' ? ACTOR.device : ACTOR.shopper;
 
     if (action === 'decline') {
       const failureCode = form.get('failureCode') || 'CH_PROCESSING_FAILED';
-      if (!(CHARGE_FAILURE_CODES as readonly string[]).includes(failureCode)) {
+      if (!isChargeFailureCode(failureCode)) {
         return show(400, { kind: 'error', text: `Choose a failure code: ${CHARGE_FAILURE_CODES.join(', ')}.` });
       }
-      const charge = this.#charge(record, { status: 'FAILED', failureCode: failureCode as ChargeFailureCode });
-      this.#update(record, actor, { latestChargeId: charge.chargeId, latestChargeStatus: 'FAILED', latestChargeFailureCode: failureCode, result: failureCode });
+      this.#complete(record, action, failureCode);
       return show(200, { kind: 'error', text: `The payment was declined (${failureCode}). The request stays open: the shopper can try again.` });
     }
-    if (action === 'pay') {
-      const charge = this.#charge(record, { status: 'SUCCEEDED' });
-      if (charge.paymentMethod.card) intent.paymentMethod = { ...intent.paymentMethod!, card: { last4: SANDBOX_BOLT_CARD.last4, brand: SANDBOX_BOLT_CARD.brand } };
-      if (charge.paymentMethod.cardInstallments) {
-        intent.paymentMethod = { ...intent.paymentMethod!, cardInstallments: { last4: SANDBOX_BOLT_CARD.last4, brand: SANDBOX_BOLT_CARD.brand } };
-      }
-      this.#update(record, actor, { status: 'PAID', latestChargeId: charge.chargeId, latestChargeStatus: 'SUCCEEDED', latestChargeFailureCode: '', result: 'CH_SUCCEEDED' });
-      this.#webhooks.send('bolt_intent.paid', structuredClone(intent), intent.id);
-    } else {
-      this.#update(record, actor, { status: 'CANCELED', result: 'BI_CANCELED' });
-      this.#webhooks.send('bolt_intent.canceled', structuredClone(intent), intent.id);
-    }
+    this.#complete(record, action);
     if (record.returnUrl) return seeOther(record.returnUrl);
     return show(200, action === 'pay' ? { kind: 'success', text: 'Payment approved.' } : { kind: 'error', text: 'The payment request was canceled.' });
   }
@@ -347,6 +366,33 @@ export class SandboxBolt {
         intent.updatedBy = ACTOR.system;
       }
     }
+  }
+
+  /**
+   * What the terminal or the shopper's app does to an ACTIVE intent: a declined payment is a
+   * FAILED charge and leaves the intent open; a paid one is a SUCCEEDED charge and `bolt_intent.paid`;
+   * a cancel is `bolt_intent.canceled`.
+   */
+  #complete(record: IntentRecord, action: BoltIntentAction, failureCode: ChargeFailureCode = 'CH_PROCESSING_FAILED'): void {
+    const { intent } = record;
+    const actor = intent.mode.type === 'PAIRING' ? ACTOR.device : ACTOR.shopper;
+    if (action === 'decline') {
+      const charge = this.#charge(record, { status: 'FAILED', failureCode });
+      this.#update(record, actor, { latestChargeId: charge.chargeId, latestChargeStatus: 'FAILED', latestChargeFailureCode: failureCode, result: failureCode });
+      return;
+    }
+    if (action === 'pay') {
+      const charge = this.#charge(record, { status: 'SUCCEEDED' });
+      if (charge.paymentMethod.card) intent.paymentMethod = { ...intent.paymentMethod!, card: { last4: SANDBOX_BOLT_CARD.last4, brand: SANDBOX_BOLT_CARD.brand } };
+      if (charge.paymentMethod.cardInstallments) {
+        intent.paymentMethod = { ...intent.paymentMethod!, cardInstallments: { last4: SANDBOX_BOLT_CARD.last4, brand: SANDBOX_BOLT_CARD.brand } };
+      }
+      this.#update(record, actor, { status: 'PAID', latestChargeId: charge.chargeId, latestChargeStatus: 'SUCCEEDED', latestChargeFailureCode: '', result: 'CH_SUCCEEDED' });
+      this.#webhooks.send('bolt_intent.paid', structuredClone(intent), intent.id);
+      return;
+    }
+    this.#update(record, actor, { status: 'CANCELED', result: 'BI_CANCELED' });
+    this.#webhooks.send('bolt_intent.canceled', structuredClone(intent), intent.id);
   }
 
   #update(record: IntentRecord, actor: string, changes: Partial<BoltIntent>): void {
@@ -497,6 +543,14 @@ ${list}
     timer.unref?.();
     this.#timers.add(timer);
   }
+}
+
+/** What the terminal or the shopper can do to an ACTIVE bolt intent. */
+export type BoltIntentAction = 'pay' | 'decline' | 'cancel';
+
+/** Whether `code` is a charge failure code the sandbox can decline a payment with. */
+export function isChargeFailureCode(code: string): code is ChargeFailureCode {
+  return (CHARGE_FAILURE_CODES as readonly string[]).includes(code);
 }
 
 /** `paymentMethod` of a new intent: the type, and every member null but the chosen one. */

@@ -14,6 +14,7 @@ import { SANDBOX_PAGES_PATH } from './hosted-pages.js';
 import { newId } from './ids.js';
 import { parseRequest, type ChargeOutcome, type SandboxMerchant, type SandboxPayments } from './payments.js';
 import { SandboxError } from './sandbox-error.js';
+import { pageNewestFirst } from './store.js';
 import type { WebhookDispatcher } from './webhook-dispatcher.js';
 
 /** Where the hosted pay page of each payment link lives: `{PAYMENT_LINK_PAGES_PATH}/{paymentLinkId}`. */
@@ -241,6 +242,14 @@ export class SandboxPaymentLinks {
       record.link.updatedAt = this.#now().toISOString();
     }
     return this.view(record);
+  }
+
+  /**
+   * The merchant's links, newest first, each as GET returns it. The contract has no list endpoint
+   * for payment links; this is for the sandbox's dashboard.
+   */
+  list(merchant: SandboxMerchant, page: { limit: number; offset: number }) {
+    return pageNewestFirst(this.#links.values(), (record) => record.link.merchantId === merchant.merchantId, (record) => this.view(record), page);
   }
 
   /** A link by id, whoever owns it (the pay page is public), or undefined. */

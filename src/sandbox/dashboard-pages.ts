@@ -17,6 +17,7 @@ export type DisplayCell =
   | { kind: 'time'; iso: string }
   | { kind: 'link'; href: string; text: string }
   | { kind: 'code'; text: string }
+  | { kind: 'url'; href: string }
   | { kind: 'none' };
 
 /** A link of the dashboard's navigation. */
@@ -273,6 +274,11 @@ export function renderCell(cell: DisplayCell): string {
       return `<a class="mono" href="${escapeHtml(cell.href)}">${escapeHtml(cell.text)}</a>`;
     case 'code':
       return `<pre class="code">${escapeHtml(cell.text)}</pre>`;
+    case 'url':
+      // Only http(s) becomes a link: a javascript: or data: address stays text.
+      return /^https?:\/\//i.test(cell.href)
+        ? `<a class="mono" href="${escapeHtml(cell.href)}" rel="noreferrer">${escapeHtml(cell.href)}</a>`
+        : `<span class="mono">${escapeHtml(cell.href)}</span>`;
     case 'none':
       return '<span aria-label="none">—</span>';
   }

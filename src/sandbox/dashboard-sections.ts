@@ -1,10 +1,15 @@
+import type { BoltDevice, BoltIntent } from '../core/schemas/bolt.js';
 import type { CardAuthorization } from '../core/schemas/card-authorization.js';
+import { CHARGE_FAILURE_CODES } from '../core/schemas/charge.js';
+import type { PaymentLink } from '../core/schemas/payment-link.js';
 import type { PaymentMethodResponse } from '../core/schemas/payment-method.js';
 import type { Transaction } from '../core/schemas/transaction.js';
 import type { SandboxAuthorizations } from './authorizations.js';
+import { isChargeFailureCode, type SandboxBolt } from './bolt.js';
 import { cell, defineSection, relatedTable, type Column, type DashboardSection, type RelatedTable } from './dashboard.js';
 import type { HostedPages } from './hosted-pages.js';
 import { paymentMethodLabel } from './pages.js';
+import type { SandboxPaymentLinks } from './payment-links.js';
 import type { SandboxMerchant, SandboxPayments } from './payments.js';
 import { SandboxError } from './sandbox-error.js';
 import { pageNewestFirst, type ChargeRecord, type RefundRecord } from './store.js';
@@ -17,6 +22,8 @@ export interface DashboardSectionDeps {
   webhooks: WebhookDispatcher;
   /** Completes pending steps exactly as the hosted pages do. */
   pages: HostedPages;
+  paymentLinks: SandboxPaymentLinks;
+  bolt: SandboxBolt;
 }
 
 /** Largest amount typed into an action form, in baht: the largest charge the sandbox takes. */
@@ -28,7 +35,7 @@ const MAX_FORM_AMOUNT_BAHT_DIGITS = 8;
  * same records, webhooks and transactions.
  */
 export function sandboxDashboardSections(deps: DashboardSectionDeps): DashboardSection<unknown>[] {
-  const { payments, authorizations, webhooks, pages } = deps;
+  const { payments, authorizations, webhooks, pages, paymentLinks, bolt } = deps;
   const store = payments.store;
 
   const ownCharge = (merchant: SandboxMerchant, id: string): ChargeRecord => {
@@ -41,6 +48,8 @@ export function sandboxDashboardSections(deps: DashboardSectionDeps): DashboardS
     if (!record || record.refund.merchantId !== merchant.merchantId) throw new SandboxError('NOT_FOUND_ERROR', `This sandbox has no refund ${id}.`);
     return record;
   };
+  /** The merchant's charges made for a source (a payment link, a bolt intent, an authorization), newest first. */
+  const chargesOf = (sourceId: string) => [...store.charges.values()].filter(({ charge }) => charge.sourceId === sourceId).sort((a, b) => b.seq - a.seq);
   const refundsOf = (chargeId: string) => [...store.refunds.values()].filter(({ refund }) => refund.chargeId === chargeId).sort((a, b) => b.seq - a.seq);
   /** The merchant's webhook deliveries, newest first; `of` keeps those about one resource. */
   const deliveries = (merchant: SandboxMerchant, of?: { resourceId: string; events: readonly string[] }) =>
@@ -253,7 +262,7 @@ export function sandboxDashboardSections(deps: DashboardSectionDeps): DashboardS
       {
         title: 'Captures',
         section: 'charges',
-        records: (authorizations.records.get(a.cardAuthorizationId)?.captureIds ?? []).flatMap((id) => store.charges.get(id) ?? []).reverse(),
+        records: chargesOf(a.cardAuthorizationId),
         empty: 'Nothing captured.',
       },
       webhooksOf(merchant, a.cardAuthorizationId, 'card_authorization.'),
@@ -359,7 +368,177 @@ export function sandboxDashboardSections(deps: DashboardSectionDeps): DashboardS
     ],
   });
 
-  return [charges, refunds, transactions, authorizationsSection, webhookDeliveries];
+  const links = defineSection<PaymentLink>({
+    slug: 'payment-links',
+    title: 'Payment links',
+    singular: 'Payment link',
+    idPrefix: 'pl_',
+    id: (link) => link.paymentLinkId,
+    list: (merchant, page) => paymentLinks.list(merchant, page),
+    get: (merchant, id) => paymentLinks.get(merchant, id),
+    columns: [
+      { label: 'Link', value: (link) => cell.mono(link.paymentLinkId) },
+      { label: 'Status', value: (link) => cell.status(link.status) },
+      { label: 'Amount', value: (link) => cell.amount(link.order.netAmount, link.order.currency) },
+      { label: 'Description', value: (link) => link.order.description },
+      { label: 'Reference', value: (link) => link.order.referenceId },
+      { label: 'Created', value: (link) => cell.time(link.createdAt) },
+    ],
+    fields: [
+      { label: 'Status', value: (link) => cell.status(link.status) },
+      { label: 'Amount', value: (link) => cell.amount(link.order.netAmount, link.order.currency) },
+      { label: 'Pay page', value: (link) => cell.url(link.url) },
+      { label: 'Description', value: (link) => link.order.description },
+      { label: 'Reference', value: (link) => link.order.referenceId },
+      { label: 'Internal note', value: (link) => link.order.internalNote },
+      { label: 'Items', value: (link) => link.order.orderItems?.length ?? 0 },
+      { label: 'Paid by', value: (link) => cell.ref(paymentLinks.find(link.paymentLinkId)?.paidByChargeId, 'charges') },
+      { label: 'Redirect URL', value: (link) => cell.mono(link.redirectUrl) },
+      { label: 'Cancel URL', value: (link) => cell.mono(link.cancelUrl) },
+      { label: 'Expires', value: (link) => cell.time(link.expiresAt) },
+      { label: 'Created', value: (link) => cell.time(link.createdAt) },
+      { label: 'Updated', value: (link) => cell.time(link.updatedAt) },
+    ],
+    related: (link, merchant) => [
+      { title: 'Charges', section: 'charges', records: chargesOf(link.paymentLinkId), empty: 'Nobody has tried to pay it yet.' },
+      webhooksOf(merchant, link.paymentLinkId, 'payment_link.'),
+    ],
+    actions: [
+      {
+        name: 'disable',
+        label: 'Disable',
+        variant: 'danger',
+        done: 'Disabled: the link can no longer be paid.',
+        available: (link) => link.status === 'ACTIVE' || link.status === 'EXPIRED',
+        run: (link, _form, merchant) => void paymentLinks.disable(merchant, link.paymentLinkId),
+      },
+    ],
+  });
+
+  const intents = defineSection<BoltIntent>({
+    slug: 'bolt-intents',
+    title: 'Bolt intents',
+    singular: 'Bolt intent',
+    idPrefix: 'bi_',
+    id: (intent) => intent.id,
+    list: (merchant, page) => bolt.listIntents(merchant, page),
+    get: (merchant, id) => bolt.getIntent(merchant, id),
+    columns: [
+      { label: 'Intent', value: (intent) => cell.mono(intent.id) },
+      { label: 'Status', value: (intent) => cell.status(intent.status) },
+      { label: 'Result', value: (intent) => cell.mono(intent.result) },
+      { label: 'Amount', value: (intent) => cell.amount(intent.amount, intent.currency) },
+      { label: 'Mode', value: (intent) => intent.mode.type },
+      { label: 'Method', value: (intent) => (intent.paymentMethod ? paymentMethodLabel(intent.paymentMethod.paymentMethodType) : null) },
+      { label: 'Reference', value: (intent) => intent.referenceId },
+      { label: 'Created', value: (intent) => cell.time(intent.createdAt) },
+    ],
+    fields: [
+      { label: 'Status', value: (intent) => cell.status(intent.status) },
+      { label: 'Result', value: (intent) => cell.mono(intent.result) },
+      { label: 'Amount', value: (intent) => cell.amount(intent.amount, intent.currency) },
+      { label: 'Mode', value: (intent) => intent.mode.type },
+      { label: 'Deep link', value: (intent) => cell.url(intent.mode.deepLink?.deepLinkUrl) },
+      { label: 'Return URL', value: (intent) => cell.mono(intent.mode.deepLink?.returnUrl) },
+      { label: 'Method', value: (intent) => (intent.paymentMethod ? paymentMethodLabel(intent.paymentMethod.paymentMethodType) : null) },
+      { label: 'Bolt connection', value: (intent) => cell.mono(intent.boltConnectionId) },
+      { label: 'Reference', value: (intent) => intent.referenceId },
+      { label: 'Internal note', value: (intent) => intent.internalNote },
+      { label: 'Latest charge', value: (intent) => cell.ref(intent.latestChargeId, 'charges') },
+      { label: 'Latest charge status', value: (intent) => cell.status(intent.latestChargeStatus) },
+      { label: 'Latest failure code', value: (intent) => cell.mono(intent.latestChargeFailureCode) },
+      { label: 'Expires', value: (intent) => cell.time(intent.expiresAt) },
+      { label: 'Created', value: (intent) => cell.time(intent.createdAt) },
+      { label: 'Created by', value: (intent) => intent.createdBy },
+      { label: 'Updated', value: (intent) => cell.time(intent.updatedAt) },
+      { label: 'Updated by', value: (intent) => intent.updatedBy },
+    ],
+    related: (intent, merchant) => [
+      { title: 'Charges', section: 'charges', records: chargesOf(intent.id), empty: 'No payment was attempted yet.' },
+      webhooksOf(merchant, intent.id, 'bolt_intent.'),
+    ],
+    actions: [
+      {
+        name: 'pay',
+        label: 'Pay',
+        variant: 'success',
+        done: 'Paid, as if the shopper had paid on the terminal or in the app.',
+        available: (intent) => intent.status === 'ACTIVE',
+        run: (intent, _form, merchant) => void bolt.completeIntent(merchant, intent.id, 'pay'),
+      },
+      {
+        name: 'decline',
+        label: 'Decline the payment',
+        variant: 'danger',
+        done: 'The payment was declined; the intent stays open, so the shopper can try again.',
+        available: (intent) => intent.status === 'ACTIVE',
+        inputs: () => [{ name: 'failureCode', label: 'Failure code', hint: `One of ${CHARGE_FAILURE_CODES.join(', ')}; empty is CH_PROCESSING_FAILED.` }],
+        run: (intent, form, merchant) => {
+          const failureCode = (form.get('failureCode') ?? '').trim() || 'CH_PROCESSING_FAILED';
+          if (!isChargeFailureCode(failureCode)) throw SandboxError.field('failureCode', `must be one of ${CHARGE_FAILURE_CODES.join(', ')}`);
+          bolt.completeIntent(merchant, intent.id, 'decline', failureCode);
+        },
+      },
+      {
+        name: 'cancel',
+        label: 'Cancel',
+        variant: 'danger',
+        done: 'Canceled, as if the shopper had canceled on the terminal or in the app.',
+        available: (intent) => intent.status === 'ACTIVE',
+        run: (intent, _form, merchant) => void bolt.completeIntent(merchant, intent.id, 'cancel'),
+      },
+    ],
+  });
+
+  const devices = defineSection<BoltDevice>({
+    slug: 'bolt-devices',
+    title: 'Bolt devices',
+    singular: 'Bolt device',
+    idPrefix: 'bd_',
+    id: (device) => device.boltDeviceId,
+    list: (merchant, page) => bolt.listDevices(merchant, page),
+    get: (merchant, id) => bolt.getDevice(merchant, id),
+    columns: [
+      { label: 'Device', value: (device) => cell.mono(device.boltDeviceId) },
+      { label: 'Name', value: (device) => device.name },
+      { label: 'Battery (%)', value: (device) => device.latestMetric?.batteryLevel },
+      { label: 'Network', value: (device) => device.latestMetric?.networkType },
+      { label: 'Reported', value: (device) => cell.time(device.latestMetric?.reportedAt) },
+      { label: 'Created', value: (device) => cell.time(device.createdAt) },
+    ],
+    fields: [
+      { label: 'Name', value: (device) => device.name },
+      { label: 'Last report', value: (device) => cell.time(device.latestMetric?.reportedAt) },
+      { label: 'Battery (%)', value: (device) => device.latestMetric?.batteryLevel },
+      { label: 'Charging', value: (device) => device.latestMetric?.isCharging },
+      { label: 'Network', value: (device) => device.latestMetric?.networkType },
+      { label: 'Signal strength', value: (device) => device.latestMetric?.signalStrength },
+      { label: 'App version', value: (device) => device.latestMetric?.appVersion },
+      { label: 'Created', value: (device) => cell.time(device.createdAt) },
+      { label: 'Updated', value: (device) => cell.time(device.updatedAt) },
+    ],
+    actions: [
+      {
+        name: 'health-check',
+        label: 'Health check',
+        variant: 'primary',
+        done: 'Health check requested: the device reports in a moment; reload this page to see its new metric.',
+        available: () => true,
+        run: (device, _form, merchant) => bolt.requestHealthCheck(merchant, device.boltDeviceId),
+      },
+      {
+        name: 'rename',
+        label: 'Rename',
+        variant: 'primary',
+        done: 'Renamed.',
+        available: () => true,
+        inputs: () => [{ name: 'name', label: 'New name' }],
+        run: (device, form, merchant) => void bolt.renameDevice(merchant, device.boltDeviceId, { name: form.get('name') ?? '' }),
+      },
+    ],
+  });
+
+  return [charges, refunds, transactions, authorizationsSection, links, intents, devices, webhookDeliveries];
 }
 
 /** "VISA •••• 1111" for a card member of a payment method, or nothing. */
@@ -374,6 +553,8 @@ function sectionOfEvent(event: string): string | undefined {
   if (event.startsWith('refund.')) return 'refunds';
   if (event.startsWith('transaction.')) return 'transactions';
   if (event.startsWith('card_authorization.')) return 'card-authorizations';
+  if (event.startsWith('payment_link.')) return 'payment-links';
+  if (event.startsWith('bolt_intent.')) return 'bolt-intents';
   return undefined;
 }
 

@@ -66,6 +66,8 @@ export type Cell =
   | { kind: 'status'; status: string }
   | { kind: 'time'; iso: string | null | undefined }
   | { kind: 'code'; text: string }
+  /** An address outside the dashboard: a link when it is http(s), text otherwise. */
+  | { kind: 'url'; href: string }
   /** A link to a record: of `section`, or of the section whose `idPrefix` the id starts with. */
   | { kind: 'ref'; id: string | null | undefined; section?: string };
 
@@ -76,6 +78,7 @@ export const cell = {
   status: (status: string | null | undefined): Cell => (status ? { kind: 'status', status } : null),
   time: (iso: string | null | undefined): Cell => ({ kind: 'time', iso }),
   code: (text: string): Cell => ({ kind: 'code', text }),
+  url: (href: string | null | undefined): Cell => (href ? { kind: 'url', href } : null),
   ref: (id: string | null | undefined, section?: string): Cell => (section === undefined ? { kind: 'ref', id } : { kind: 'ref', id, section }),
 };
 

@@ -161,7 +161,14 @@ export class Sandbox {
             now,
             maxBodyBytes: this.#maxBodyBytes,
             publicUrl: options.publicUrl,
-            sections: sandboxDashboardSections({ payments: this.payments, authorizations: this.authorizations, webhooks: this.webhooks, pages: this.#pages }),
+            sections: sandboxDashboardSections({
+              payments: this.payments,
+              authorizations: this.authorizations,
+              webhooks: this.webhooks,
+              pages: this.#pages,
+              paymentLinks: this.paymentLinks,
+              bolt: this.bolt,
+            }),
           });
     this.#routes = this.#buildRoutes();
   }

@@ -772,6 +772,142 @@ describe('the sandbox dashboard', () => {
     });
   });
 
+  describe('payment links', () => {
+    const links = (id = '') => `${SANDBOX_DASHBOARD_PATH}/payment-links${id ? `/${id}` : ''}`;
+    async function createLink(referenceId: string) {
+      const answer = await client.post('/api/v1/payment-links', {
+        order: { netAmount: 159_000, currency: 'THB', description: 'Ceramic tea set', referenceId },
+        collectPhoneNumber: false,
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      return answer.body as { id: string; url: string };
+    }
+    /** Chooses `method` on the link's pay page and submits it, as the payer does. */
+    async function payOnPage(url: string, method: string) {
+      const page = await sandbox.fetch(new Request(url));
+      const form = /<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/.exec(await page.text())!;
+      const fields: Record<string, string> = { method };
+      for (const input of form[2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[input[1]!] = input[2]!;
+      const response = await sandbox.fetch(
+        new Request(`${ORIGIN}${form[1]!.replace(/&amp;/g, '&')}`, { method: 'POST', headers: { 'content-type': FORM }, body: new URLSearchParams(fields).toString(), redirect: 'manual' }),
+      );
+      expect(response.status).toBe(303);
+    }
+
+    it('lists links with status, amount and pay page, and completes a link’s pending charge so the link is PAID', async () => {
+      start();
+      const link = await createLink('order-link-1');
+      const browser = await signedIn();
+      const list = await browser.get(links());
+      expect(list.html).toContain(link.id);
+      expect(list.html).toMatch(/badge-active">ACTIVE/);
+      expect(list.html).toContain('฿1,590.00');
+      const page = await browser.get(links(link.id));
+      expect(page.html).toContain(`<a class="mono" href="${link.url}" rel="noreferrer">`);
+
+      await payOnPage(link.url, 'TRUE_MONEY');
+      const charge = sandbox.store.charges.values().next().value!.charge;
+      expect(charge).toMatchObject({ status: 'PENDING', source: 'PAYMENT_LINK', sourceId: link.id });
+      const withCharge = await browser.get(links(link.id));
+      expect(withCharge.html).toContain(`href="${charges(charge.chargeId)}"`);
+      expect((await browser.get(charges(charge.chargeId))).html).toContain(`href="${links(link.id)}"`);
+
+      expect((await browser.act(charges(charge.chargeId), 'succeed')).status).toBe(303);
+      expect((await client.get(`/api/v1/payment-links/${link.id}`)).body.status).toBe('PAID');
+      expect(await delivered()).toEqual(['payment_link.paid', 'charge.succeeded', 'transaction.created']);
+      const paid = await browser.get(links(link.id));
+      expect(paid.html).toMatch(/badge-paid">PAID/);
+      expect(actionForms(paid.html)).toEqual([]);
+      expect(paid.html).toContain('payment_link.paid');
+    });
+
+    it('disables an active link', async () => {
+      start();
+      const link = await createLink('order-link-2');
+      const browser = await signedIn();
+      const answer = await browser.act(links(link.id), 'disable');
+      expect(answer.status).toBe(303);
+      expect(answer.location).toBe(`${links(link.id)}?done=disable`);
+      expect((await client.get(`/api/v1/payment-links/${link.id}`)).body.status).toBe('DISABLED');
+      const page = await browser.get(answer.location!);
+      expect(page.html).toContain('Disabled: the link can no longer be paid.');
+      expect(actionForms(page.html)).toEqual([]);
+    });
+  });
+
+  describe('bolt intents and devices', () => {
+    const intents = (id = '') => `${SANDBOX_DASHBOARD_PATH}/bolt-intents${id ? `/${id}` : ''}`;
+    const devices = (id = '') => `${SANDBOX_DASHBOARD_PATH}/bolt-devices${id ? `/${id}` : ''}`;
+    async function createIntent(fields: Record<string, unknown> = {}) {
+      const answer = await client.post('/api/v1/bolt-intents', {
+        amount: 45_000,
+        currency: 'THB',
+        referenceId: 'table-12',
+        expiryDurationInSec: 120,
+        boltConnectionId: 'bc_8Hs3Kd1Wp9Rb4Nc7Lm2Xv5Tq',
+        mode: { type: 'PAIRING' },
+        paymentMethod: { paymentMethodType: 'CARD' },
+        ...fields,
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      return answer.body.id as string;
+    }
+    const getIntent = async (id: string) => (await client.get(`/api/v1/bolt-intents/${id}`)).body;
+
+    it('lists intents with status and result, and pays one as the terminal does', async () => {
+      start();
+      const id = await createIntent();
+      const browser = await signedIn();
+      const list = await browser.get(intents());
+      expect(list.html).toContain(id);
+      expect(list.html).toMatch(/badge-active">ACTIVE/);
+      expect(list.html).toContain('<td>PAIRING</td>');
+
+      expect((await browser.act(intents(id), 'pay')).status).toBe(303);
+      const intent = await getIntent(id);
+      expect(intent).toMatchObject({ status: 'PAID', result: 'CH_SUCCEEDED', latestChargeStatus: 'SUCCEEDED', updatedBy: 'device' });
+      expect(await client.getCharge(intent.latestChargeId)).toMatchObject({ status: 'SUCCEEDED', sourceId: id, amount: 45_000 });
+      expect(await delivered()).toEqual(['charge.succeeded', 'transaction.created', 'bolt_intent.paid']);
+      const page = await browser.get(intents(id));
+      expect(page.html).toMatch(/badge-paid">PAID/);
+      expect(page.html).toContain('CH_SUCCEEDED');
+      expect(page.html).toContain(`href="${charges(intent.latestChargeId)}"`);
+      expect(actionForms(page.html)).toEqual([]);
+    });
+
+    it('declines a payment with the chosen failure code, leaving the intent open, and cancels it', async () => {
+      start();
+      const id = await createIntent({ boltConnectionId: undefined, mode: { type: 'DEEP_LINK', deepLink: { returnUrl: 'https://shop.example/back' } }, paymentMethod: { paymentMethodType: 'TRUE_MONEY' } });
+      const browser = await signedIn();
+      const wrong = await browser.act(intents(id), 'decline', { failureCode: 'CH_NOPE' });
+      expect(wrong.status).toBe(400);
+      expect(wrong.html).toContain('failureCode must be one of');
+      expect((await browser.act(intents(id), 'decline', { failureCode: 'CH_INSUFFICIENT_FUNDS' })).status).toBe(303);
+      expect(await getIntent(id)).toMatchObject({ status: 'ACTIVE', result: 'CH_INSUFFICIENT_FUNDS', latestChargeFailureCode: 'CH_INSUFFICIENT_FUNDS', updatedBy: 'shopper' });
+      expect((await browser.act(intents(id), 'cancel')).status).toBe(303);
+      expect(await getIntent(id)).toMatchObject({ status: 'CANCELED', result: 'BI_CANCELED' });
+      expect(await delivered()).toEqual(['charge.failed', 'bolt_intent.canceled']);
+    });
+
+    it('lists the merchant’s devices, asks one for a health check and renames it', async () => {
+      start({ bolt: { healthCheckDelayMs: 0 } });
+      const browser = await signedIn();
+      const list = await browser.get(devices());
+      const seeded = (await client.get('/api/v1/bolt-devices')).body.data as { boltDeviceId: string; name: string }[];
+      expect(seeded.length).toBeGreaterThan(0);
+      for (const device of seeded) expect(list.html).toContain(device.boltDeviceId);
+      const id = seeded[0]!.boltDeviceId;
+      now += 60_000;
+      expect((await browser.act(devices(id), 'health-check')).status).toBe(303);
+      await vi.waitFor(async () => expect((await client.get(`/api/v1/bolt-devices/${id}`)).body.latestMetric.reportedAt).toBe(new Date(now).toISOString()));
+      expect((await browser.get(devices(id))).html).toContain(new Date(now).toISOString());
+      expect((await browser.act(devices(id), 'rename', { name: 'Counter <2>' })).status).toBe(303);
+      expect((await client.get(`/api/v1/bolt-devices/${id}`)).body.name).toBe('Counter <2>');
+      expect((await browser.get(devices(id))).html).toContain('Counter &lt;2&gt;');
+      expect((await browser.act(devices(id), 'rename', { name: '' })).status).toBe(400);
+    });
+  });
+
   describe('re-sending webhooks', () => {
     it('sends a delivery again as a new delivery with the same event and body, and shows it', async () => {
       start();

@@ -280,7 +280,7 @@ export function renderCell(cell: DisplayCell): string {
         ? `<a class="mono" href="${escapeHtml(cell.href)}" rel="noreferrer">${escapeHtml(cell.href)}</a>`
         : `<span class="mono">${escapeHtml(cell.href)}</span>`;
     case 'none':
-      return '<span aria-label="none">—</span>';
+      return '<span aria-hidden="true">—</span><span class="visually-hidden">none</span>';
   }
 }
 
@@ -427,7 +427,8 @@ export function renderDetailPage(view: {
   backHref: string;
   backLabel: string;
 }): string {
-  const rows = view.fields.map(({ label, cell }) => `<div><dt>${escapeHtml(label)}</dt><dd>${renderCell(cell)}</dd></div>`).join('\n');
+  // A row with nothing to say (no QR expiry on a card charge) is left out rather than shown empty.
+  const rows = view.fields.filter(({ cell }) => cell.kind !== 'none').map(({ label, cell }) => `<div><dt>${escapeHtml(label)}</dt><dd>${renderCell(cell)}</dd></div>`).join('\n');
   const actions =
     view.actions.length > 0
       ? `<section class="card" aria-labelledby="actions-heading">

@@ -223,7 +223,8 @@ export class SatangCardForm extends LitElement {
   protected override firstUpdated(): void {
     this.#syncValidity();
     this.dispatchEvent(new SatangReadyEvent());
-    void cardTokens().catch(() => undefined);
+    // After the first frame: the form shows first, the code that only runs on submit comes next.
+    requestAnimationFrame(() => setTimeout(() => void cardTokens().catch(() => undefined)));
   }
 
   #onInput(field: CardField, event: Event): void {

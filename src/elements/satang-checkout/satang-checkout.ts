@@ -20,6 +20,10 @@ useMessages(checkoutMessages, paymentMessages);
 
 /** The payment code (`pay-path.ts`), fetched once and shared by every checkout on the page. */
 type PayPath = typeof import('./pay-path.js');
+
+/** Runs `task` after the next frame is painted: for work the first render must not wait on. */
+const afterPaint = (task: () => void): void => void requestAnimationFrame(() => setTimeout(task));
+
 let payPathModule: Promise<PayPath> | undefined;
 function payPath(): Promise<PayPath> {
   payPathModule ??= import('./pay-path.js').catch((error: unknown) => {
@@ -277,8 +281,8 @@ export class SatangCheckout extends LitElement {
       return;
     }
     this.dispatchEvent(new SatangReadyEvent());
-    // Fetched now, while the shopper fills the form, so pressing pay does not wait for it.
-    void payPath().catch(() => undefined);
+    // Fetched once the form is on screen, while the shopper fills it, so pressing pay does not wait for it.
+    afterPaint(() => void payPath().catch(() => undefined));
   }
 
   /** Long-polls the charge's status until it is final. */

@@ -19,6 +19,7 @@ export {
   type TestCard,
 } from './defaults.js';
 export { SANDBOX_PAGES_PATH } from './hosted-pages.js';
+export { SANDBOX_DASHBOARD_PATH, SANDBOX_DASHBOARD_SESSION_TTL_MS } from './dashboard.js';
 export { SANDBOX_CARD_AUTHORIZATION_TTL_MS } from './authorizations.js';
 export type { WebhookDelivery, WebhookAttempt } from './webhook-dispatcher.js';
 export {

@@ -55,5 +55,3 @@ export const CHECKOUT_IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const CHECKOUT_STATUS_TOKEN_HEADER = 'X-Satang-Status-Token';
 /** Longest a status request may wait for a change, in seconds. */
 export const CHECKOUT_MAX_WAIT_SECONDS = 30;
-/** The longest slip QR text the service reads; a Thai bank slip QR is far shorter. */
-export const QR_SLIP_RAW_MAX_LENGTH = 2048;

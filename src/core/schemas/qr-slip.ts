@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
-import { QR_SLIP_RAW_MAX_LENGTH } from '../constants.js';
 
-// In constants.ts, which the browser imports without zod: the checkout reads slips there too.
-export { QR_SLIP_RAW_MAX_LENGTH };
+/** The longest slip QR text the service reads; a Thai bank slip QR is far shorter. */
+export const QR_SLIP_RAW_MAX_LENGTH = 2048;
 
 /** What a slip verification did to the matched charge. */
 export const QR_SLIP_VERIFICATION_RESULTS = ['UPDATED_TO_SUCCEEDED', 'ALREADY_SUCCEEDED'] as const;

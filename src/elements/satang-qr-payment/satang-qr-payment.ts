@@ -405,12 +405,12 @@ export class SatangQrPayment extends LitElement {
     if (!this.endpoint || !this.chargeId || !this.statusToken) return nothing;
     const slip = this.slip;
     const busy = slip === 'reading' || slip === 'verifying';
-    return html`<label part="slip-button" class="slip-button"
-        ><input class="visually-hidden" type="file" accept="image/*" ?disabled=${busy} aria-describedby=${slip ? 'slip-status' : nothing} @change=${this.#onSlip} />${msg(
-          locale,
-          'qr.slipUpload',
-        )}</label
-      >${slip ? html`<p part="slip-status" id="slip-status" class=${busy ? 'status' : 'error'}>${msg(locale, SLIP_MESSAGES[slip])}</p>` : nothing}`;
+    // No `capture`: a phone offers its camera and its saved pictures (where banking apps put slips) alike.
+    return html`<label part="slip-button" class="slip-button">
+        <input class="visually-hidden" type="file" accept="image/*" ?disabled=${busy} aria-describedby=${slip ? 'slip-status' : nothing} @change=${this.#onSlip} />
+        ${msg(locale, 'qr.slipUpload')}
+      </label>
+      ${slip ? html`<p part="slip-status" id="slip-status" class=${busy ? 'status' : 'error'}>${msg(locale, SLIP_MESSAGES[slip])}</p>` : nothing}`;
   }
 
   #code(alt: string) {

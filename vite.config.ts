@@ -8,6 +8,8 @@ import { defineConfig, type BuildEnvironmentOptions, type Plugin } from 'vite';
  *                       comes in chunks/qr-payment-*.js when PromptPay is chosen
  *   satang-card.js      the card form alone (src/elements/card.ts)
  *   chunks/qrcode-*.js  the QR renderer, fetched only when a QR code is shown
+ *   chunks/jsqr-*.js    the QR reader for transfer slips, fetched only when a shopper picks a slip
+ *                       on a browser without a native BarcodeDetector
  *
  * Each entry is built on its own so that it is one self-contained file (lit and the shared code
  * inside): a page that loads it makes one request until a QR is needed. Building both entries in
@@ -20,8 +22,9 @@ import { defineConfig, type BuildEnvironmentOptions, type Plugin } from 'vite';
 const OUT_DIR = 'dist/browser';
 
 /** Modules that must stay out of the entry files and load on demand. */
-const LAZY_ONLY = /[\\/]node_modules[\\/](qrcode|dijkstrajs)[\\/]/;
+const LAZY_ONLY = /[\\/]node_modules[\\/](qrcode|dijkstrajs|jsqr)[\\/]/;
 const isQrcodeChunk = (moduleIds: readonly string[]) => moduleIds.some((id) => /[\\/]node_modules[\\/]qrcode[\\/]/.test(id));
+const isJsqrChunk = (moduleIds: readonly string[]) => moduleIds.some((id) => /[\\/]node_modules[\\/]jsqr[\\/]/.test(id));
 
 const QRCODE_FACADE = '\0satang:qrcode';
 
@@ -50,6 +53,24 @@ function qrcodeFacade(): Plugin {
         'export const toDataURL = QRCode.toDataURL;',
         'export const toString = QRCode.toString;',
       ].join('\n');
+    },
+  };
+}
+
+/**
+ * jsQR ships as one UMD file, which the bundler would wrap as CommonJS: its interop runtime would
+ * then become a chunk shared with the QR renderer, one more request before a QR code shows. Given
+ * a `module` of its own, the file reads as a plain ES module whose `default` is its exports
+ * (`{default: jsQR}`), as the dev server gives it.
+ */
+function jsqrAsEsModule(): Plugin {
+  return {
+    name: 'satang:jsqr-as-es-module',
+    apply: 'build',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/[\\/]node_modules[\\/]jsqr[\\/]dist[\\/]jsQR\.js$/.test(id)) return null;
+      return { code: `var module = { exports: {} }, exports = module.exports;\n${code}\nexport default module.exports;\n`, map: null };
     },
   };
 }
@@ -121,14 +142,20 @@ function browserBuild(name: string, file: string, emptyOutDir: boolean): BuildEn
         minify: true,
         comments: false,
         chunkFileNames: (chunk) =>
-          isQrcodeChunk(chunk.moduleIds) ? 'chunks/qrcode-[hash].js' : chunk.moduleIds.some((id) => id.includes('satang-qr-payment')) ? 'chunks/qr-payment-[hash].js' : 'chunks/[name]-[hash].js',
+          isQrcodeChunk(chunk.moduleIds)
+            ? 'chunks/qrcode-[hash].js'
+            : isJsqrChunk(chunk.moduleIds)
+              ? 'chunks/jsqr-[hash].js'
+              : chunk.moduleIds.some((id) => id.includes('satang-qr-payment'))
+                ? 'chunks/qr-payment-[hash].js'
+                : 'chunks/[name]-[hash].js',
       },
     },
   };
 }
 
 export default defineConfig({
-  plugins: [qrcodeFacade(), minifyCssTemplates(), checkEntries()],
+  plugins: [qrcodeFacade(), jsqrAsEsModule(), minifyCssTemplates(), checkEntries()],
   environments: {
     client: { build: browserBuild('satang', 'src/elements/index.ts', true) },
     checkout: { consumer: 'client', build: browserBuild('satang-checkout', 'src/elements/checkout.ts', false) },

@@ -1,5 +1,5 @@
 import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_STATUS_TOKEN_HEADER } from '../core/constants.js';
-import type { CheckoutChargeRequest, CheckoutChargeResponse, CheckoutStatusResponse } from '../core/schemas/checkout.js';
+import type { CheckoutChargeRequest, CheckoutChargeResponse, CheckoutSlipResponse, CheckoutStatusResponse } from '../core/schemas/checkout.js';
 import { CheckoutClientError } from './client-error.js';
 import { errorFromAnswer, send } from './http.js';
 
@@ -51,5 +51,30 @@ export async function getCheckoutStatus(
   if (answer?.status !== 'PENDING' && answer?.status !== 'SUCCEEDED' && answer?.status !== 'FAILED') {
     throw new CheckoutClientError('server', 'unexpected status answer');
   }
+  return answer;
+}
+
+/**
+ * Sends the text of the QR code on the shopper's bank transfer slip for this charge; the merchant's
+ * server has the service check it. Answers once the charge is SUCCEEDED; a slip of no payment is
+ * refused with the code `SLIP_NOT_FOUND`, a slip of another payment with `SLIP_MISMATCH`.
+ */
+export async function verifyCheckoutSlip(
+  endpoint: string,
+  chargeId: string,
+  statusToken: string,
+  raw: string,
+  signal?: AbortSignal,
+): Promise<CheckoutSlipResponse> {
+  const response = await send(join(endpoint, `/charges/${encodeURIComponent(chargeId)}/slip`), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [CHECKOUT_STATUS_TOKEN_HEADER]: statusToken },
+    body: JSON.stringify({ raw }),
+    credentials: 'same-origin',
+    ...(signal ? { signal } : {}),
+  });
+  if (!response.ok) throw await errorFromAnswer(response);
+  const answer = (await response.json()) as CheckoutSlipResponse;
+  if (answer?.chargeId !== chargeId || answer.status !== 'SUCCEEDED') throw new CheckoutClientError('server', 'unexpected slip answer');
   return answer;
 }

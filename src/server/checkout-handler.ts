@@ -9,11 +9,13 @@ import {
   CHECKOUT_PAYMENT_METHOD_TYPES,
   CHECKOUT_STATUS_TOKEN_HEADER,
   CheckoutChargeRequestSchema,
+  CheckoutSlipRequestSchema,
   type CheckoutChargeRequest,
   type CheckoutChargeResponse,
   type CheckoutErrorCode,
   type CheckoutIntent,
   type CheckoutPaymentMethodType,
+  type CheckoutSlipResponse,
   type CheckoutStatusResponse,
 } from '../core/schemas/checkout.js';
 import { PAYMENT_METHOD_OBJECT_KEYS, type PaymentMethodRequest } from '../core/schemas/payment-method.js';
@@ -88,7 +90,10 @@ export interface CheckoutHandlerOptions {
   onEvent?: (event: WebhookEvent) => void | Promise<void>;
   /** Shared state; in memory by default. */
   store?: CheckoutStore;
-  /** Per-client fixed-window limits, or `false` to leave limiting to the platform. */
+  /**
+   * Per-client fixed-window limits, or `false` to leave limiting to the platform. Slip checks
+   * (`POST /charges/{id}/slip`) have a window of their own, of `chargesPerWindow`.
+   */
   rateLimit?: false | { windowMs?: number; chargesPerWindow?: number; statusPerWindow?: number };
   /** Who the caller is, for rate limits; by default the address the Node adapter saw. */
   getClientId?: (request: Request) => string | undefined;
@@ -197,6 +202,8 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  * - `POST {basePath}/charges`: creates the charge for an order; the amount comes from `resolveOrder`.
  * - `GET {basePath}/charges/{chargeId}/status?wait=N`: the charge's status for the holder of its
  *   status token, held up to N seconds while it is PENDING.
+ * - `POST {basePath}/charges/{chargeId}/slip`: the QR text of the shopper's bank transfer slip,
+ *   for the holder of the charge's status token; the service checks it and the charge succeeds.
  * - `POST {basePath}/webhooks`: the service's signed webhooks.
  *
  * Throws a {@link ConfigurationError} at once when an option is missing or wrong.
@@ -286,6 +293,11 @@ class CheckoutHandler {
     if (status) {
       this.#only(request, 'GET');
       return this.#status(request, url, safeDecode(status[1]!), entry);
+    }
+    const slip = /^\/charges\/([^/]+)\/slip$/.exec(path);
+    if (slip) {
+      this.#only(request, 'POST');
+      return this.#verifySlip(request, safeDecode(slip[1]!), entry);
     }
     if (path === '/webhooks') {
       this.#only(request, 'POST');
@@ -517,6 +529,40 @@ class CheckoutHandler {
       unsubscribe();
     }
     return json(200, status);
+  }
+
+  /**
+   * Checks the QR text of the shopper's bank transfer slip with the service, which sets the charge
+   * the transfer paid SUCCEEDED. Only the holder of the charge's status token may send one (a card
+   * authorization is never paid by transfer, so its tokens are refused). A slip that paid another
+   * charge is refused without naming it.
+   */
+  async #verifySlip(request: Request, chargeId: string, entry: CheckoutLogEntry): Promise<Response> {
+    entry.chargeId = chargeId;
+    if (!/^[\w-]{1,128}$/.test(chargeId) || !(await this.#tokens.verify(chargeId, request.headers.get(CHECKOUT_STATUS_TOKEN_HEADER)))) {
+      throw new CheckoutError(403, 'INVALID_STATUS_TOKEN', 'This payment cannot be looked up from here.');
+    }
+    await this.#limit(request, 'slips', this.#limits().charges);
+    const body = await this.#readJson(request, this.#options.maxBodyBytes ?? CHECKOUT_MAX_BODY_BYTES);
+    const parsed = CheckoutSlipRequestSchema.safeParse(body);
+    if (!parsed.success) {
+      const issues = toFieldIssues(parsed.error.issues, body);
+      throw new CheckoutError(400, 'INVALID_REQUEST', `The request is not valid: ${describeFieldIssues(issues)}.`, { field: issues[0]?.field });
+    }
+    let verified;
+    try {
+      verified = await this.#client.charges.verifyQrSlip({ format: 'RAW', raw: parsed.data.raw }, { signal: request.signal });
+    } catch (error) {
+      if (error instanceof NotFoundError) {
+        throw new CheckoutError(404, 'SLIP_NOT_FOUND', 'This slip does not match a payment.', { cause: error, ...(error.requestId ? { serviceRequestId: error.requestId } : {}) });
+      }
+      throw upstreamError(error);
+    }
+    // The transfer paid that charge, whichever it is: whoever follows it learns so now, as from a webhook.
+    await this.#noteStatus({ chargeId: verified.chargeId, status: 'SUCCEEDED', failureCode: null });
+    if (verified.chargeId !== chargeId) throw new CheckoutError(409, 'SLIP_MISMATCH', 'This slip is for another payment.');
+    const answer: CheckoutSlipResponse = { chargeId, status: 'SUCCEEDED', verificationResult: verified.verificationResult };
+    return json(200, answer);
   }
 
   /** A final status learnt from a webhook, else the service's answer. */

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { CustomerRequestSchema, HttpUrlRequestSchema, requiredString } from './common.js';
 import { ActionRequiredSchema, ChargeStatusSchema, EncodedImageSchema, RedirectSchema } from './charge.js';
 import { DeviceTypeSchema, InstallmentPeriodSchema } from './payment-method.js';
+import { QR_SLIP_RAW_MAX_LENGTH, QR_SLIP_VERIFICATION_RESULTS } from './qr-slip.js';
 
 /**
  * The contract between the checkout widget and the merchant's proxy (`satang/server`). The
@@ -90,6 +91,26 @@ export const CheckoutStatusResponseSchema = z.looseObject({
 });
 export type CheckoutStatusResponse = z.infer<typeof CheckoutStatusResponseSchema>;
 
+/**
+ * The body of `POST {endpoint}/charges/{id}/slip`: the text of the QR code printed on the
+ * shopper's bank transfer slip, read in the browser. The picture itself never leaves the browser.
+ */
+export const CheckoutSlipRequestSchema = z.object({
+  raw: z.string().check(z.minLength(1, 'is required'), z.maxLength(QR_SLIP_RAW_MAX_LENGTH, `must be at most ${QR_SLIP_RAW_MAX_LENGTH} characters`)),
+});
+export type CheckoutSlipRequest = z.infer<typeof CheckoutSlipRequestSchema>;
+
+/**
+ * The answer of `POST {endpoint}/charges/{id}/slip` when the slip paid this charge: it is
+ * SUCCEEDED, by this slip (`UPDATED_TO_SUCCEEDED`) or already before (`ALREADY_SUCCEEDED`).
+ */
+export const CheckoutSlipResponseSchema = z.looseObject({
+  chargeId: z.string(),
+  status: z.literal('SUCCEEDED'),
+  verificationResult: z.enum(QR_SLIP_VERIFICATION_RESULTS),
+});
+export type CheckoutSlipResponse = z.infer<typeof CheckoutSlipResponseSchema>;
+
 /** Stable error codes of the proxy; `message` beside them is safe to show a shopper. */
 export const CHECKOUT_ERROR_CODES = [
   'INVALID_REQUEST',
@@ -100,6 +121,8 @@ export const CHECKOUT_ERROR_CODES = [
   'INTENT_MISMATCH',
   'ORDER_NOT_FOUND',
   'INVALID_STATUS_TOKEN',
+  'SLIP_NOT_FOUND',
+  'SLIP_MISMATCH',
   'INVALID_SIGNATURE',
   'ORIGIN_NOT_ALLOWED',
   'UNSUPPORTED_MEDIA_TYPE',

@@ -93,6 +93,33 @@ export const styles = [
       border: 0;
       border-radius: var(--satang-radius);
     }
+    /* A secondary action: outlined, under the code. The file input inside stays focusable. */
+    .slip-button {
+      position: relative;
+      display: inline-flex;
+      align-items: center;
+      min-height: var(--satang-field-height);
+      margin: 4px 0 0;
+      padding: 0 16px;
+      color: var(--satang-color-accent);
+      border: 1px solid currentColor;
+      border-radius: var(--satang-radius);
+      cursor: pointer;
+    }
+    .slip-button input {
+      min-height: 0;
+      padding: 0;
+      border: 0;
+    }
+    .slip-button:has(:focus-visible) {
+      outline: 2px solid var(--satang-color-accent);
+      outline-offset: 1px;
+      box-shadow: var(--satang-focus-ring);
+    }
+    .slip-button:has(:disabled) {
+      opacity: 0.6;
+      cursor: progress;
+    }
     .result {
       display: grid;
       gap: 4px;

@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, svg, type PropertyValues } from 'lit';
 import type { QRCode } from 'qrcode';
+import { verifyCheckoutSlip } from '../../client/checkout-api.js';
 import type { CheckoutClientError } from '../../client/client-error.js';
 import { failureMessageKey } from '../../core/failure.js';
 import { formatAmount } from '../../core/money.js';
@@ -12,11 +13,26 @@ import { paymentMessages } from '../i18n/payment.js';
 import { qrMessages } from '../i18n/qr.js';
 import { SatangQrRenewEvent } from './qr-events.js';
 import { styles } from './satang-qr-payment.styles.js';
+import { readSlipQr } from './slip-reader.js';
 
 useMessages(paymentMessages, outcomeMessages, qrMessages);
 
 /** Where the payment shown by `<satang-qr-payment>` stands; see {@link SatangQrPayment.state}. */
 export type QrPaymentState = 'invalid' | 'loading' | 'showing' | 'expired' | 'paid' | 'failed';
+
+/**
+ * Where an uploaded bank transfer slip stands: its QR code being read, none found in the picture,
+ * being checked, refused as another payment's (or no payment's), or not checkable now.
+ */
+type SlipState = 'reading' | 'unreadable' | 'verifying' | 'mismatch' | 'unavailable';
+
+const SLIP_MESSAGES: Record<SlipState, MessageKey> = {
+  reading: 'qr.slipReading',
+  unreadable: 'qr.slipNoCode',
+  verifying: 'qr.slipVerifying',
+  mismatch: 'qr.slipMismatch',
+  unavailable: 'qr.slipUnavailable',
+};
 
 /** Light modules around the code that scanners need to find it (the QR specification's minimum). */
 export const QR_QUIET_ZONE_MODULES = 4;
@@ -56,6 +72,11 @@ function modulesPath(modules: QRCode['modules']): string {
  * `charge-id` and `statusToken` the element follows the charge through the merchant's proxy and
  * reports the outcome; network trouble is retried and never hides the code.
  *
+ * A shopper who paid by bank transfer instead can upload the transfer slip (a picture, or a photo
+ * taken then): the slip's QR code is read in the browser (the platform's `BarcodeDetector`, else
+ * jsQR, fetched as its own chunk only then) and only its text goes to the proxy
+ * (`POST {endpoint}/charges/{id}/slip`). A slip of this payment is its success, as a paid QR.
+ *
  * @event satang-success - The charge succeeded (`chargeId`).
  * @event satang-failure - The charge failed (`chargeId`, `failureCode`).
  * @event satang-error - The status cannot be read (e.g. the status token was refused), or the
@@ -72,6 +93,8 @@ function modulesPath(modules: QRCode['modules']): string {
  * @csspart status - "Waiting for your payment…", or why the status cannot be checked.
  * @csspart expired - The notice shown once the code has expired.
  * @csspart renew-button - The button asking for a new code.
+ * @csspart slip-button - "Paid by bank transfer? Upload the slip": the file picker, styled as a button.
+ * @csspart slip-status - Reading or checking the slip, or why it was not accepted.
  * @csspart result - The success or failure notice.
  * @csspart error - The notice shown when the element is misconfigured.
  *
@@ -107,6 +130,7 @@ export class SatangQrPayment extends LitElement {
     failureCode: { state: true },
     note: { state: true },
     announcement: { state: true },
+    slip: { state: true },
   };
 
   /** The EMVCo payload (`encodedImage.rawData`) the code encodes, exactly. */
@@ -135,6 +159,7 @@ export class SatangQrPayment extends LitElement {
   private failureCode = '';
   private note: MessageKey | undefined;
   private announcement = '';
+  private slip: SlipState | undefined;
 
   readonly #poller = new StatusPoller(
     this,
@@ -147,6 +172,9 @@ export class SatangQrPayment extends LitElement {
   #amountText = '';
   #lastState: QrPaymentState | undefined;
   #crossed = 0;
+  /** Counts slip uploads, so an answer for an earlier one (or another charge) is dropped. */
+  #slipAttempt = 0;
+  #slipRequest: AbortController | undefined;
 
   /**
    * Where the payment stands: `invalid` (misconfigured; a message is shown), `loading` (the code is
@@ -169,6 +197,7 @@ export class SatangQrPayment extends LitElement {
     super.disconnectedCallback();
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#cancelSlip();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -179,6 +208,8 @@ export class SatangQrPayment extends LitElement {
     if (changed.has('chargeId')) {
       this.outcome = undefined;
       this.note = undefined;
+      this.#cancelSlip();
+      this.slip = undefined;
     }
     if (changed.has('expiry')) this.now = Date.now();
     this.#problem = this.#check();
@@ -256,13 +287,66 @@ export class SatangQrPayment extends LitElement {
   #onStatus(status: CheckoutStatusResponse): void {
     this.note = undefined;
     if (status.status === 'SUCCEEDED') {
-      this.outcome = 'paid';
-      this.dispatchEvent(new SatangSuccessEvent(status.chargeId));
+      this.#succeed(status.chargeId);
     } else if (status.status === 'FAILED') {
       this.outcome = 'failed';
       this.failureCode = status.failureCode ?? '';
       this.dispatchEvent(new SatangFailureEvent(status.chargeId, this.failureCode));
     }
+  }
+
+  /** The charge is paid, as its status says or a slip proved: shown and reported once. */
+  #succeed(chargeId: string): void {
+    if (this.outcome) return;
+    this.#poller.stop();
+    this.outcome = 'paid';
+    this.dispatchEvent(new SatangSuccessEvent(chargeId));
+  }
+
+  /**
+   * A slip picture was chosen. Its QR code is read here; only the code's text is sent, and it is
+   * kept nowhere (no attribute, event or storage).
+   */
+  #onSlip = async (event: Event): Promise<void> => {
+    const input = event.target as HTMLInputElement;
+    const file = input.files?.[0];
+    // Cleared, so that choosing the same picture again is a change too.
+    input.value = '';
+    if (!file) return;
+    this.#cancelSlip();
+    const attempt = this.#slipAttempt;
+    const { endpoint, chargeId, statusToken } = this;
+    this.#slipStep('reading');
+    const raw = await readSlipQr(file);
+    if (attempt !== this.#slipAttempt) return;
+    if (!raw) return this.#slipStep('unreadable');
+    this.#slipStep('verifying');
+    const request = (this.#slipRequest = new AbortController());
+    try {
+      await verifyCheckoutSlip(endpoint, chargeId, statusToken, raw, request.signal);
+    } catch (error) {
+      if (attempt !== this.#slipAttempt) return;
+      // INVALID_REQUEST: a QR code far longer than a slip's, some other kind of code.
+      const code = (error as CheckoutClientError).code;
+      return this.#slipStep(code === 'SLIP_MISMATCH' || code === 'SLIP_NOT_FOUND' || code === 'INVALID_REQUEST' ? 'mismatch' : 'unavailable');
+    }
+    if (attempt !== this.#slipAttempt) return;
+    this.#slipRequest = undefined;
+    this.slip = undefined;
+    this.#succeed(chargeId);
+  };
+
+  #slipStep(state: SlipState): void {
+    this.slip = state;
+    this.announcement = msg(resolveLocale(this.locale, this), SLIP_MESSAGES[state]);
+  }
+
+  /** Drops the slip upload under way, if any, so the picker is usable again. */
+  #cancelSlip(): void {
+    this.#slipAttempt += 1;
+    this.#slipRequest?.abort();
+    this.#slipRequest = undefined;
+    if (this.slip === 'reading' || this.slip === 'verifying') this.slip = undefined;
   }
 
   #onError(error: CheckoutClientError): void {
@@ -305,13 +389,28 @@ export class SatangQrPayment extends LitElement {
       <div part="qr" class="qr ${state}" aria-hidden=${expired ? 'true' : nothing}>${this.#code(msg(locale, 'qr.alt', { amount }))}</div>
       ${expired
         ? html`<p part="expired" class="expired">${msg(locale, 'qr.expired')}</p>
-            <button part="renew-button" class="renew" type="button" @click=${this.#renew}>${msg(locale, 'qr.new')}</button>`
+            <button part="renew-button" class="renew" type="button" @click=${this.#renew}>${msg(locale, 'qr.new')}</button>
+            ${this.#slipAction(locale)}`
         : html`<p part="instructions" class="muted">${msg(locale, 'qr.instructions', { amount })}</p>
             ${this.expiry ? html`<p part="countdown" class="muted countdown" role="timer">${msg(locale, 'qr.expiresIn', { time: clock(this.#remainingSeconds()) })}</p>` : nothing}
             ${this.image
               ? html`<a part="save" class="save" download="promptpay-qr.png" href="data:image/png;base64,${this.image}">${msg(locale, 'qr.save')}</a>`
               : nothing}
-            <p part="status" class="status">${msg(locale, this.note ?? 'qr.waiting')}</p>`}`;
+            <p part="status" class="status">${msg(locale, this.note ?? 'qr.waiting')}</p>
+            ${this.#slipAction(locale)}`}`;
+  }
+
+  /** The slip upload, offered only where the charge is followed through the proxy. */
+  #slipAction(locale: Locale) {
+    if (!this.endpoint || !this.chargeId || !this.statusToken) return nothing;
+    const slip = this.slip;
+    const busy = slip === 'reading' || slip === 'verifying';
+    // No `capture`: a phone offers its camera and its saved pictures (where banking apps put slips) alike.
+    return html`<label part="slip-button" class="slip-button">
+        <input class="visually-hidden" type="file" accept="image/*" ?disabled=${busy} aria-describedby=${slip ? 'slip-status' : nothing} @change=${this.#onSlip} />
+        ${msg(locale, 'qr.slipUpload')}
+      </label>
+      ${slip ? html`<p part="slip-status" id="slip-status" class=${busy ? 'status' : 'error'}>${msg(locale, SLIP_MESSAGES[slip])}</p>` : nothing}`;
   }
 
   #code(alt: string) {

@@ -234,17 +234,6 @@ pre.code {
   overflow-wrap: anywhere;
 }
 
-input[type="password"] {
-  display: block;
-  width: 100%;
-  min-height: 3rem;
-  padding: 0.625rem 0.75rem;
-  border: 2px solid var(--control-border);
-  border-radius: 10px;
-  background: var(--surface);
-  color: var(--text);
-  font: inherit;
-}
 
 input[type="password"]:focus-visible { outline-offset: 1px; }
 

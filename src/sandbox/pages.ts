@@ -266,7 +266,7 @@ label {
   font-weight: 600;
 }
 
-input[type="text"], textarea {
+input[type="text"], input[type="password"], textarea, select {
   display: block;
   width: 100%;
   min-height: 3rem;
@@ -400,17 +400,6 @@ details code {
   border: 1px solid var(--border);
 }
 
-select {
-  display: block;
-  width: 100%;
-  min-height: 3rem;
-  padding: 0.625rem 0.75rem;
-  border: 2px solid var(--control-border);
-  border-radius: 10px;
-  background: var(--surface);
-  color: var(--text);
-  font: inherit;
-}
 
 .slip-image {
   display: block;

@@ -157,17 +157,6 @@ label.choice:has(input:checked) {
   accent-color: var(--primary);
 }
 
-select {
-  display: block;
-  width: 100%;
-  min-height: 3rem;
-  padding: 0.625rem 0.75rem;
-  border: 2px solid var(--control-border);
-  border-radius: 10px;
-  background: var(--surface);
-  color: var(--text);
-  font: inherit;
-}
 
 select[aria-invalid="true"] { border-color: var(--danger); }
 

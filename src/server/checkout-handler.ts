@@ -36,7 +36,7 @@ import {
   ValidationError,
 } from './errors.js';
 import { ServiceClient, type ServiceClientOptions } from './service-client.js';
-import { StatusTokens } from './status-token.js';
+import { StatusTokens, type StatusTokenKind } from './status-token.js';
 
 /** What the merchant's server decides for an order: never taken from the browser. */
 export interface ResolvedOrder {
@@ -494,11 +494,15 @@ class CheckoutHandler {
   async #status(request: Request, url: URL, chargeId: string, entry: CheckoutLogEntry): Promise<Response> {
     entry.chargeId = chargeId;
     const token = request.headers.get(CHECKOUT_STATUS_TOKEN_HEADER) ?? url.searchParams.get('token');
-    if (!/^[\w-]{1,128}$/.test(chargeId)) throw new CheckoutError(403, 'INVALID_STATUS_TOKEN', 'This payment cannot be looked up from here.');
-    const authorization = !(await this.#tokens.verify(chargeId, token));
-    if (authorization && !(await this.#tokens.verify(chargeId, token, 'authorization'))) {
-      throw new CheckoutError(403, 'INVALID_STATUS_TOKEN', 'This payment cannot be looked up from here.');
-    }
+    // The token says what the id is: a charge, or a card authorization made with the authorize intent.
+    const kind: StatusTokenKind | undefined = !/^[\w-]{1,128}$/.test(chargeId)
+      ? undefined
+      : (await this.#tokens.verify(chargeId, token))
+        ? 'charge'
+        : (await this.#tokens.verify(chargeId, token, 'authorization'))
+          ? 'authorization'
+          : undefined;
+    if (!kind) throw new CheckoutError(403, 'INVALID_STATUS_TOKEN', 'This payment cannot be looked up from here.');
     await this.#limit(request, 'status', this.#limits().status);
     const waitText = url.searchParams.get('wait');
     let waitSeconds = 0;
@@ -509,7 +513,7 @@ class CheckoutHandler {
       waitSeconds = Number(waitText);
     }
 
-    const read = () => (authorization ? this.#readAuthorizationStatus(chargeId, request.signal) : this.#readStatus(chargeId, request.signal));
+    const read = () => this.#readStatus(chargeId, kind, request.signal);
     let status = await read();
     if (status.status !== 'PENDING' || waitSeconds === 0) return json(200, status);
 
@@ -565,32 +569,24 @@ class CheckoutHandler {
     return json(200, answer);
   }
 
-  /** A final status learnt from a webhook, else the service's answer. */
-  async #readStatus(chargeId: string, signal: AbortSignal): Promise<CheckoutStatusResponse> {
-    const cached = await this.#store.get(`status:${chargeId}`);
-    if (cached) return JSON.parse(cached) as CheckoutStatusResponse;
-    let charge;
-    try {
-      charge = await this.#client.charges.get(chargeId, { signal });
-    } catch (error) {
-      throw upstreamError(error);
-    }
-    const status: CheckoutStatusResponse = { chargeId, status: charge.status, failureCode: charge.failureCode ? charge.failureCode : null };
-    if (status.status !== 'PENDING') await this.#store.set(`status:${chargeId}`, JSON.stringify(status), STATUS_CACHE_TTL_MS);
-    return status;
-  }
-
-  /** An authorization's status in the widget's terms: AUTHORIZED (or captured) is a success. */
-  async #readAuthorizationStatus(id: string, signal: AbortSignal): Promise<CheckoutStatusResponse> {
+  /**
+   * A final status learnt from a webhook, else the service's answer: the charge's, or the card
+   * authorization's in the widget's terms (AUTHORIZED, or already captured, is a success).
+   */
+  async #readStatus(id: string, kind: StatusTokenKind, signal: AbortSignal): Promise<CheckoutStatusResponse> {
     const cached = await this.#store.get(`status:${id}`);
     if (cached) return JSON.parse(cached) as CheckoutStatusResponse;
-    let authorization;
+    let status: CheckoutStatusResponse;
     try {
-      authorization = await this.#client.cardAuthorizations.get(id, { signal });
+      if (kind === 'authorization') {
+        status = authorizationStatus(await this.#client.cardAuthorizations.get(id, { signal }));
+      } else {
+        const charge = await this.#client.charges.get(id, { signal });
+        status = { chargeId: id, status: charge.status, failureCode: charge.failureCode ? charge.failureCode : null };
+      }
     } catch (error) {
       throw upstreamError(error);
     }
-    const status = authorizationStatus(authorization);
     if (status.status !== 'PENDING') await this.#store.set(`status:${id}`, JSON.stringify(status), STATUS_CACHE_TTL_MS);
     return status;
   }

@@ -2,26 +2,16 @@ import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { normalizeDigits, securityCodeLength, type CardBrand } from '../../core/card.js';
 import { formatCardNumber, formatExpiry, parseExpiry, validateCardField, type CardField } from '../../core/card-rules.js';
 import type { TokenizeConfig } from '../../client/card-tokens.js';
-import { CheckoutClientError } from '../../client/client-error.js';
 import { SatangChangeEvent, SatangReadyEvent } from '../events.js';
+import { afterPaint, lazyModule } from '../lazy.js';
 import { msg, resolveLocale, useMessages, type Locale, type MessageKey } from '../i18n/localize.js';
 import { cardMessages } from '../i18n/card.js';
 import { styles } from './satang-card-form.styles.js';
 
 useMessages(cardMessages);
 
-/**
- * The tokenization call, fetched after the form first shows: it only runs on submit, so it need not
- * hold up the first render. Shared by every card form on the page; a failed fetch is tried again.
- */
-let cardTokensModule: Promise<typeof import('../../client/card-tokens.js')> | undefined;
-function cardTokens(): Promise<typeof import('../../client/card-tokens.js')> {
-  cardTokensModule ??= import('../../client/card-tokens.js').catch((error: unknown) => {
-    cardTokensModule = undefined;
-    throw new CheckoutClientError('network', String((error as Error)?.message ?? error));
-  });
-  return cardTokensModule;
-}
+/** The tokenization call: it only runs on submit, so it is fetched after the form first shows. */
+const cardTokens = lazyModule(() => import('../../client/card-tokens.js'));
 
 /** A card ready to charge: the token and the CVC that goes with it (never stored, never in an event). */
 export interface TokenizedCard {
@@ -223,8 +213,7 @@ export class SatangCardForm extends LitElement {
   protected override firstUpdated(): void {
     this.#syncValidity();
     this.dispatchEvent(new SatangReadyEvent());
-    // After the first frame: the form shows first, the code that only runs on submit comes next.
-    requestAnimationFrame(() => setTimeout(() => void cardTokens().catch(() => undefined)));
+    afterPaint(() => void cardTokens().catch(() => undefined));
   }
 
   #onInput(field: CardField, event: Event): void {

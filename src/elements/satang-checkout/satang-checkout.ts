@@ -8,6 +8,7 @@ import { isHttpsOrLoopback } from '../../core/url.js';
 import { clearAttempt, loadAttempt, saveAttempt } from '../../client/attempt-store.js';
 import { CheckoutClientError } from '../../client/client-error.js';
 import type { StatusPoller } from '../controllers/status-poller.js';
+import { afterPaint, lazyModule } from '../lazy.js';
 import { SatangActionEvent, SatangChangeEvent, SatangErrorEvent, SatangFailureEvent, SatangReadyEvent, SatangSubmitEvent, SatangSuccessEvent } from '../events.js';
 import { msg, resolveLocale, useMessages, type Locale, type MessageKey } from '../i18n/localize.js';
 import { checkoutMessages } from '../i18n/checkout.js';
@@ -20,19 +21,7 @@ useMessages(checkoutMessages, paymentMessages);
 
 /** The payment code (`pay-path.ts`), fetched once and shared by every checkout on the page. */
 type PayPath = typeof import('./pay-path.js');
-
-/** Runs `task` after the next frame is painted: for work the first render must not wait on. */
-const afterPaint = (task: () => void): void => void requestAnimationFrame(() => setTimeout(task));
-
-let payPathModule: Promise<PayPath> | undefined;
-function payPath(): Promise<PayPath> {
-  payPathModule ??= import('./pay-path.js').catch((error: unknown) => {
-    // A failed fetch is not kept: the next press tries again.
-    payPathModule = undefined;
-    throw new CheckoutClientError('network', String((error as Error)?.message ?? error));
-  });
-  return payPathModule;
-}
+const payPath = lazyModule<PayPath>(() => import('./pay-path.js'));
 
 /**
  * How `<satang-qr-payment>` arrives when it is not defined yet: an entry that leaves it out

@@ -1,0 +1,20 @@
+import { CheckoutClientError } from '../client/client-error.js';
+
+/**
+ * Code an element fetches on first use rather than at load: fetched once and shared by every
+ * element on the page. A failed fetch is forgotten, so the next use tries again, and fails as a
+ * network error the elements already explain to the shopper.
+ */
+export function lazyModule<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw new CheckoutClientError('network', String((error as Error)?.message ?? error));
+    }));
+}
+
+/** Runs `task` after the next frame is painted: for work the first render must not wait on. */
+export function afterPaint(task: () => void): void {
+  requestAnimationFrame(() => setTimeout(task));
+}

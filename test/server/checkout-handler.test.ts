@@ -3,7 +3,7 @@ import { SERVICE_HEADERS } from '../../src/core/constants.js';
 import { CheckoutChargeResponseSchema, CheckoutStatusResponseSchema } from '../../src/core/schemas/checkout.js';
 import type { WebhookEvent } from '../../src/core/schemas/webhook-events.js';
 import { generateTestWebhookHeaders } from '../../src/core/webhook-signature.js';
-import { Sandbox, SANDBOX_DEFAULTS, type SandboxOptions } from '../../src/sandbox/index.js';
+import { Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import {
   ConfigurationError,
   createCheckoutHandler,
@@ -11,12 +11,8 @@ import {
   type CheckoutLogEntry,
   type ResolvedOrder,
 } from '../../src/server/index.js';
-import { SandboxClient } from '../support/sandbox-client.js';
-
-const SHOP = 'https://shop.example';
-const BASE = `${SHOP}/api/checkout`;
-const WEBHOOK_KEY = SANDBOX_DEFAULTS.webhookKeyBase64;
-const SERVICE = { baseUrl: 'http://127.0.0.1:4010', merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey };
+import { createCheckoutHarness, SERVICE, SHOP, WEBHOOK_KEY, type CheckoutHarness } from '../support/checkout-harness.js';
+import type { SandboxClient } from '../support/sandbox-client.js';
 
 const ORDERS: Record<string, ResolvedOrder> = {
   'cart-1': { amount: 12_345, currency: 'THB', referenceId: 'order-1001' },
@@ -26,51 +22,18 @@ const ORDERS: Record<string, ResolvedOrder> = {
 
 let sandbox: Sandbox;
 let service: SandboxClient;
-let handler: (request: Request) => Promise<Response>;
 let events: WebhookEvent[];
 let logs: CheckoutLogEntry[];
+let harness: CheckoutHarness;
 
 function setUp(options: Partial<CheckoutHandlerOptions> = {}, sandboxOptions: SandboxOptions = {}, serviceFetch?: (request: Request) => Promise<Response>) {
-  events = [];
-  logs = [];
-  sandbox = new Sandbox({
-    refundSettleDelayMs: 0,
-    // Webhooks go to the handler in process: signed and delivered exactly as over a socket.
-    webhook: { url: `${BASE}/webhooks`, webhookKeyBase64: WEBHOOK_KEY, retryBaseDelayMs: 5, fetch: (input, init) => handler(new Request(input as string, init)) },
-    ...sandboxOptions,
-  });
-  service = new SandboxClient(sandbox);
-  handler = createCheckoutHandler({
-    service: { ...SERVICE, fetch: serviceFetch ?? sandbox.fetch, retryBaseDelayMs: 1 },
-    resolveOrder: (reference) => ORDERS[reference] ?? null,
-    basePath: '/api/checkout',
-    webhookKeyBase64: WEBHOOK_KEY,
-    onEvent: (event) => {
-      events.push(event);
-    },
-    log: (entry) => logs.push(entry),
-    ...options,
-  });
+  harness = createCheckoutHarness(ORDERS, options, sandboxOptions, serviceFetch);
+  ({ sandbox, service, events, logs } = harness);
 }
 
 afterEach(() => sandbox?.close());
 
-interface Call {
-  body?: unknown;
-  raw?: string;
-  headers?: Record<string, string>;
-}
-async function call(method: string, path: string, init: Call = {}) {
-  const headers: Record<string, string> = { ...init.headers };
-  let body = init.raw;
-  if (init.body !== undefined) {
-    body = JSON.stringify(init.body);
-    headers['content-type'] ??= 'application/json';
-  }
-  const response = await handler(new Request(`${BASE}${path}`, { method, headers, body }));
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
-}
+const call = (...args: Parameters<CheckoutHarness['call']>) => harness.call(...args);
 
 async function payByCard(pan: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
   const cardTokenId = await service.tokenize(pan);

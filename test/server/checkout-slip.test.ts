@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CheckoutSlipResponseSchema } from '../../src/core/schemas/checkout.js';
-import { Sandbox, SANDBOX_DEFAULTS, buildSlipQrPayload, type SandboxOptions } from '../../src/sandbox/index.js';
-import { createCheckoutHandler, type CheckoutHandlerOptions, type CheckoutLogEntry, type ResolvedOrder } from '../../src/server/index.js';
-import { SandboxClient } from '../support/sandbox-client.js';
+import { buildSlipQrPayload, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { type CheckoutHandlerOptions, type CheckoutLogEntry, type ResolvedOrder } from '../../src/server/index.js';
+import { createCheckoutHarness, type CheckoutHarness } from '../support/checkout-harness.js';
+import type { SandboxClient } from '../support/sandbox-client.js';
 
 /**
  * `POST {basePath}/charges/{chargeId}/slip`: a shopper who paid a PromptPay QR by bank transfer
@@ -10,10 +11,6 @@ import { SandboxClient } from '../support/sandbox-client.js';
  * sandbox, whose payer issues real slips (`GET /sandbox/v1/charges/{id}/slip`).
  */
 
-const SHOP = 'https://shop.example';
-const BASE = `${SHOP}/api/checkout`;
-const WEBHOOK_KEY = SANDBOX_DEFAULTS.webhookKeyBase64;
-const SERVICE = { baseUrl: 'http://127.0.0.1:4010', merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey };
 const ORDERS: Record<string, ResolvedOrder> = {
   'cart-1': { amount: 12_345, currency: 'THB', referenceId: 'order-2001' },
   'cart-2': { amount: 54_000, currency: 'THB', referenceId: 'order-2002' },
@@ -22,40 +19,18 @@ const ORDERS: Record<string, ResolvedOrder> = {
 
 let sandbox: Sandbox;
 let service: SandboxClient;
-let handler: (request: Request) => Promise<Response>;
 let logs: CheckoutLogEntry[];
+let harness: CheckoutHarness;
 
 /** A sandbox whose webhooks reach the handler in process, unless `sandboxOptions` says otherwise. */
 function setUp(options: Partial<CheckoutHandlerOptions> = {}, sandboxOptions: SandboxOptions = {}) {
-  logs = [];
-  sandbox = new Sandbox({
-    webhook: { url: `${BASE}/webhooks`, webhookKeyBase64: WEBHOOK_KEY, retryBaseDelayMs: 5, fetch: (input, init) => handler(new Request(input as string, init)) },
-    ...sandboxOptions,
-  });
-  service = new SandboxClient(sandbox);
-  handler = createCheckoutHandler({
-    service: { ...SERVICE, fetch: sandbox.fetch, retryBaseDelayMs: 1 },
-    resolveOrder: (reference) => ORDERS[reference] ?? null,
-    basePath: '/api/checkout',
-    webhookKeyBase64: WEBHOOK_KEY,
-    log: (entry) => logs.push(entry),
-    ...options,
-  });
+  harness = createCheckoutHarness(ORDERS, options, sandboxOptions);
+  ({ sandbox, service, logs } = harness);
 }
 
 afterEach(() => sandbox?.close());
 
-async function call(method: string, path: string, init: { body?: unknown; raw?: string; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { ...init.headers };
-  let body = init.raw;
-  if (init.body !== undefined) {
-    body = JSON.stringify(init.body);
-    headers['content-type'] ??= 'application/json';
-  }
-  const response = await handler(new Request(`${BASE}${path}`, { method, headers, body }));
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
-}
+const call = (...args: Parameters<CheckoutHarness['call']>) => harness.call(...args);
 
 /** A PromptPay QR charge made through the proxy, as the widget makes it. */
 async function qrCharge(orderReference = 'cart-1'): Promise<{ chargeId: string; statusToken: string; rawData: string }> {

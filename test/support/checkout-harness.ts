@@ -1,0 +1,72 @@
+import type { WebhookEvent } from '../../src/core/schemas/webhook-events.js';
+import { Sandbox, SANDBOX_DEFAULTS, type SandboxOptions } from '../../src/sandbox/index.js';
+import { createCheckoutHandler, type CheckoutHandlerOptions, type CheckoutLogEntry, type ResolvedOrder } from '../../src/server/index.js';
+import { SandboxClient } from './sandbox-client.js';
+
+export const SHOP = 'https://shop.example';
+/** Where the harness mounts the checkout handler. */
+export const BASE = `${SHOP}/api/checkout`;
+export const WEBHOOK_KEY = SANDBOX_DEFAULTS.webhookKeyBase64;
+export const SERVICE = { baseUrl: 'http://127.0.0.1:4010', merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey };
+
+export interface CheckoutHarness {
+  sandbox: Sandbox;
+  /** The sandbox's API, for reading back what the handler did. */
+  service: SandboxClient;
+  handler: (request: Request) => Promise<Response>;
+  /** What `onEvent` received. */
+  events: WebhookEvent[];
+  logs: CheckoutLogEntry[];
+  /** One request to the handler, answered with its status, headers, text and parsed body. */
+  call(method: string, path: string, init?: { body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; text: string; body: any }>;
+}
+
+/**
+ * The checkout handler in front of a sandbox, for `orders`. The sandbox's webhooks reach the
+ * handler in process, signed and delivered exactly as over a socket (unless `sandboxOptions` says
+ * otherwise); `serviceFetch` stands between the handler and the sandbox when given.
+ */
+export function createCheckoutHarness(
+  orders: Record<string, ResolvedOrder>,
+  options: Partial<CheckoutHandlerOptions> = {},
+  sandboxOptions: SandboxOptions = {},
+  serviceFetch?: (request: Request) => Promise<Response>,
+): CheckoutHarness {
+  const events: WebhookEvent[] = [];
+  const logs: CheckoutLogEntry[] = [];
+  let handler: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
+  const sandbox = new Sandbox({
+    refundSettleDelayMs: 0,
+    webhook: { url: `${BASE}/webhooks`, webhookKeyBase64: WEBHOOK_KEY, retryBaseDelayMs: 5, fetch: (input, init) => handler(new Request(input as string, init)) },
+    ...sandboxOptions,
+  });
+  handler = createCheckoutHandler({
+    service: { ...SERVICE, fetch: serviceFetch ?? sandbox.fetch, retryBaseDelayMs: 1 },
+    resolveOrder: (reference) => orders[reference] ?? null,
+    basePath: '/api/checkout',
+    webhookKeyBase64: WEBHOOK_KEY,
+    onEvent: (event) => {
+      events.push(event);
+    },
+    log: (entry) => logs.push(entry),
+    ...options,
+  });
+  return {
+    sandbox,
+    service: new SandboxClient(sandbox),
+    handler,
+    events,
+    logs,
+    async call(method, path, init = {}) {
+      const headers: Record<string, string> = { ...init.headers };
+      let body = init.raw;
+      if (init.body !== undefined) {
+        body = JSON.stringify(init.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await handler(new Request(`${BASE}${path}`, { method, headers, body }));
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
+    },
+  };
+}

@@ -63,6 +63,11 @@ export interface SandboxFaultRule {
   /** How many matching requests the rule spoils in all; `remaining` of them are left. */
   times: number;
   remaining: number;
+  /**
+   * Only requests whose JSON body has this `referenceId` (creating a charge, a card authorization,
+   * a payment link...), so one order's payment fails while others go through.
+   */
+  referenceId?: string;
   /** Status of a `status` fault. */
   status?: number;
   /** `Retry-After` of a `rate-limit` fault, in seconds. */
@@ -81,12 +86,15 @@ export interface SandboxFaultInput {
   kind: SandboxFaultKind;
   when?: 'before' | 'after';
   times?: number;
+  referenceId?: string;
   status?: number;
   retryAfterSeconds?: number;
   delayMs?: number;
 }
 
-const INPUT_FIELDS = new Set(['method', 'path', 'kind', 'when', 'times', 'status', 'retryAfterSeconds', 'delayMs']);
+const INPUT_FIELDS = new Set(['method', 'path', 'kind', 'when', 'times', 'referenceId', 'status', 'retryAfterSeconds', 'delayMs']);
+/** Largest body read to match a rule's `referenceId`. */
+const MAX_MATCHED_BODY_BYTES = 64 * 1024;
 
 /**
  * Marks the rejection of a `reset` fault, so the socket code can drop the connection. In process
@@ -182,7 +190,8 @@ export class SandboxFaults {
    */
   async apply(request: Request, answer: (request: Request) => Promise<Response>): Promise<Response> {
     const url = new URL(request.url);
-    const rule = this.#take(request.method, url.pathname, request.headers.get(SERVICE_HEADERS.idempotencyKey));
+    const referenceId = this.#rules.some((r) => r.referenceId !== undefined && r.remaining > 0) ? await bodyReferenceId(request) : undefined;
+    const rule = this.#take(request.method, url.pathname, referenceId, request.headers.get(SERVICE_HEADERS.idempotencyKey));
     if (!rule) return answer(request);
     this.#log?.(`${request.method} ${url.pathname} fault ${rule.kind}${rule.status ? ` ${rule.status}` : ''} (${rule.when}) ${rule.faultId}`);
     const processFirst = rule.when === 'after' || CARRIES_REAL_ANSWER.has(rule.kind);
@@ -226,9 +235,11 @@ export class SandboxFaults {
     }
   }
 
-  #take(method: string, path: string, idempotencyKey: string | null): SandboxFaultRule | undefined {
+  #take(method: string, path: string, referenceId: string | undefined, idempotencyKey: string | null): SandboxFaultRule | undefined {
     if (path === SANDBOX_FAULTS_PATH || path.startsWith(`${SANDBOX_FAULTS_PATH}/`)) return undefined;
-    const rule = this.#rules.find((r) => r.remaining > 0 && (r.method === '*' || r.method === method) && pathMatches(r.path, path));
+    const rule = this.#rules.find(
+      (r) => r.remaining > 0 && (r.method === '*' || r.method === method) && pathMatches(r.path, path) && (r.referenceId === undefined || r.referenceId === referenceId),
+    );
     if (!rule) return undefined;
     rule.remaining -= 1;
     rule.hits.push({ method, path, idempotencyKey, at: this.#now().toISOString() });
@@ -297,6 +308,19 @@ export class SandboxFaults {
       },
     });
     return new Response(real.status === 204 ? null : body, { status: real.status, headers: real.headers });
+  }
+}
+
+/** The `referenceId` of a JSON request body, read from a copy so the request keeps its body. */
+async function bodyReferenceId(request: Request): Promise<string | undefined> {
+  if (request.body === null || Number(request.headers.get('content-length') ?? 0) > MAX_MATCHED_BODY_BYTES) return undefined;
+  try {
+    const text = await request.clone().text();
+    if (text.length > MAX_MATCHED_BODY_BYTES) return undefined;
+    const value = (JSON.parse(text) as { referenceId?: unknown } | null)?.referenceId;
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -370,6 +394,9 @@ function checkInput(input: unknown): Omit<SandboxFaultRule, 'faultId' | 'remaini
     }
     return body[field] !== undefined;
   };
+  if (body.referenceId !== undefined && (typeof body.referenceId !== 'string' || body.referenceId.length === 0 || body.referenceId.length > 255)) {
+    issues.push({ field: 'referenceId', message: 'must be a string of 1 to 255 characters' });
+  }
   if (kind === 'status' && body.status === undefined) issues.push({ field: 'status', message: 'is required' });
   if (only('status', ['status']) && !(SANDBOX_FAULT_STATUSES as readonly unknown[]).includes(body.status)) {
     issues.push({ field: 'status', message: `must be one of ${SANDBOX_FAULT_STATUSES.join(', ')}` });
@@ -387,6 +414,7 @@ function checkInput(input: unknown): Omit<SandboxFaultRule, 'faultId' | 'remaini
     kind: kind as SandboxFaultKind,
     when: when as 'before' | 'after',
     times: times as number,
+    ...(body.referenceId !== undefined ? { referenceId: body.referenceId as string } : {}),
     ...(body.status !== undefined ? { status: body.status as number } : {}),
     ...(body.retryAfterSeconds !== undefined ? { retryAfterSeconds: body.retryAfterSeconds as number } : {}),
     ...(body.delayMs !== undefined ? { delayMs: body.delayMs as number } : {}),

@@ -80,6 +80,8 @@ describe('the fault control endpoints', () => {
     [{ path: '/x', kind: 'timeout', delayMs: -1 }, ['delayMs']],
     [{ path: '/x', kind: 'rate-limit', retryAfterSeconds: '5' }, ['retryAfterSeconds']],
     [{ path: '/x', kind: 'reset', extra: true }, ['']],
+    [{ path: '/x', kind: 'reset', referenceId: '' }, ['referenceId']],
+    [{ path: '/x', kind: 'reset', referenceId: 7 }, ['referenceId']],
   ])('refuse %j with a 400 naming %j', async (body, fields) => {
     start();
     const answer = await client.post('/sandbox/v1/faults', body);
@@ -123,6 +125,15 @@ describe('a fault rule in process', () => {
     ]);
     // Before processing: the two spoiled requests made nothing.
     expect(sandbox.store.charges.size).toBe(1);
+  });
+
+  it('with a referenceId, spoils only requests whose body names that reference', async () => {
+    start();
+    await addFault({ path: '/api/v1/charges', kind: 'status', status: 503, referenceId: 'order-2', times: 5 });
+    expect((await client.createCharge(alipay)).status).toBe(201);
+    expect((await client.createCharge({ ...alipay, referenceId: 'order-2' })).status).toBe(503);
+    expect((await client.get('/api/v1/charges')).status).toBe(200);
+    expect(sandbox.faults.list()[0]).toMatchObject({ referenceId: 'order-2', remaining: 4 });
   });
 
   it('matches a prefix ending in *', async () => {

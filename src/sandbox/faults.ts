@@ -374,7 +374,8 @@ function checkInput(input: unknown): Omit<SandboxFaultRule, 'faultId' | 'remaini
   }
   const path = body.path;
   if (typeof path !== 'string' || !/^\/[\x21-\x7e]{0,499}$/.test(path) || path.indexOf('*') !== (path.endsWith('*') ? path.length - 1 : -1)) {
-    issues.push({ field: 'path', message: 'is required: a path such as /api/v1/charges, or a prefix ending in * such as /api/v1/charges/*' });
+    const shape = 'a path such as /api/v1/charges, or a prefix ending in * such as /api/v1/charges/*';
+    issues.push({ field: 'path', message: path === undefined ? `is required: ${shape}` : `must be ${shape}` });
   }
   const kind = body.kind;
   const validKind = typeof kind === 'string' && (SANDBOX_FAULT_KINDS as readonly string[]).includes(kind);

@@ -236,7 +236,8 @@ export class SandboxFaults {
   }
 
   #take(method: string, path: string, referenceId: string | undefined, idempotencyKey: string | null): SandboxFaultRule | undefined {
-    if (path === SANDBOX_FAULTS_PATH || path.startsWith(`${SANDBOX_FAULTS_PATH}/`)) return undefined;
+    // A CORS preflight is the browser's own exchange: spoiling it would turn every fault into a network error.
+    if (method === 'OPTIONS' || path === SANDBOX_FAULTS_PATH || path.startsWith(`${SANDBOX_FAULTS_PATH}/`)) return undefined;
     const rule = this.#rules.find(
       (r) => r.remaining > 0 && (r.method === '*' || r.method === method) && pathMatches(r.path, path) && (r.referenceId === undefined || r.referenceId === referenceId),
     );

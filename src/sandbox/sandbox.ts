@@ -181,7 +181,14 @@ export class Sandbox {
    * Answers one request. Never throws: every fault becomes the service's error body, except the
    * faults injected on purpose with {@link faults} (a `reset` rejects as a dropped connection does).
    */
-  fetch = (request: Request): Promise<Response> => this.faults.apply(request, this.#answer);
+  fetch = async (request: Request): Promise<Response> => {
+    const response = await this.faults.apply(request, this.#answer);
+    // A spoiled answer to a browser still carries CORS headers, so the page sees the fault itself.
+    if (!response.headers.has('access-control-allow-origin') && new URL(request.url).pathname.startsWith('/client/')) {
+      for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
+    }
+    return response;
+  };
 
   #answer = async (request: Request): Promise<Response> => {
     const requestId = newId('req_', 20);

@@ -136,6 +136,17 @@ describe('a fault rule in process', () => {
     expect(sandbox.faults.list()[0]).toMatchObject({ referenceId: 'order-2', remaining: 4 });
   });
 
+  it('lets a browser see a spoiled card tokenization: CORS headers kept, preflight untouched', async () => {
+    start();
+    await addFault({ path: '/client/*', kind: 'status', status: 503, times: 5 });
+    const preflight = await sandbox.fetch(new Request(`${ORIGIN}/client/v1/card-tokens`, { method: 'OPTIONS', headers: { origin: 'https://shop.example' } }));
+    expect(preflight.status).toBe(204);
+    const answer = await client.post('/client/v1/card-tokens', { pan: '4111111111111111', expiryMonth: 12, expiryYear: 99, cardHolderName: 'A' });
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    expect(sandbox.faults.list()[0]!.remaining).toBe(4);
+  });
+
   it('matches a prefix ending in *', async () => {
     start();
     const { body: created } = await client.createCharge(alipay);

@@ -4,6 +4,16 @@
  */
 export { Sandbox, createSandbox, defaultSandboxMerchant, REPLAYED_HEADER, type SandboxOptions } from './sandbox.js';
 export { listenSandbox, type RunningSandbox } from './listen.js';
+export {
+  SandboxFaults,
+  SANDBOX_FAULT_KINDS,
+  SANDBOX_FAULT_STATUSES,
+  SANDBOX_FAULTS_PATH,
+  type SandboxFaultKind,
+  type SandboxFaultRule,
+  type SandboxFaultInput,
+  type SandboxFaultHit,
+} from './faults.js';
 export type { SandboxMerchant, ChargeOutcome } from './payments.js';
 export type { SandboxPartner } from './auth.js';
 export {

@@ -1,6 +1,6 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeListener } from '../server/node-adapter.js';
+import { toRequest, writeResponse } from '../server/node-adapter.js';
 import { SANDBOX_DEFAULTS } from './defaults.js';
 import { Sandbox, type SandboxOptions } from './sandbox.js';
 
@@ -23,7 +23,7 @@ export async function listenSandbox(
 ): Promise<RunningSandbox> {
   const { port = SANDBOX_DEFAULTS.port, host = SANDBOX_DEFAULTS.host, ...sandboxOptions } = options;
   const sandbox = new Sandbox(sandboxOptions);
-  const server = createServer(toNodeListener(sandbox.fetch));
+  const server = createServer(sandboxListener(sandbox));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -43,5 +43,30 @@ export async function listenSandbox(
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+  };
+}
+
+/**
+ * The sandbox on a Node request. `Sandbox.fetch` only rejects, and an answer's body only fails,
+ * for an injected fault (`sandbox.faults`): the socket then does what the network would, a reset
+ * without an answer, or a body cut short of its Content-Length.
+ */
+function sandboxListener(sandbox: Sandbox) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    let response: Response;
+    try {
+      response = await sandbox.fetch(toRequest(req, {}, res));
+    } catch {
+      res.socket?.resetAndDestroy();
+      return;
+    }
+    try {
+      await writeResponse(response, res);
+    } catch {
+      // What was written goes out, then the connection closes short of the declared length.
+      const socket = res.socket;
+      if (socket) socket.end(() => socket.destroy());
+      else res.destroy();
+    }
   };
 }

@@ -7,6 +7,7 @@ import { SandboxBolt, type SandboxBoltOptions } from './bolt.js';
 import { SandboxDashboard } from './dashboard.js';
 import { sandboxDashboardSections } from './dashboard-sections.js';
 import { SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_REFUND_SETTLE_DELAY_MS } from './defaults.js';
+import { SANDBOX_FAULTS_PATH, SandboxFaults } from './faults.js';
 import { HostedPages } from './hosted-pages.js';
 import { canonicalJson, IdempotencyStore } from './idempotency.js';
 import { newId } from './ids.js';
@@ -62,7 +63,7 @@ interface RouteContext {
   origin: string;
 }
 interface Route {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   pattern: RegExp;
   area: Area;
   /** An action that takes no body (cancel, disable, health-check): an empty body is `{}`. */
@@ -112,6 +113,8 @@ export class Sandbox {
   readonly bolt: SandboxBolt;
   /** Bank transfer slips of QR charges and their verification. */
   readonly qrSlips: SandboxQrSlips;
+  /** Fault injection: rules that make requests fail as a network or a failing service would. */
+  readonly faults: SandboxFaults;
   readonly merchants: ReadonlyMap<string, SandboxMerchant>;
   readonly partners: ReadonlyMap<string, SandboxPartner>;
   readonly #options: SandboxOptions;
@@ -142,6 +145,7 @@ export class Sandbox {
     this.bolt = new SandboxBolt({ payments: this.payments, webhooks: this.webhooks, now, merchants: this.merchants, maxBodyBytes: this.#maxBodyBytes, options: options.bolt });
     this.qrSlips = new SandboxQrSlips({ payments: this.payments, now, maxBodyBytes: this.#maxBodyBytes });
     this.#idempotency = new IdempotencyStore(now);
+    this.faults = new SandboxFaults(now, options.log);
     this.authorizations = new SandboxAuthorizations({ payments: this.payments, webhooks: this.webhooks, now });
     this.#pages = new HostedPages(this.payments, now, this.#maxBodyBytes);
     this.#pages.addSteps((id) => this.authorizations.hostedStep(id));
@@ -173,8 +177,20 @@ export class Sandbox {
     this.#routes = this.#buildRoutes();
   }
 
-  /** Answers one request. Never throws: every fault becomes the service's error body. */
+  /**
+   * Answers one request. Never throws: every fault becomes the service's error body, except the
+   * faults injected on purpose with {@link faults} (a `reset` rejects as a dropped connection does).
+   */
   fetch = async (request: Request): Promise<Response> => {
+    const response = await this.faults.apply(request, this.#answer);
+    // A spoiled answer to a browser still carries CORS headers, so the page sees the fault itself.
+    if (!response.headers.has('access-control-allow-origin') && new URL(request.url).pathname.startsWith('/client/')) {
+      for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
+    }
+    return response;
+  };
+
+  #answer = async (request: Request): Promise<Response> => {
     const requestId = newId('req_', 20);
     const started = Date.now();
     let response: Response;
@@ -196,6 +212,7 @@ export class Sandbox {
   close(): void {
     this.webhooks.close();
     this.payments.close();
+    this.faults.close();
     this.bolt.close();
   }
 
@@ -280,7 +297,7 @@ export class Sandbox {
       method,
       area,
       handle,
-      bodyless: /\/(cancel|disable|health-check|redeliver)$/.test(path),
+      bodyless: method === 'DELETE' || /\/(cancel|disable|health-check|redeliver)$/.test(path),
       pattern: new RegExp(`^${path.replace(/:(\w+)/g, '(?<$1>[^/]+)')}$`),
     });
     return [
@@ -350,6 +367,21 @@ export class Sandbox {
       route('GET', '/sandbox/v1/charges/:chargeId/slip', 'api', ({ merchant, params, url, origin }) =>
         this.qrSlips.slipEndpoint(merchant, params.chargeId!, url.searchParams.get('format'), origin),
       ),
+      route('POST', SANDBOX_FAULTS_PATH, 'api', ({ body }) => jsonResponse(201, this.faults.add(body))),
+      route('GET', SANDBOX_FAULTS_PATH, 'api', () => {
+        const all = this.faults.list();
+        return jsonResponse(200, { data: all, totalCount: all.length });
+      }),
+      route('DELETE', SANDBOX_FAULTS_PATH, 'api', () => jsonResponse(200, { deleted: this.faults.clear() })),
+      route('GET', `${SANDBOX_FAULTS_PATH}/:faultId`, 'api', ({ params }) => {
+        const rule = this.faults.get(params.faultId!);
+        if (!rule) throw new SandboxError('NOT_FOUND_ERROR', `no fault rule with id ${params.faultId}`);
+        return jsonResponse(200, rule);
+      }),
+      route('DELETE', `${SANDBOX_FAULTS_PATH}/:faultId`, 'api', ({ params }) => {
+        if (!this.faults.remove(params.faultId!)) throw new SandboxError('NOT_FOUND_ERROR', `no fault rule with id ${params.faultId}`);
+        return jsonResponse(200, { deleted: 1 });
+      }),
       route('GET', '/sandbox/health', 'public', () => jsonResponse(200, { status: 'ok' })),
     ];
   }

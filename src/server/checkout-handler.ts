@@ -354,16 +354,46 @@ class CheckoutHandler {
    * which charge it made rather than hear the order is gone.
    */
   async #chargeOnce(request: Request, input: CheckoutChargeRequest, paymentMethod: PaymentMethodRequest, idempotencyKey: string): Promise<CheckoutChargeResponse> {
-    const replayKey = `charge:${idempotencyKey}:${await digest(JSON.stringify(input))}`;
+    const attempt = `${idempotencyKey}:${await digest(JSON.stringify(input))}`;
+    const replayKey = `charge:${attempt}`;
     const replay = await this.#store.get(replayKey);
     if (replay) return JSON.parse(replay) as CheckoutChargeResponse;
-    const answer = await this.#startCharge(request, input, paymentMethod, idempotencyKey);
+    const order = await this.#attemptOrder(input.orderReference, request, attempt, idempotencyKey);
+    const answer = await this.#startCharge(request, input, paymentMethod, idempotencyKey, order);
     await this.#store.set(replayKey, JSON.stringify(answer), CHARGE_REPLAY_TTL_MS);
+    await this.#store.set(`answered:${order.referenceId}`, idempotencyKey, CHARGE_REPLAY_TTL_MS);
     return answer;
   }
 
-  async #startCharge(request: Request, input: CheckoutChargeRequest, paymentMethod: PaymentMethodRequest, idempotencyKey: string): Promise<CheckoutChargeResponse> {
-    const order = await this.#resolveOrder(input.orderReference, request);
+  /**
+   * The order an attempt charges. It is kept before the service is called: when the service made
+   * the charge but its answer was lost, that charge may have paid the order by the time the
+   * shopper retries, and `resolveOrder` no longer offers it. The retry must still send the service
+   * the same request under the same key, which answers with the charge it made instead of making
+   * another. Unless another attempt of this shop already got a charge for the order: then this one
+   * is refused as before, since it may never have reached the service.
+   */
+  async #attemptOrder(orderReference: string, request: Request, attempt: string, idempotencyKey: string): Promise<ResolvedOrder> {
+    const sentKey = `sent:${attempt}`;
+    const order = await this.#resolveOrder(orderReference, request).catch(async (error: unknown) => {
+      const sent = error instanceof CheckoutError && error.code === 'ORDER_NOT_FOUND' ? await this.#store.get(sentKey) : undefined;
+      if (sent === undefined) throw error;
+      const kept = JSON.parse(sent) as ResolvedOrder;
+      const answered = await this.#store.get(`answered:${kept.referenceId}`);
+      if (answered !== undefined && answered !== idempotencyKey) throw error;
+      return kept;
+    });
+    await this.#store.set(sentKey, JSON.stringify(order), CHARGE_REPLAY_TTL_MS);
+    return order;
+  }
+
+  async #startCharge(
+    request: Request,
+    input: CheckoutChargeRequest,
+    paymentMethod: PaymentMethodRequest,
+    idempotencyKey: string,
+    order: ResolvedOrder,
+  ): Promise<CheckoutChargeResponse> {
     const intent = input.intent ?? 'charge';
     if ((order.intent ?? 'charge') !== intent) {
       throw new CheckoutError(400, 'INTENT_MISMATCH', `This order is ${order.intent === 'authorize' ? 'authorized now and charged later' : 'charged now'}: the checkout's intent must be ${order.intent ?? 'charge'}.`, {

@@ -62,8 +62,18 @@ export class ServiceUnavailableError extends ServiceError {
 }
 /** 501: the service (or this sandbox) does not offer the endpoint. */
 export class NotImplementedError extends ServiceError {}
-/** A 2xx answer whose body is not what the contract says; `field` names the first mismatch. */
-export class UnexpectedResponseError extends ServiceError {}
+/**
+ * A 2xx answer whose body is not what the contract says; `field` names the first mismatch.
+ * `retryable` when the body was not JSON at all (cut, or replaced by a proxy on the way): the
+ * same request with the same key may still get the real answer, which the service replays.
+ */
+export class UnexpectedResponseError extends ServiceError {
+  override readonly retryable: boolean;
+  constructor(details: ServiceErrorDetails & { retryable?: boolean }) {
+    super(details);
+    this.retryable = details.retryable ?? false;
+  }
+}
 /** The client is set up wrong (missing key, a key over plain http to a remote host...). */
 export class ConfigurationError extends Error {
   constructor(message: string) {

@@ -530,6 +530,7 @@ export class ServiceClient {
             errorCode: CLIENT_ERROR_CODES.unexpectedResponse,
             message: `${call.method} ${call.path} answered ${status} with a body that is not JSON (${type}, ${text.length} characters)`,
             requestId,
+            retryable: true,
           }),
         );
       }

@@ -659,7 +659,7 @@ describe('ServiceClient', () => {
       const { client, seen } = wiredClient({ always: 'text/html body' });
       const error = await rejection(client.charges.list());
       expect(error).toBeInstanceOf(UnexpectedResponseError);
-      expect(error).toMatchObject({ status: 200, errorCode: 'UNEXPECTED_RESPONSE_ERROR' });
+      expect(error).toMatchObject({ status: 200, errorCode: 'UNEXPECTED_RESPONSE_ERROR', retryable: true });
       expect(error.message).toContain('text/html');
       expect(seen).toHaveLength(3);
     });

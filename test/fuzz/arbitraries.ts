@@ -89,6 +89,11 @@ export const nastyString: fc.Arbitrary<string> = fc.oneof(
       'data:text/html,hi',
       'https://evil.example/return',
       'http://[::1',
+      '0000-01-01T00:00:00Z',
+      '9999-12-31T23:59:59Z',
+      '2026-02-30T00:00:00Z',
+      '2026-01-01T00:00:00+23:59',
+      '1970-01-01T00:00:00.000000001Z',
       '9'.repeat(400),
       'x'.repeat(256),
       'x'.repeat(3000),
@@ -284,9 +289,20 @@ export const formContentType: fc.Arbitrary<string | undefined> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(undefined, '', 'application/x-www-form-urlencoded; charset=UTF-8', 'multipart/form-data; boundary=x', 'application/json', 'text/plain') },
 );
 
+/** Numbers as a person or a script might type them into a form or a query: odd digits, separators, exponents, signs. */
+export const numericText: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('0', '-0', '-1', '0.001', '1.005', '.5', '5.', '1,000.00', '1 000', '1e3', '1e309', 'NaN', 'Infinity', '0x10', '๑๐๐', '١٠٠', '１００', '99999999999999999999', '100000000.01', ' 1 ', '+1', '1.2.3'),
+  fc.double().map(String),
+  fc.integer().map(String),
+);
+
 /** A form body from field names and values, sometimes with repeated names or raw garbage. */
 export function formBody(names: readonly string[], valid: Record<string, string> = {}): fc.Arbitrary<string> {
-  const value = fc.oneof({ weight: 3, arbitrary: nastyString }, { weight: 2, arbitrary: fc.constantFrom(...new Set(['', ...Object.values(valid)])) });
+  const value = fc.oneof(
+    { weight: 3, arbitrary: nastyString },
+    { weight: 2, arbitrary: numericText },
+    { weight: 2, arbitrary: fc.constantFrom(...new Set(['', ...Object.values(valid)])) },
+  );
   const field = fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...names) }, { weight: 1, arbitrary: nastyKey }), value);
   return fc.oneof(
     { weight: 2, arbitrary: fc.constant(new URLSearchParams(valid).toString()) },
@@ -345,7 +361,7 @@ export const headerValue: fc.Arbitrary<string> = fc.oneof(
 export function authorizationHeader(real: readonly string[]): fc.Arbitrary<string | undefined> {
   const basic = (text: string) => `Basic ${Buffer.from(text, 'latin1').toString('base64')}`;
   return fc.oneof(
-    { weight: 6, arbitrary: fc.constantFrom(...real) },
+    { weight: 12, arbitrary: fc.constantFrom(...real) },
     { weight: 1, arbitrary: fc.constant(undefined) },
     {
       weight: 3,

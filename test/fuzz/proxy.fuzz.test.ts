@@ -43,6 +43,7 @@ const ALLOWED_ORIGIN = 'https://app.example';
 /** Replaced, in the body text sent, by a card token made for that request. */
 const FRESH_TOKEN = '{{fresh-card-token}}';
 const KBANK_TOKEN = '{{fresh-kbank-token}}';
+const USED_TOKEN = '{{used-card-token}}';
 
 /** Refusals that repeat the service's own refusal of a call the proxy was right to make. */
 const SERVICE_REFUSALS = new Set(['PAYMENT_DETAILS_REJECTED', 'IDEMPOTENCY_CONFLICT', 'NOT_FOUND', 'SLIP_NOT_FOUND', 'SLIP_MISMATCH']);
@@ -58,10 +59,12 @@ interface ServiceCall {
 let harness: CheckoutHarness;
 const calls: ServiceCall[] = [];
 /** Charges and card authorizations, each with its status token, that the status and slip routes are fuzzed on. */
-const fixtures = { paid: { id: '', token: '' }, failed: { id: '', token: '' }, authorized: { id: '', token: '' }, qr: { id: '', token: '' }, slip: '', otherSlip: '', charge: '', authorization: '' };
+const fixtures = { paid: { id: '', token: '' }, failed: { id: '', token: '' }, authorized: { id: '', token: '' }, qr: { id: '', token: '' }, slip: '', otherSlip: '', charge: '', authorization: '', usedToken: '' };
 
 beforeAll(async () => {
-  harness = createCheckoutHarness(ORDERS, { rateLimit: false, allowedOrigins: [ALLOWED_ORIGIN], statusPollIntervalMs: 20 }, {}, async (request) => {
+  // Known references only: a plain ORDERS[reference] would price "__proto__" as Object.prototype.
+  const resolveOrder = (reference: string) => (Object.hasOwn(ORDERS, reference) ? ORDERS[reference]! : null);
+  harness = createCheckoutHarness(ORDERS, { resolveOrder, rateLimit: false, allowedOrigins: [ALLOWED_ORIGIN], statusPollIntervalMs: 20 }, {}, async (request) => {
     const body = await request.clone().text();
     const response = await harness.sandbox.fetch(request);
     const url = new URL(request.url);
@@ -74,7 +77,9 @@ beforeAll(async () => {
     return { id: answer.body.chargeId as string, token: answer.body.statusToken as string };
   };
   const card = async (pan: string) => ({ type: 'CARD_TOKEN', cardTokenId: await harness.service.tokenize(pan), securityCode: '123' });
-  fixtures.paid = await create({ orderReference: 'order-1', paymentMethod: await card('4111111111111111') });
+  const paidWith = await card('4111111111111111');
+  fixtures.usedToken = paidWith.cardTokenId;
+  fixtures.paid = await create({ orderReference: 'order-1', paymentMethod: paidWith });
   fixtures.failed = await create({ orderReference: 'order-1', paymentMethod: await card('4943129900084541') });
   fixtures.authorized = await create({ orderReference: 'order-auth', intent: 'authorize', paymentMethod: await card('4111111111111111') });
   fixtures.qr = await create({ orderReference: 'order-1', paymentMethod: { type: 'QR_PROMPT_PAY' } });
@@ -162,6 +167,7 @@ function checkServiceCall(call: ServiceCall, what: string): void {
 async function withFreshTokens(text: string): Promise<string> {
   let out = text;
   if (out.includes(FRESH_TOKEN)) out = out.split(FRESH_TOKEN).join(await harness.service.tokenize('4111111111111111'));
+  if (out.includes(USED_TOKEN)) out = out.split(USED_TOKEN).join(fixtures.usedToken);
   if (out.includes(KBANK_TOKEN)) out = out.split(KBANK_TOKEN).join(await harness.service.tokenize('4417704002802961'));
   return out;
 }
@@ -184,7 +190,21 @@ const VALID_CHARGES: Record<string, unknown>[] = [
   { orderReference: 'order-1', paymentMethod: { type: 'KPLUS' }, deviceType: 'ANDROID', returnUrl: `${ALLOWED_ORIGIN}/back` },
   { orderReference: 'order-auth', intent: 'authorize', paymentMethod: { type: 'CARD_TOKEN', cardTokenId: FRESH_TOKEN, securityCode: '123' } },
   { orderReference: 'no-such-order', paymentMethod: { type: 'ALIPAY' } },
+  // Valid for the proxy, refused by the service: a used card token, a plan below its minimum amount.
+  { orderReference: 'order-1', paymentMethod: { type: 'CARD_TOKEN', cardTokenId: USED_TOKEN, securityCode: '123' } },
+  { orderReference: 'order-1', paymentMethod: { type: 'CARD_TOKEN_INSTALLMENTS', cardTokenId: KBANK_TOKEN, securityCode: '123', installmentPeriod: 10 } },
 ];
+
+/** A valid charge body, sometimes for an order reference a naive lookup trips on. */
+const chargeBody = fc
+  .tuple(
+    fc.constantFrom(...VALID_CHARGES),
+    fc.oneof(
+      { weight: 6, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.oneof(nastyString, fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'order-1 ', 'ORDER-1')) },
+    ),
+  )
+  .map(([valid, reference]) => (reference === undefined ? valid : { ...valid, orderReference: reference }));
 
 const timeout = fuzzTestTimeout();
 
@@ -192,7 +212,7 @@ describe('the checkout proxy under fuzzed input', () => {
   it('answers POST /charges with a charge or a documented refusal, and sends the service only valid charges', { timeout }, async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom(...VALID_CHARGES).chain((valid) => mutatedBody(valid).chain(bodyText)),
+        chargeBody.chain((valid) => mutatedBody(valid).chain(bodyText)),
         jsonContentType,
         idempotencyKey,
         origin,

@@ -230,7 +230,7 @@ describe('the sandbox under fuzzed input', () => {
             text: endpoint.body ? mutatedBody(endpoint.body).chain(bodyText) : fc.constant(undefined),
           }),
         ),
-        authorizationHeader([API_AUTH, API_AUTH, CLIENT_AUTH, PARTNER_AUTH]),
+        authorizationHeader([API_AUTH, API_AUTH, API_AUTH, API_AUTH, PARTNER_AUTH, CLIENT_AUTH]),
         fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(SANDBOX_DEFAULTS.partnerId, 'ptn_nobody', '') }, { weight: 1, arbitrary: headerValue }),
         jsonContentType,
         idempotencyKey,

@@ -380,13 +380,35 @@ export const contentLengthLie: fc.Arbitrary<string | undefined> = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom('0', '1', '-1', 'abc', '1e3', '99999999999', '18446744073709551616', ' 5', '5, 5') },
 );
 
-/** Builds a request, or `undefined` when Fetch itself refuses it (a body on GET, a bad method name). */
-export function buildRequest(url: string, init: { method: string; headers: Record<string, string | undefined>; body?: string | undefined }): Request | undefined {
+/** Whether the body breaks off mid-upload (the client resets the connection): now and then. */
+export const breakOff: fc.Arbitrary<boolean> = fc.oneof({ weight: 15, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) });
+
+/** A body stream that sends the first half of `text`, then fails as a reset connection does. */
+export function brokenBody(text: string): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text.slice(0, Math.ceil(text.length / 2)));
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (bytes.length > 0) controller.enqueue(bytes);
+      controller.error(new TypeError('terminated: other side closed'));
+    },
+  });
+}
+
+/**
+ * Builds a request, or `undefined` when Fetch itself refuses it (a body on GET, a bad method
+ * name). `breakOff` sends the body as a stream that fails halfway.
+ */
+export function buildRequest(
+  url: string,
+  init: { method: string; headers: Record<string, string | undefined>; body?: string | undefined; breakOff?: boolean },
+): Request | undefined {
   const headers = new Headers();
   try {
     for (const [name, value] of Object.entries(init.headers)) if (value !== undefined) headers.append(name, value);
     const bodyAllowed = init.method.toUpperCase() !== 'GET' && init.method.toUpperCase() !== 'HEAD';
-    return new Request(url, { method: init.method, headers, ...(bodyAllowed && init.body !== undefined ? { body: init.body } : {}) });
+    if (!bodyAllowed || init.body === undefined) return new Request(url, { method: init.method, headers });
+    if (init.breakOff) return new Request(url, { method: init.method, headers, body: brokenBody(init.body), duplex: 'half' } as RequestInit);
+    return new Request(url, { method: init.method, headers, body: init.body });
   } catch {
     return undefined;
   }

@@ -12,6 +12,7 @@ import { BASE, createCheckoutHarness, SHOP, WEBHOOK_KEY, type CheckoutHarness } 
 import {
   anyMethod,
   bodyText,
+  breakOff,
   buildRequest,
   count,
   contentLengthLie,
@@ -217,12 +218,14 @@ describe('the checkout proxy under fuzzed input', () => {
         idempotencyKey,
         origin,
         contentLengthLie,
-        async (text, contentType, key, from, length) => {
+        breakOff,
+        async (text, contentType, key, from, length, broken) => {
           const body = await withFreshTokens(text);
           const request = buildRequest(`${BASE}/charges`, {
             method: 'POST',
             headers: { 'content-type': contentType, [CHECKOUT_IDEMPOTENCY_HEADER]: key, origin: from, 'content-length': length },
             body,
+            breakOff: broken,
           });
           await check('POST /charges', request, `POST /charges ${body.slice(0, 200)}`);
         },
@@ -266,13 +269,15 @@ describe('the checkout proxy under fuzzed input', () => {
         fc.constantFrom('own', 'other').chain((which) => mutatedBody({ raw: which === 'own' ? fixtures.slip : fixtures.otherSlip }).chain(bodyText)),
         jsonContentType,
         origin,
-        async (subject, tokenKind, text, contentType, from) => {
+        breakOff,
+        async (subject, tokenKind, text, contentType, from, broken) => {
           const fixture = subject === 'qr' || subject === 'paid' || subject === 'authorized' ? fixtures[subject] : { id: subject, token: 'x' };
           const token = tokenKind === 'own' ? fixture.token : tokenKind === 'other' ? fixtures.qr.token : tokenKind === 'garbage' ? 'v1.garbage' : undefined;
           const request = buildRequest(`${BASE}/charges/${fixture.id}/slip`, {
             method: 'POST',
             headers: { 'content-type': contentType, [CHECKOUT_STATUS_TOKEN_HEADER]: token, origin: from },
             body: text,
+            breakOff: broken,
           });
           await check('slip', request, `POST slip ${subject.slice(0, 40)} ${tokenKind} ${text.slice(0, 200)}`);
         },
@@ -290,7 +295,8 @@ describe('the checkout proxy under fuzzed input', () => {
         fc.oneof({ weight: 6, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: jsonContentType }),
         contentLengthLie,
         fc.constantFrom<string | undefined>(undefined, 'https://evil.example'),
-        async (text, event, signatureKind, contentType, length, from) => {
+        breakOff,
+        async (text, event, signatureKind, contentType, length, from, broken) => {
           const valid = await signWebhookPayload(text, WEBHOOK_KEY);
           const signature =
             signatureKind === 'valid'
@@ -306,9 +312,10 @@ describe('the checkout proxy under fuzzed input', () => {
             method: 'POST',
             headers: { 'content-type': contentType, [SERVICE_HEADERS.event]: event, [SERVICE_HEADERS.signature]: signature, 'content-length': length, origin: from },
             body: text,
+            breakOff: broken,
           });
           const { status, body } = await check('webhook', request, `webhook ${event} ${signatureKind} ${text.slice(0, 200)}`);
-          if (signatureKind !== 'valid' && status !== 413) expect([status, body.error.errorCode]).toEqual([401, 'INVALID_SIGNATURE']);
+          if (signatureKind !== 'valid' && status !== 413 && !broken) expect([status, body.error.errorCode]).toEqual([401, 'INVALID_SIGNATURE']);
         },
       ),
       fuzzParameters(),
@@ -335,5 +342,26 @@ describe('the checkout proxy under fuzzed input', () => {
       ),
       fuzzParameters(),
     );
+  });
+});
+
+describe('counterexamples the fuzzing found', () => {
+  it('refuses a charge whose body breaks off mid-upload with a 400, not a 500, and calls nothing', async () => {
+    const body = JSON.stringify({ orderReference: 'order-1', paymentMethod: { type: 'QR_PROMPT_PAY' } });
+    const request = buildRequest(`${BASE}/charges`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, breakOff: true });
+    const { status, body: answer } = await check('regression', request, 'POST /charges, body broken off');
+    expect([status, answer.error.errorCode]).toEqual([400, 'INVALID_REQUEST']);
+  });
+
+  it('refuses a webhook whose body breaks off mid-delivery with a 400, so the service sends it again', async () => {
+    const signature = await signWebhookPayload(fixtures.charge, WEBHOOK_KEY);
+    const request = buildRequest(`${BASE}/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [SERVICE_HEADERS.event]: 'charge.succeeded', [SERVICE_HEADERS.signature]: signature },
+      body: fixtures.charge,
+      breakOff: true,
+    });
+    const { status, body } = await check('regression', request, 'POST /webhooks, body broken off');
+    expect([status, body.error.errorCode]).toEqual([400, 'INVALID_REQUEST']);
   });
 });

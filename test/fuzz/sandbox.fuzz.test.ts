@@ -8,6 +8,7 @@ import {
   anyMethod,
   authorizationHeader,
   bodyText,
+  breakOff,
   buildRequest,
   contentLengthLie,
   count,
@@ -235,7 +236,8 @@ describe('the sandbox under fuzzed input', () => {
         jsonContentType,
         idempotencyKey,
         contentLengthLie,
-        async ({ endpoint, path, method, query, text }, auth, partner, contentType, key, length) => {
+        breakOff,
+        async ({ endpoint, path, method, query, text }, auth, partner, contentType, key, length, broken) => {
           // The client area takes the publishable key: swap it in where the API key was drawn.
           const authorization = path.startsWith('/client/') && auth === API_AUTH ? CLIENT_AUTH : auth;
           const body = text === undefined ? undefined : await withFreshTokens(text);
@@ -249,6 +251,7 @@ describe('the sandbox under fuzzed input', () => {
               'content-length': length,
             },
             body,
+            breakOff: broken,
           });
           await check(`${endpoint.method} ${endpoint.path.replace(/\/(ch|ca|pl|bi|bd|whd|re)_\w+/g, '/:id')}`, request, `${method} ${path.slice(0, 120)}${query.slice(0, 100)} ${(body ?? '').slice(0, 200)}`);
         },
@@ -342,13 +345,14 @@ describe('the sandbox under fuzzed input', () => {
         formContentType,
         fc.constantFrom<string | undefined>(undefined, 'Mozilla/5.0 (iPhone)', 'Mozilla/5.0 (Linux; Android 14)', ''),
         contentLengthLie,
-        async ({ page, form, target, trick }, method, contentType, agent, length) => {
+        breakOff,
+        async ({ page, form, target, trick }, method, contentType, agent, length, broken) => {
           const made = await fresh(page);
           const id = target === 'fresh' ? made.id : target === 'other' ? world.paid : trick;
           const withId = page === 'promptpay' || page === 'slips' ? page : `${page}/${id}`;
           // The payer pages carry the QR text; put the real one in front of what was generated.
           const fields = made.extra.rawData && target === 'fresh' ? `rawData=${encodeURIComponent(made.extra.rawData)}&${form}` : form;
-          const request = buildRequest(`${ORIGIN}${SANDBOX_PAGES_PATH}/${withId}`, { method, headers: { 'content-type': contentType, 'user-agent': agent, 'content-length': length }, body: fields });
+          const request = buildRequest(`${ORIGIN}${SANDBOX_PAGES_PATH}/${withId}`, { method, headers: { 'content-type': contentType, 'user-agent': agent, 'content-length': length }, body: fields, breakOff: broken });
           await check(`page ${page}`, request, `${method} ${withId.slice(0, 120)} ${fields.slice(0, 200)}`);
         },
       ),
@@ -390,14 +394,15 @@ describe('the sandbox under fuzzed input', () => {
         fc.oneof({ weight: 8, arbitrary: fc.constantFrom<string | undefined>(undefined, 'same-origin') }, { weight: 1, arbitrary: fc.constantFrom('cross-site', 'same-site', 'none') }),
         formContentType,
         queryString(['limit', 'offset', 'done']),
-        async ([section, target, action], method, cookieKind, csrfKind, form, origin, site, contentType, query) => {
+        breakOff,
+        async ([section, target, action], method, cookieKind, csrfKind, form, origin, site, contentType, query, broken) => {
           const id = target === 'fresh' ? await fresh(section) : target === 'trick' ? encodeURIComponent(`${Object.hasOwn(sections, section) ? sections[section]!.id() : ''}%`) : '';
           const path = [SANDBOX_DASHBOARD_PATH, section, id, action].filter((part) => part !== '').join('/');
           const csrf = csrfKind === 'valid' ? session.csrf : csrfKind === 'garbage' ? 'x'.repeat(32) : undefined;
           // A fresh form id per run, so the double-submit guard does not answer every run as the first one.
           const fields = `${csrf === undefined ? '' : `csrfToken=${csrf}&`}formId=f${Math.random().toString(36).slice(2, 14)}&${form}`;
           const cookie = cookieKind === 'valid' ? session.cookie : cookieKind === 'garbage' ? 'satang_sandbox_dashboard=dss_nope; a=b' : undefined;
-          const request = buildRequest(`${ORIGIN}${path}${query}`, { method, headers: { 'content-type': contentType, cookie, origin, 'sec-fetch-site': site }, body: fields });
+          const request = buildRequest(`${ORIGIN}${path}${query}`, { method, headers: { 'content-type': contentType, cookie, origin, 'sec-fetch-site': site }, body: fields, breakOff: broken });
           const { status } = await check(`dashboard ${section || '(home)'}`, request, `${method} ${path.slice(0, 160)} ${fields.slice(0, 200)}`);
           // Signing in or out changes the session; start the next run signed in again.
           if ((section === 'logout' || section === 'login') && status === 303) await signIn();
@@ -405,5 +410,27 @@ describe('the sandbox under fuzzed input', () => {
       ),
       fuzzParameters(),
     );
+  });
+});
+
+describe('counterexamples the fuzzing found', () => {
+  it('answers an API call whose body breaks off mid-upload with 400 INVALID_JSON_ERROR, not a 500', async () => {
+    const body = JSON.stringify({ pan: '4111111111111111', expiryMonth: 12, expiryYear: FUTURE_EXPIRY_YEAR, cardHolderName: 'Somchai Jaidee' });
+    const request = buildRequest(`${ORIGIN}/client/v1/card-tokens`, { method: 'POST', headers: { authorization: CLIENT_AUTH, 'content-type': 'application/json' }, body, breakOff: true });
+    const { status, text } = await check('regression', request, 'card token, body broken off');
+    expect([status, JSON.parse(text).error.errorCode]).toEqual([400, 'INVALID_JSON_ERROR']);
+  });
+
+  it('answers a slip upload that breaks off with 400 INVALID_JSON_ERROR, not 413', async () => {
+    const body = '--xyz\r\nContent-Disposition: form-data; name="image"; filename="slip.png"\r\nContent-Type: image/png\r\n\r\n\u0089PNG\r\n--xyz--\r\n';
+    const request = buildRequest(`${ORIGIN}/api/v1/charges/verify-qr-slip`, { method: 'POST', headers: { authorization: API_AUTH, 'content-type': 'multipart/form-data; boundary=xyz' }, body, breakOff: true });
+    const { status, text } = await check('regression', request, 'slip upload, body broken off');
+    expect([status, JSON.parse(text).error.errorCode]).toEqual([400, 'INVALID_JSON_ERROR']);
+  });
+
+  it('answers a hosted page form that breaks off with a 400, not a 500', async () => {
+    const request = buildRequest(`${ORIGIN}${SANDBOX_PAGES_PATH}/promptpay`, { method: 'POST', headers: { 'content-type': FORM }, body: 'rawData=000201&outcome=succeed', breakOff: true });
+    const { status } = await check('regression', request, 'payer page, body broken off');
+    expect(status).toBe(400);
   });
 });

@@ -15,13 +15,18 @@ export const DEFAULT_FUZZ_RUNS = 120;
 /** How long one request may take before it counts as a hang. Generous: CI machines are shared. */
 export const ANSWER_TIMEOUT_MS = 5_000;
 
-/** fast-check parameters for one property, from the environment. */
-export function fuzzParameters(defaultRuns = DEFAULT_FUZZ_RUNS): fc.Parameters<unknown> {
+/** Runs per property: `FUZZ_RUNS`, else {@link DEFAULT_FUZZ_RUNS}. */
+export function fuzzRuns(): number {
   const runs = Number(process.env.FUZZ_RUNS);
+  return Number.isInteger(runs) && runs > 0 ? runs : DEFAULT_FUZZ_RUNS;
+}
+
+/** fast-check parameters for one property, from the environment; `share` scales the runs of a costly property. */
+export function fuzzParameters(share = 1): fc.Parameters<unknown> {
   const seed = process.env.FUZZ_SEED;
   const path = process.env.FUZZ_PATH;
   return {
-    numRuns: Number.isInteger(runs) && runs > 0 ? runs : defaultRuns,
+    numRuns: Math.max(1, Math.ceil(fuzzRuns() * share)),
     ...(seed !== undefined && seed !== '' ? { seed: Number(seed) } : {}),
     ...(path !== undefined && path !== '' ? { path } : {}),
     // A counterexample is shrunk, but not for ever: a failing run should report quickly.
@@ -31,9 +36,8 @@ export function fuzzParameters(defaultRuns = DEFAULT_FUZZ_RUNS): fc.Parameters<u
 }
 
 /** The vitest timeout of one fuzz property: room for every run to take its full time budget on a busy machine. */
-export function fuzzTestTimeout(defaultRuns = DEFAULT_FUZZ_RUNS): number {
-  const runs = fuzzParameters(defaultRuns).numRuns ?? defaultRuns;
-  return 60_000 + runs * 200;
+export function fuzzTestTimeout(): number {
+  return 60_000 + fuzzRuns() * 200;
 }
 
 /** `work`, or a rejection naming `what` when it has not settled within {@link ANSWER_TIMEOUT_MS}. */

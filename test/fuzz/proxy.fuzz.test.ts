@@ -60,7 +60,7 @@ interface ServiceCall {
 let harness: CheckoutHarness;
 const calls: ServiceCall[] = [];
 /** Charges and card authorizations, each with its status token, that the status and slip routes are fuzzed on. */
-const fixtures = { paid: { id: '', token: '' }, failed: { id: '', token: '' }, authorized: { id: '', token: '' }, qr: { id: '', token: '' }, slip: '', otherSlip: '', charge: '', authorization: '', usedToken: '' };
+const fixtures = { pending: { id: '', token: '' }, paid: { id: '', token: '' }, failed: { id: '', token: '' }, authorized: { id: '', token: '' }, qr: { id: '', token: '' }, slip: '', otherSlip: '', charge: '', authorization: '', usedToken: '' };
 
 beforeAll(async () => {
   // Known references only: a plain ORDERS[reference] would price "__proto__" as Object.prototype.
@@ -84,6 +84,7 @@ beforeAll(async () => {
   fixtures.failed = await create({ orderReference: 'order-1', paymentMethod: await card('4943129900084541') });
   fixtures.authorized = await create({ orderReference: 'order-auth', intent: 'authorize', paymentMethod: await card('4111111111111111') });
   fixtures.qr = await create({ orderReference: 'order-1', paymentMethod: { type: 'QR_PROMPT_PAY' } });
+  fixtures.pending = await create({ orderReference: 'order-1', paymentMethod: { type: 'QR_PROMPT_PAY' } });
   const other = await create({ orderReference: 'order-1', paymentMethod: { type: 'QR_PROMPT_PAY' } });
   fixtures.slip = (await harness.service.get(`/sandbox/v1/charges/${fixtures.qr.id}/slip`)).body.raw;
   fixtures.otherSlip = (await harness.service.get(`/sandbox/v1/charges/${other.id}/slip`)).body.raw;
@@ -261,6 +262,27 @@ describe('the checkout proxy under fuzzed input', () => {
     );
   });
 
+  it('answers a long-poll on a pending charge when its wait is over, with the status or a documented refusal', { timeout }, async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('', '0', '1', '00', '001', '-0', '0.5', '1e0', ' 1', '+1'),
+        fc.constantFrom('header', 'query', 'both'),
+        queryString(['token', 'limit']),
+        async (wait, where, extra) => {
+          const pending = fixtures.pending;
+          const search = new URLSearchParams(extra);
+          search.set('wait', wait);
+          if (where !== 'header') search.append('token', pending.token);
+          const request = buildRequest(`${BASE}/charges/${pending.id}/status?${search}`, { method: 'GET', headers: where !== 'query' ? { [CHECKOUT_STATUS_TOKEN_HEADER]: pending.token } : {} });
+          const { status, body } = await check('long-poll', request, `long-poll wait=${wait} ${search}`);
+          if (status === 200) expect(body.status).toBe('PENDING');
+        },
+      ),
+      // A valid wait holds the answer for up to a second: a few runs prove the hold ends.
+      fuzzParameters(1 / 40),
+    );
+  });
+
   it('answers POST /charges/{id}/slip with the outcome or a documented refusal, and sends the service only valid slips', { timeout }, async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -319,6 +341,25 @@ describe('the checkout proxy under fuzzed input', () => {
         },
       ),
       fuzzParameters(),
+    );
+  });
+
+  it('makes one charge for concurrent copies of one attempt, and answers each copy alike', { timeout }, async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...VALID_CHARGES.slice(0, 6)),
+        fc.integer({ min: 2, max: 4 }),
+        fc.oneof(fc.uuid(), fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 200 })),
+        async (valid, copies, key) => {
+          const body = await withFreshTokens(JSON.stringify(valid));
+          const before = serviceRecords();
+          const send = () => check('concurrent', buildRequest(`${BASE}/charges`, { method: 'POST', headers: { 'content-type': 'application/json', [CHECKOUT_IDEMPOTENCY_HEADER]: key }, body }), `concurrent POST /charges ${body}`);
+          const answers = await Promise.all(Array.from({ length: copies }, send));
+          expect(new Set(answers.map((a) => JSON.stringify([a.status, a.body.chargeId ?? a.body.error.errorCode]))).size, JSON.stringify(answers)).toBe(1);
+          expect(serviceRecords() - before).toBeLessThanOrEqual(1);
+        },
+      ),
+      fuzzParameters(1 / 4),
     );
   });
 

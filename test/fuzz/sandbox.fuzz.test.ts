@@ -260,6 +260,32 @@ describe('the sandbox under fuzzed input', () => {
     );
   });
 
+  it('makes one resource for concurrent copies of one idempotent POST, and answers each copy alike', { timeout }, async () => {
+    const creating = endpoints().filter((endpoint) => endpoint.method === 'POST' && endpoint.body && !endpoint.path.includes('verify-qr-slip'));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...creating),
+        fc.integer({ min: 2, max: 4 }),
+        fc.uuid(),
+        async (endpoint, copies, key) => {
+          const body = await withFreshTokens(JSON.stringify(endpoint.body));
+          const auth = endpoint.path.startsWith('/client/') ? CLIENT_AUTH : API_AUTH;
+          const before = records();
+          const send = () =>
+            check(
+              'concurrent',
+              buildRequest(`${ORIGIN}${endpoint.path}`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json', [SERVICE_HEADERS.idempotencyKey]: key }, body }),
+              `concurrent POST ${endpoint.path} ${body}`,
+            );
+          const answers = await Promise.all(Array.from({ length: copies }, send));
+          expect(new Set(answers.map((a) => JSON.stringify([a.status, a.text]))).size, JSON.stringify(answers)).toBe(1);
+          expect(records() - before).toBeLessThanOrEqual(1);
+        },
+      ),
+      fuzzParameters(1 / 4),
+    );
+  });
+
   it('answers any method on any path with a documented answer', { timeout }, async () => {
     const segment = pathSegment(['api', 'v1', 'client', 'sandbox', 'charges', 'refunds', 'card-tokens', 'pages', 'dashboard', 'otp', 'slips', 'bolt', 'payment-links', world.paid, world.link]);
     await fc.assert(

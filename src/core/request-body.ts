@@ -6,7 +6,7 @@
 /** Deepest nesting of arrays and objects a JSON request body may have. */
 export const MAX_JSON_DEPTH = 64;
 
-export type RequestBodyFault = 'too-large' | 'empty' | 'media-type' | 'invalid-json' | 'too-deep';
+export type RequestBodyFault = 'too-large' | 'empty' | 'media-type' | 'invalid-json' | 'too-deep' | 'unreadable';
 
 /** A body that cannot be accepted; `reason` lets each server answer in its own error shape. */
 export class RequestBodyError extends Error {
@@ -18,7 +18,10 @@ export class RequestBodyError extends Error {
   }
 }
 
-/** The raw body bytes, stopping as soon as they pass `maxBytes` (a lying Content-Length too). */
+/**
+ * The raw body bytes, stopping as soon as they pass `maxBytes` (a lying Content-Length too). A body
+ * that breaks off (the client reset the connection mid-upload) is the client's fault, `unreadable`.
+ */
 export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
@@ -27,7 +30,13 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      throw new RequestBodyError('unreadable', 'request body broke off before its end');
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {

@@ -187,7 +187,7 @@ export class SandboxQrSlips {
     try {
       body = await readBodyBytes(request, this.#maxBodyBytes);
     } catch (error) {
-      if (error instanceof RequestBodyError) throw new SandboxError('REQUEST_TOO_LARGE_ERROR', error.message);
+      if (error instanceof RequestBodyError) throw new SandboxError(error.reason === 'too-large' ? 'REQUEST_TOO_LARGE_ERROR' : 'INVALID_JSON_ERROR', error.message);
       throw error;
     }
     let form: FormData;

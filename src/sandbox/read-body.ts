@@ -11,6 +11,7 @@ const ERROR_CODES: Readonly<Record<RequestBodyFault, ServiceErrorCode>> = {
   'media-type': 'UNSUPPORTED_MEDIA_TYPE_ERROR',
   'invalid-json': 'INVALID_JSON_ERROR',
   'too-deep': 'API_VALIDATION_ERROR',
+  unreadable: 'INVALID_JSON_ERROR',
 };
 
 function asSandboxError(error: unknown): unknown {

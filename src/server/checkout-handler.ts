@@ -22,6 +22,7 @@ import { PAYMENT_METHOD_OBJECT_KEYS, type PaymentMethodRequest } from '../core/s
 import { parseWebhookEvent, type WebhookEvent } from '../core/schemas/webhook-events.js';
 import { toFieldIssues, describeFieldIssues } from '../core/validation.js';
 import { decodeWebhookKey, verifyWebhookSignature } from '../core/webhook-signature.js';
+import { eventStatusMismatch } from './webhook-ledger.js';
 import { MemoryCheckoutStore, type CheckoutStore } from './checkout-store.js';
 import { CLIENT_ADDRESS_HEADER } from './client-address.js';
 import {
@@ -618,6 +619,9 @@ class CheckoutHandler {
       throw new CheckoutError(400, 'INVALID_REQUEST', parsed.error);
     }
     const event = parsed.event;
+    // Only the body is signed: an event name that does not fit it is a genuine body relabelled.
+    const mismatch = eventStatusMismatch(event);
+    if (mismatch !== undefined) throw new CheckoutError(400, 'INVALID_REQUEST', `The webhook event does not match its body: ${mismatch}.`);
     const dedupeKey = `webhook:${dedupeIdentity(event)}`;
     if (!(await this.#store.setIfAbsent(dedupeKey, '1', WEBHOOK_DEDUPE_TTL_MS))) {
       return json(200, { received: true, duplicate: true });

@@ -96,9 +96,35 @@ export interface CheckoutHandlerOptions {
   paymentMethods?: readonly CheckoutPaymentMethodType[];
   /** Secret of the status tokens; by default derived from the API key. Share it across instances. */
   statusTokenSecret?: string;
-  /** base64 webhook key of the service; without it `POST /webhooks` answers 404. */
+  /**
+   * base64 webhook key of the service; without it `POST /webhooks` answers 404. A delivery is
+   * read only up to {@link WEBHOOK_MAX_BODY_BYTES} (413 past it) and accepted only when its
+   * signature (HMAC-SHA256 of the raw body bytes, no timestamp or nonce) verifies with this key
+   * (401 otherwise) and its event name fits the status in the body (400 otherwise): the signature
+   * covers the body only. A genuine body sent again is handled as `onEvent` says.
+   */
   webhookKeyBase64?: string;
-  /** Called once per verified, new webhook event. A throw answers 500 so the service retries. */
+  /**
+   * Called once per state of a resource (resource id, status and `updatedAt`) from a verified
+   * webhook, the newest state winning. Each answer is a 2xx unless it throws, so the service stops
+   * re-sending:
+   * - a duplicate or a redelivery of a state already handled does not call it (`duplicate: true`);
+   * - a state older than one already handled for the resource (delivered out of order, or
+   *   replayed) does not call it and does not change the status long-polls read (`stale: true`);
+   *   on one instance the webhooks of a resource are handled one at a time, so it never hears an
+   *   older state after a newer one (instances sharing a store may, for two states delivered at
+   *   the same instant: compare `payload.updatedAt` where that matters);
+   * - a throw answers 500 so the service retries, and that state is not counted as handled.
+   *
+   * Replays: anyone who captured a genuine webhook can send it again, and it still verifies. The
+   * handler remembers handled states and each resource's newest one for
+   * {@link WEBHOOK_DEDUPE_TTL_MS} (in the store) and acknowledges without handling any event whose
+   * `updatedAt` is older than that. So a replay is never handled twice while the store remembers
+   * it, and can only ever restate a state the service really sent in that window; it reaches this
+   * function only if the store forgot it (the in-memory store restarted or evicted it). Make it
+   * idempotent per resource and status (mark an order paid only once) and never move an order out
+   * of a final state on an older `updatedAt`.
+   */
   onEvent?: (event: WebhookEvent) => void | Promise<void>;
   /** Shared state; in memory by default. */
   store?: CheckoutStore;
@@ -122,7 +148,11 @@ export const STATUS_POLL_INTERVAL_MS = 2_000;
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 export const RATE_LIMIT_CHARGES_PER_WINDOW = 30;
 export const RATE_LIMIT_STATUS_PER_WINDOW = 300;
-/** How long a webhook is remembered to drop its duplicates. */
+/**
+ * How long a handled webhook state, and the newest state of each resource, are remembered to drop
+ * duplicates and older states; an event whose `updatedAt` is older than this is acknowledged
+ * without handling (only a replay is that old: the service stops retrying within minutes).
+ */
 export const WEBHOOK_DEDUPE_TTL_MS = 3 * 24 * 60 * 60 * 1000;
 /** How long a final status learnt from a webhook or a read is kept. */
 export const STATUS_CACHE_TTL_MS = 60 * 60 * 1000;

@@ -4,6 +4,8 @@
  * captured from its dispatcher with their signature headers and sent to the handler in the order a
  * test needs; states the sandbox cannot reach in that order are signed with the real webhook key.
  */
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { SERVICE_HEADERS } from '../../src/core/constants.js';
@@ -11,7 +13,7 @@ import type { WebhookEvent } from '../../src/core/schemas/webhook-events.js';
 import { signWebhookPayload } from '../../src/core/webhook-signature.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { WEBHOOK_DEDUPE_TTL_MS, WEBHOOK_MAX_BODY_BYTES } from '../../src/server/checkout-handler.js';
-import { MemoryCheckoutStore, type CheckoutHandlerOptions, type ResolvedOrder } from '../../src/server/index.js';
+import { MemoryCheckoutStore, toNodeListener, type CheckoutHandlerOptions, type ResolvedOrder } from '../../src/server/index.js';
 import { BASE, createCheckoutHarness, WEBHOOK_KEY, type CheckoutHarness } from '../support/checkout-harness.js';
 import { ORIGIN, type SandboxClient } from '../support/sandbox-client.js';
 
@@ -478,6 +480,48 @@ describe('webhooks under abuse', () => {
       // Exactly the cap is still read, verified and handled.
       expect((await post(atCap, await sign(atCap))).body).toEqual({ received: true });
       expect(names()).toEqual(['charge.succeeded SUCCEEDED']);
+    });
+    it('answers 413 over a socket while a chunked body is still being sent', async () => {
+      setUp();
+      const server = createServer(toNodeListener(harness.handler));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        const LIMIT = 64 * 1024 * 1024;
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        let written = 0;
+        const answered = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const outgoing = httpRequest(
+            { host: '127.0.0.1', port, path: '/api/checkout/webhooks', method: 'POST', headers: { 'content-type': 'application/json', [SERVICE_HEADERS.event]: 'charge.succeeded' } },
+            (response) => {
+              let body = '';
+              response.setEncoding('utf8');
+              response.on('data', (data: string) => (body += data));
+              response.on('end', () => resolve({ status: response.statusCode!, body }));
+            },
+          );
+          outgoing.on('error', reject);
+          let stop = false;
+          outgoing.once('response', () => (stop = true));
+          // No Content-Length: Node sends the body chunked, for as long as the server reads it.
+          const pump = () => {
+            while (!stop && written < LIMIT) {
+              written += chunk.length;
+              if (!outgoing.write(chunk)) return void outgoing.once('drain', pump);
+            }
+            outgoing.end();
+          };
+          pump();
+        });
+        expect(answered.status).toBe(413);
+        expect(ErrorShape.parse(JSON.parse(answered.body)).error.errorCode).toBe('BODY_TOO_LARGE');
+        // Answered long before the sender was done: the rest sat in socket buffers, unread.
+        expect(written).toBeLessThan(LIMIT);
+        expect(events).toEqual([]);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
     });
   });
 

@@ -654,6 +654,8 @@ class CheckoutHandler {
       throw new CheckoutError(401, 'INVALID_SIGNATURE', 'The webhook signature does not match.');
     }
     const name = request.headers.get(SERVICE_HEADERS.event) ?? '';
+    // Every delivery names its event: one without is broken on the way, not a new kind of event.
+    if (name === '') throw new CheckoutError(400, 'INVALID_REQUEST', `The webhook has no ${SERVICE_HEADERS.event} header.`);
     let payload: unknown;
     try {
       payload = JSON.parse(new TextDecoder().decode(raw));

@@ -383,18 +383,24 @@ describe('webhooks under abuse', () => {
         ['the signature twice', { append: [[SERVICE_HEADERS.signature, genuine.signature]] }, 401, 'INVALID_SIGNATURE'],
         ['a forged signature beside the genuine one', { append: [[SERVICE_HEADERS.signature, transaction.signature]] }, 401, 'INVALID_SIGNATURE'],
         ['whitespace inside the signature', { headers: { [SERVICE_HEADERS.signature]: `${genuine.signature.slice(0, half)} ${genuine.signature.slice(half)}` } }, 401, 'INVALID_SIGNATURE'],
+        ['no event header', { headers: { [SERVICE_HEADERS.event]: null } }, 400, 'INVALID_REQUEST'],
         ['the charge body under refund.succeeded', { headers: { [SERVICE_HEADERS.event]: 'refund.succeeded' } }, 400, 'INVALID_REQUEST'],
         ['the charge body under transaction.created', { headers: { [SERVICE_HEADERS.event]: 'transaction.created' } }, 400, 'INVALID_REQUEST'],
         ['the charge body under card_authorization.authorized', { headers: { [SERVICE_HEADERS.event]: 'card_authorization.authorized' } }, 400, 'INVALID_REQUEST'],
         ['a SUCCEEDED charge under charge.failed', { headers: { [SERVICE_HEADERS.event]: 'charge.failed' } }, 400, 'INVALID_REQUEST'],
         ['the transaction body under charge.succeeded', { body: transaction.body, headers: { [SERVICE_HEADERS.signature]: transaction.signature } }, 400, 'INVALID_REQUEST'],
       ];
+      const entriesBefore = store.size;
       for (const [label, init, code, errorCode] of cases) {
         const refused = await deliver(genuine, init);
         expect(refused.status, label).toBe(code);
         expect(ErrorShape.parse(refused.body).error, label).toMatchObject({ errorCode, retryable: false });
         expect(refused.body.code, label).toBe(code);
       }
+      // A name of no known event is acknowledged (the service may add events), and also keeps nothing.
+      expect((await deliver(genuine, { headers: { [SERVICE_HEADERS.event]: 'charge.refunded' } })).body).toEqual({ received: true, ignored: true });
+      expect(store.size).toBe(entriesBefore);
+      expect(events).toEqual([]);
       // Whitespace around a header value is not part of it (HTTP strips it): that is the genuine signature.
       expect((await deliver(genuine, { headers: { [SERVICE_HEADERS.signature]: ` ${genuine.signature}\t` } })).status).toBe(200);
       expect(names()).toEqual(['charge.succeeded SUCCEEDED']);

@@ -55,13 +55,42 @@ afterEach(() => {
   sandbox?.close();
 });
 
-function setUp(options: Partial<CheckoutHandlerOptions> = {}, { pass = false } = {}) {
+/** The memory store answering each call a turn of the event loop later, as a networked store would. */
+class RemoteStore extends MemoryCheckoutStore {
+  override async increment(...args: Parameters<MemoryCheckoutStore['increment']>) {
+    return later(() => super.increment(...args));
+  }
+  override async setIfAbsent(...args: Parameters<MemoryCheckoutStore['setIfAbsent']>) {
+    return later(() => super.setIfAbsent(...args));
+  }
+  override async setIfNewer(...args: Parameters<MemoryCheckoutStore['setIfNewer']>) {
+    return later(() => super.setIfNewer(...args));
+  }
+  override async get(...args: Parameters<MemoryCheckoutStore['get']>) {
+    return later(() => super.get(...args));
+  }
+  override async set(...args: Parameters<MemoryCheckoutStore['set']>) {
+    return later(() => super.set(...args));
+  }
+  override async delete(...args: Parameters<MemoryCheckoutStore['delete']>) {
+    return later(() => super.delete(...args));
+  }
+}
+
+async function later<T>(call: () => Promise<T>): Promise<T> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const value = await call();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return value;
+}
+
+function setUp(options: Partial<CheckoutHandlerOptions> = {}, { pass = false, remote = false } = {}) {
   sent = [];
   answers = [];
   serviceReads = [];
   passThrough = pass;
   // The clock is read at each call, so a test that moves Date moves the store too.
-  store = new MemoryCheckoutStore({ now: () => Date.now() });
+  store = remote ? new RemoteStore({ now: () => Date.now() }) : new MemoryCheckoutStore({ now: () => Date.now() });
   let deliverToHandler: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
   harness = createCheckoutHarness(
     ORDERS,
@@ -259,6 +288,20 @@ describe('webhooks under abuse', () => {
       const canceled = await one('card_authorization.canceled', reserved.chargeId);
       const results = await Promise.all([deliver(canceled), deliver(authorized), deliver(canceled), deliver(authorized)]);
       expect(results.every((r) => r.status === 200)).toBe(true);
+      expect(names().at(-1)).toBe('card_authorization.canceled CANCELED');
+      expect(new Set(names()).size).toBe(names().length);
+      expect((await status(reserved.chargeId, reserved.statusToken)).body).toMatchObject({ authorizationStatus: 'CANCELED' });
+    });
+
+    it('holds the same with a store that answers a turn later, as a networked one does', async () => {
+      setUp({ onEvent: async (event) => void events.push(event) }, { remote: true });
+      const reserved = await payByCard('4111111111111111', 'pre-order');
+      await service.post(`/api/v1/card-authorizations/${reserved.chargeId}/cancel`, {});
+      const authorized = await one('card_authorization.authorized', reserved.chargeId);
+      const canceled = await one('card_authorization.canceled', reserved.chargeId);
+      const results = await Promise.all([...Array.from({ length: 5 }, () => deliver(canceled)), ...Array.from({ length: 5 }, () => deliver(authorized))]);
+      expect(results.every((r) => r.status === 200)).toBe(true);
+      expect(results.filter((r) => r.body.duplicate !== true && r.body.stale !== true).length).toBe(names().length);
       expect(names().at(-1)).toBe('card_authorization.canceled CANCELED');
       expect(new Set(names()).size).toBe(names().length);
       expect((await status(reserved.chargeId, reserved.statusToken)).body).toMatchObject({ authorizationStatus: 'CANCELED' });

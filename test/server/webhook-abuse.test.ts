@@ -129,7 +129,7 @@ async function captured(event: string, resourceId?: string): Promise<Delivery[]>
 
 async function one(event: string, resourceId?: string): Promise<Delivery> {
   // A refund settles on a timer of its own, so its webhook may not be sent yet.
-  await vi.waitFor(async () => expect(await captured(event, resourceId), `${event} ${resourceId ?? ''}`).toHaveLength(1));
+  await vi.waitFor(async () => expect(await captured(event, resourceId), `${event} ${resourceId ?? ''}`).toHaveLength(1), { timeout: 5_000 });
   return (await captured(event, resourceId))[0]!;
 }
 
@@ -581,7 +581,7 @@ describe('webhooks under abuse', () => {
       const waiting = status(charge.chargeId, charge.statusToken, '?wait=25');
       let settled = false;
       void waiting.finally(() => (settled = true));
-      await vi.waitFor(() => expect(serviceReads.filter((path) => path.endsWith(charge.chargeId))).toHaveLength(1));
+      await vi.waitFor(() => expect(serviceReads.filter((path) => path.endsWith(charge.chargeId))).toHaveLength(1), { timeout: 5_000 });
 
       await decline(charge.rawData);
       const failed = await one('charge.failed', charge.chargeId);

@@ -22,6 +22,18 @@ import { PAYMENT_METHOD_OBJECT_KEYS, type PaymentMethodRequest } from '../core/s
 import { parseWebhookEvent, type WebhookEvent } from '../core/schemas/webhook-events.js';
 import { toFieldIssues, describeFieldIssues } from '../core/validation.js';
 import { decodeWebhookKey, verifyWebhookSignature } from '../core/webhook-signature.js';
+import {
+  eventStatusMismatch,
+  KeyedQueue,
+  olderThan,
+  parseNewestState,
+  stateVersion,
+  versionNow,
+  webhookDedupeKey,
+  webhookNewestKey,
+  webhookState,
+  type NewestState,
+} from './webhook-ledger.js';
 import { MemoryCheckoutStore, type CheckoutStore } from './checkout-store.js';
 import { CLIENT_ADDRESS_HEADER } from './client-address.js';
 import {
@@ -84,9 +96,35 @@ export interface CheckoutHandlerOptions {
   paymentMethods?: readonly CheckoutPaymentMethodType[];
   /** Secret of the status tokens; by default derived from the API key. Share it across instances. */
   statusTokenSecret?: string;
-  /** base64 webhook key of the service; without it `POST /webhooks` answers 404. */
+  /**
+   * base64 webhook key of the service; without it `POST /webhooks` answers 404. A delivery is
+   * read only up to {@link WEBHOOK_MAX_BODY_BYTES} (413 past it) and accepted only when its
+   * signature (HMAC-SHA256 of the raw body bytes, no timestamp or nonce) verifies with this key
+   * (401 otherwise) and its event name fits the status in the body (400 otherwise): the signature
+   * covers the body only. A genuine body sent again is handled as `onEvent` says.
+   */
   webhookKeyBase64?: string;
-  /** Called once per verified, new webhook event. A throw answers 500 so the service retries. */
+  /**
+   * Called once per state of a resource (resource id, status and `updatedAt`) from a verified
+   * webhook, the newest state winning. Each answer is a 2xx unless it throws, so the service stops
+   * re-sending:
+   * - a duplicate or a redelivery of a state already handled does not call it (`duplicate: true`);
+   * - a state older than one already handled for the resource (delivered out of order, or
+   *   replayed) does not call it and does not change the status long-polls read (`stale: true`);
+   *   on one instance the webhooks of a resource are handled one at a time, so it never hears an
+   *   older state after a newer one (instances sharing a store may, for two states delivered at
+   *   the same instant: compare `payload.updatedAt` where that matters);
+   * - a throw answers 500 so the service retries, and that state is not counted as handled.
+   *
+   * Replays: anyone who captured a genuine webhook can send it again, and it still verifies. The
+   * handler remembers handled states and each resource's newest one for
+   * {@link WEBHOOK_DEDUPE_TTL_MS} (in the store) and acknowledges without handling any event whose
+   * `updatedAt` is older than that. So a replay is never handled twice while the store remembers
+   * it, and can only ever restate a state the service really sent in that window; it reaches this
+   * function only if the store forgot it (the in-memory store restarted or evicted it). Make it
+   * idempotent per resource and status (mark an order paid only once) and never move an order out
+   * of a final state on an older `updatedAt`.
+   */
   onEvent?: (event: WebhookEvent) => void | Promise<void>;
   /** Shared state; in memory by default. */
   store?: CheckoutStore;
@@ -110,7 +148,11 @@ export const STATUS_POLL_INTERVAL_MS = 2_000;
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 export const RATE_LIMIT_CHARGES_PER_WINDOW = 30;
 export const RATE_LIMIT_STATUS_PER_WINDOW = 300;
-/** How long a webhook is remembered to drop its duplicates. */
+/**
+ * How long a handled webhook state, and the newest state of each resource, are remembered to drop
+ * duplicates and older states; an event whose `updatedAt` is older than this is acknowledged
+ * without handling (only a replay is that old: the service stops retrying within minutes).
+ */
 export const WEBHOOK_DEDUPE_TTL_MS = 3 * 24 * 60 * 60 * 1000;
 /** How long a final status learnt from a webhook or a read is kept. */
 export const STATUS_CACHE_TTL_MS = 60 * 60 * 1000;
@@ -222,6 +264,8 @@ class CheckoutHandler {
   readonly #returnUrlOrigins: ReadonlySet<string>;
   readonly #methods: ReadonlySet<string>;
   readonly #inFlight = new Map<string, Promise<CheckoutChargeResponse>>();
+  /** Webhooks of one resource are handled one after another. */
+  readonly #webhookQueue = new KeyedQueue();
 
   constructor(options: CheckoutHandlerOptions) {
     if (!options || typeof options !== 'object') throw new ConfigurationError('createCheckoutHandler needs an options object');
@@ -607,17 +651,22 @@ class CheckoutHandler {
     const cached = await this.#store.get(`status:${id}`);
     if (cached) return JSON.parse(cached) as CheckoutStatusResponse;
     let status: CheckoutStatusResponse;
+    let version: number | undefined;
     try {
       if (kind === 'authorization') {
-        status = authorizationStatus(await this.#client.cardAuthorizations.get(id, { signal }));
+        const authorization = await this.#client.cardAuthorizations.get(id, { signal });
+        status = authorizationStatus(authorization);
+        version = stateVersion('card_authorization', authorization.status, authorization.updatedAt);
       } else {
         const charge = await this.#client.charges.get(id, { signal });
         status = { chargeId: id, status: charge.status, failureCode: charge.failureCode ? charge.failureCode : null };
+        version = stateVersion('charge', charge.status, charge.updatedAt);
       }
     } catch (error) {
       throw upstreamError(error);
     }
-    if (status.status !== 'PENDING') await this.#store.set(`status:${id}`, JSON.stringify(status), STATUS_CACHE_TTL_MS);
+    // Kept unless a webhook brought a newer state meanwhile.
+    if (status.status !== 'PENDING') await this.#store.setIfNewer(`status:${id}`, version ?? 0, JSON.stringify(status), STATUS_CACHE_TTL_MS);
     return status;
   }
 
@@ -635,6 +684,8 @@ class CheckoutHandler {
       throw new CheckoutError(401, 'INVALID_SIGNATURE', 'The webhook signature does not match.');
     }
     const name = request.headers.get(SERVICE_HEADERS.event) ?? '';
+    // Every delivery names its event: one without is broken on the way, not a new kind of event.
+    if (name === '') throw new CheckoutError(400, 'INVALID_REQUEST', `The webhook has no ${SERVICE_HEADERS.event} header.`);
     let payload: unknown;
     try {
       payload = JSON.parse(new TextDecoder().decode(raw));
@@ -648,30 +699,55 @@ class CheckoutHandler {
       throw new CheckoutError(400, 'INVALID_REQUEST', parsed.error);
     }
     const event = parsed.event;
-    const dedupeKey = `webhook:${dedupeIdentity(event)}`;
+    // Only the body is signed: an event name that does not fit it is a genuine body relabelled.
+    const mismatch = eventStatusMismatch(event);
+    if (mismatch !== undefined) throw new CheckoutError(400, 'INVALID_REQUEST', `The webhook event does not match its body: ${mismatch}.`);
+    const state = webhookState(event);
+    // Older than anything still remembered: whether it was seen can no longer be told (see onEvent).
+    if (olderThan(state, Date.now() - WEBHOOK_DEDUPE_TTL_MS)) {
+      return json(200, { received: true, stale: true });
+    }
+    // The gate: of any number of deliveries of one state, at once or not, one gets past it.
+    const dedupeKey = webhookDedupeKey(state);
     if (!(await this.#store.setIfAbsent(dedupeKey, '1', WEBHOOK_DEDUPE_TTL_MS))) {
       return json(200, { received: true, duplicate: true });
     }
-    try {
-      if (event.name === 'charge.succeeded' || event.name === 'charge.failed') await this.#noteCharge(event.payload);
-      if (event.name.startsWith('card_authorization.')) await this.#noteStatus(authorizationStatus(event.payload as CardAuthorization));
-      await this.#options.onEvent?.(event);
-    } catch (error) {
-      // Forget it, so the service's retry of this event is handled rather than dropped.
-      await this.#store.delete(dedupeKey);
-      throw new CheckoutError(500, 'INTERNAL_ERROR', 'The event could not be handled; it will be retried.', { retryable: true, cause: error });
-    }
-    return json(200, { received: true });
+    return this.#webhookQueue.run(state.resource, async () => {
+      const newestKey = webhookNewestKey(state);
+      const newest = state.version === undefined ? undefined : parseNewestState(await this.#store.get(newestKey));
+      // A newer state was handled: this one is superseded. Acknowledged, so the service stops sending it.
+      if (newest !== undefined && state.version !== undefined && newest.version > state.version) return json(200, { received: true, stale: true });
+      try {
+        if (event.name === 'charge.succeeded' || event.name === 'charge.failed') await this.#noteCharge(event.payload, state.version);
+        if (event.name.startsWith('card_authorization.')) await this.#noteStatus(authorizationStatus(event.payload as CardAuthorization), state.version);
+        await this.#options.onEvent?.(event);
+      } catch (error) {
+        // Forget it, so the service's retry of this event is handled rather than dropped; and it
+        // is not the newest handled state, so an older one arriving meanwhile is still handled.
+        await this.#store.delete(dedupeKey);
+        throw new CheckoutError(500, 'INTERNAL_ERROR', 'The event could not be handled; it will be retried.', { retryable: true, cause: error });
+      }
+      if (state.version !== undefined) {
+        const handled: NewestState = { status: state.status, at: state.at, version: state.version };
+        await this.#store.setIfNewer(newestKey, state.version, JSON.stringify(handled), WEBHOOK_DEDUPE_TTL_MS);
+      }
+      return json(200, { received: true });
+    });
   }
 
   /** Records a charge's final status and wakes the long-polls waiting on it. */
-  async #noteCharge(charge: { chargeId: string; status: ChargeStatus; failureCode?: string | null | undefined; updatedAt: string }): Promise<void> {
-    await this.#noteStatus({ chargeId: charge.chargeId, status: charge.status, failureCode: charge.failureCode ? charge.failureCode : null });
+  async #noteCharge(charge: { chargeId: string; status: ChargeStatus; failureCode?: string | null | undefined; updatedAt: string }, version: number | undefined): Promise<void> {
+    await this.#noteStatus({ chargeId: charge.chargeId, status: charge.status, failureCode: charge.failureCode ? charge.failureCode : null }, version);
   }
 
-  async #noteStatus(status: CheckoutStatusResponse): Promise<void> {
+  /**
+   * Keeps a final status unless a newer one is known (`version` orders the states of the resource;
+   * by default the status is as of now), and wakes the long-polls waiting on it, which read back
+   * whichever is newest.
+   */
+  async #noteStatus(status: CheckoutStatusResponse, version: number = versionNow()): Promise<void> {
     if (status.status === 'PENDING') return;
-    await this.#store.set(`status:${status.chargeId}`, JSON.stringify(status), STATUS_CACHE_TTL_MS);
+    await this.#store.setIfNewer(`status:${status.chargeId}`, version, JSON.stringify(status), STATUS_CACHE_TTL_MS);
     await this.#store.publish(`charge:${status.chargeId}`, status.status);
   }
 
@@ -717,16 +793,6 @@ class CheckoutHandler {
     }
     return refusal.toResponse();
   }
-}
-
-/** The resource identity a webhook is deduplicated on: resource id, status and updatedAt. */
-function dedupeIdentity(event: WebhookEvent): string {
-  const p = event.payload as Record<string, unknown>;
-  const id = p.chargeId ?? p.refundId ?? p.transactionId ?? p.cardAuthorizationId ?? p.paymentLinkId ?? p.id;
-  const state = p.status ?? p.transactionType;
-  const at = p.updatedAt ?? p.createdAt;
-  const kind = event.name.slice(0, event.name.indexOf('.'));
-  return `${kind}:${String(id)}:${String(state)}:${String(at)}`;
 }
 
 /** The path of the first field that looks like card data: a card-data key, or a card number as a value. */

@@ -1,14 +1,23 @@
 /**
  * The little state the checkout proxy keeps: rate-limit counters, webhook dedupe keys, the last
  * known status of charges, and wake-ups for long-polls. Behind this interface so a fleet can share
- * it (Redis maps onto it one call per method: INCR+PEXPIRE, SET NX PX, GET, SET PX, PUBLISH,
- * SUBSCRIBE) without touching the handler.
+ * it (Redis maps onto it one call per method: INCR+PEXPIRE, SET NX PX, GET, SET PX, one EVAL for
+ * `setIfNewer`, PUBLISH, SUBSCRIBE) without touching the handler.
  */
 export interface CheckoutStore {
   /** Adds one to the counter `key` in a window of `windowMs` and returns the new count. */
   increment(key: string, windowMs: number): Promise<number>;
   /** Stores `value` under `key` unless present; true when it was absent. */
   setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Stores `value` under `key` unless it holds a value stored with a `version` at least as high;
+   * true when it stored. The comparison and the write are one step, so of two concurrent writers
+   * the higher version stays whatever their order. The handler keeps the newest known state of a
+   * resource this way. Write such a key only with this method (a `set` value counts as older than
+   * any version). On Redis, one EVAL of a script that compares and writes the version in a
+   * companion key (`key` and `{key}:v`, same hash slot), so `get` stays a plain GET.
+   */
+  setIfNewer(key: string, version: number, value: string, ttlMs: number): Promise<boolean>;
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
   delete(key: string): Promise<void>;
@@ -24,6 +33,8 @@ export const MEMORY_STORE_MAX_ENTRIES = 100_000;
 interface Entry {
   value: string;
   expiresAtMs: number;
+  /** Set by `setIfNewer` only. */
+  version?: number;
 }
 
 /**
@@ -52,6 +63,13 @@ export class MemoryCheckoutStore implements CheckoutStore {
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
     if (this.#live(key)) return false;
     this.#put(key, value, this.#now() + ttlMs);
+    return true;
+  }
+
+  async setIfNewer(key: string, version: number, value: string, ttlMs: number): Promise<boolean> {
+    const held = this.#live(key)?.version;
+    if (held !== undefined && held >= version) return false;
+    this.#put(key, value, this.#now() + ttlMs, version);
     return true;
   }
 
@@ -95,9 +113,9 @@ export class MemoryCheckoutStore implements CheckoutStore {
     return entry;
   }
 
-  #put(key: string, value: string, expiresAtMs: number): void {
+  #put(key: string, value: string, expiresAtMs: number, version?: number): void {
     this.#entries.delete(key);
-    this.#entries.set(key, { value, expiresAtMs });
+    this.#entries.set(key, version === undefined ? { value, expiresAtMs } : { value, expiresAtMs, version });
     // Insertion order is write order: past the cap, the least recently written go first.
     for (const oldest of this.#entries.keys()) {
       if (this.#entries.size <= this.#maxEntries) break;

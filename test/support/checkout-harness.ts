@@ -42,7 +42,7 @@ export function createCheckoutHarness(
   });
   handler = createCheckoutHandler({
     service: { ...SERVICE, fetch: serviceFetch ?? sandbox.fetch, retryBaseDelayMs: 1 },
-    resolveOrder: (reference) => orders[reference] ?? null,
+    resolveOrder: (reference) => (Object.hasOwn(orders, reference) ? orders[reference] : null),
     basePath: '/api/checkout',
     webhookKeyBase64: WEBHOOK_KEY,
     onEvent: (event) => {

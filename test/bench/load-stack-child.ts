@@ -1,10 +1,10 @@
-import { startLoadSandbox, startLoadShop, type LoadSandbox, type LoadShop } from './load-stack.js';
+import { startLoadSandbox, startLoadShop, type LoadSandbox, type LoadShop, type LoadShopOptions } from './load-stack.js';
 
 /**
  * One server of the checkout load run in a process of its own (started with fork, so it has an
  * IPC channel), so the load driver, the shop and the sandbox each have their own event loop and heap:
  *
- *   node --expose-gc --import tsx test/bench/load-stack-child.ts shop [storeMaxEntries]
+ *   node --expose-gc --import tsx test/bench/load-stack-child.ts shop [options as JSON]
  *   node --expose-gc --import tsx test/bench/load-stack-child.ts sandbox <webhook url>
  *
  * Sends `{ready, url}` once it listens, then answers `{id, op}` messages with `{id, result}`:
@@ -19,10 +19,12 @@ interface Message {
 }
 
 const [role, arg] = process.argv.slice(2);
+// A clean exit on SIGTERM, so node's exit hooks run (e.g. --cpu-prof writes its profile).
+process.on('SIGTERM', () => process.exit(0));
 const send = (message: unknown) => process.send!(message);
 
 if (role === 'shop') {
-  const shop: LoadShop = await startLoadShop(arg ? { storeMaxEntries: Number(arg) } : {});
+  const shop: LoadShop = await startLoadShop(arg ? (JSON.parse(arg) as LoadShopOptions) : {});
   process.on('message', async (message: Message) => {
     let result: unknown;
     if (message.op === 'attach') shop.attach(String(message.arg));
@@ -45,6 +47,6 @@ if (role === 'shop') {
   });
   send({ ready: true, url: sandbox.url });
 } else {
-  console.error('usage: load-stack-child.ts shop [storeMaxEntries] | sandbox <webhook url>');
+  console.error('usage: load-stack-child.ts shop [options as JSON] | sandbox <webhook url>');
   process.exit(2);
 }

@@ -36,6 +36,10 @@ export interface MemorySample {
   storeSize?: number;
   /** Shop only: long-polls subscribed to a charge's wake-ups. */
   subscriptions?: number;
+  /** Shop only: long-polls that ended more than LATE_WAKEUP_MS after their charge's news, those that ran to their deadline, and the longest delay. */
+  lateWakeups?: number;
+  missedWakeups?: number;
+  maxWakeDelayMs?: number;
   /** Shop only: requests the shop has received and not yet answered, by route. */
   openRequests?: Record<string, number>;
 }
@@ -49,9 +53,15 @@ export function readMemory(startedMs: number, forceGc: boolean): MemorySample {
   return { atMs: performance.now() - startedMs, heapUsed: usage.heapUsed, rss: usage.rss, gcForced: forceGc && Boolean(gc) };
 }
 
+/** A long-poll that ends this long after its charge's news (the webhook's publish) is late. */
+export const LATE_WAKEUP_MS = 1_000;
+
 /**
  * The in-memory store, counting the long-polls subscribed to it, so a run can see that every
- * wake-up subscription is given back.
+ * wake-up subscription is given back, and timing each from its charge's news (the webhook's
+ * publish) to its end. A long-poll woken by the news ends as soon as the read it may have under
+ * way comes back (late only when that read is slow); one that missed the news runs on to the next
+ * poll of the service or to its deadline (missed).
  */
 export class CountingStore implements CheckoutStore {
   readonly inner: MemoryCheckoutStore;
@@ -59,8 +69,20 @@ export class CountingStore implements CheckoutStore {
   subscriptions = 0;
   /** Subscriptions ever made. */
   subscribed = 0;
+  /** Long-polls that ended more than LATE_WAKEUP_MS after their charge's news. */
+  lateWakeups = 0;
+  /** Of those, the ones that ran to their deadline: the news did not wake them. */
+  missedWakeups = 0;
+  /** Longest time from a charge's news to the end of a long-poll on it, ms. */
+  maxWakeDelayMs = 0;
+  /** When each channel last had news (bounded: the oldest are forgotten). */
+  readonly #published = new Map<string, number>();
 
-  constructor(maxEntries?: number) {
+  /** `waitMs`: the long-polls' wait, to tell the ones that ran to their deadline. */
+  constructor(
+    maxEntries?: number,
+    readonly waitMs = Number.POSITIVE_INFINITY,
+  ) {
     this.inner = new MemoryCheckoutStore(maxEntries === undefined ? {} : { maxEntries });
   }
 
@@ -84,10 +106,14 @@ export class CountingStore implements CheckoutStore {
     return this.inner.delete(key);
   }
   publish(channel: string, message: string) {
+    this.#published.delete(channel);
+    this.#published.set(channel, performance.now());
+    if (this.#published.size > 20_000) this.#published.delete(this.#published.keys().next().value!);
     return this.inner.publish(channel, message);
   }
   subscribe(channel: string, listener: (message: string) => void): () => void {
     const unsubscribe = this.inner.subscribe(channel, listener);
+    const subscribedAt = performance.now();
     this.subscriptions += 1;
     this.subscribed += 1;
     let done = false;
@@ -96,6 +122,13 @@ export class CountingStore implements CheckoutStore {
       done = true;
       this.subscriptions -= 1;
       unsubscribe();
+      const news = this.#published.get(channel);
+      if (news === undefined) return;
+      const delay = performance.now() - Math.max(news, subscribedAt);
+      this.maxWakeDelayMs = Math.max(this.maxWakeDelayMs, delay);
+      if (delay <= LATE_WAKEUP_MS) return;
+      this.lateWakeups += 1;
+      if (performance.now() - subscribedAt >= this.waitMs) this.missedWakeups += 1;
     };
   }
 }
@@ -108,11 +141,15 @@ export interface LoadShopOptions {
    * long-poll ends early only when a webhook wakes it: a lost wake-up shows as a PENDING answer.
    */
   statusPollIntervalMs?: number;
+  /** The wait of the shoppers' long-polls, to count the ones that ran to their deadline after their news. */
+  longPollWaitMs?: number;
 }
 
 /** Answers of the shop, by route and status. */
 export interface ShopStats {
   answers: Record<string, Record<string, number>>;
+  /** Time the handler took per route (its log's durationMs): count, mean and max, ms. */
+  handlerMs: Record<string, { count: number; mean: number; max: number }>;
   /** Log entries of 5xx answers (none expected), without their error objects. */
   serverErrors: Array<Omit<CheckoutLogEntry, 'error'> & { error?: string }>;
   webhooksAnswered: number;
@@ -142,8 +179,8 @@ function routeOf(path: string): string {
 
 export async function startLoadShop(options: LoadShopOptions = {}): Promise<LoadShop> {
   const startedMs = performance.now();
-  const store = new CountingStore(options.storeMaxEntries);
-  const stats: ShopStats = { answers: {}, serverErrors: [], webhooksAnswered: 0, webhooksRefused: 0 };
+  const store = new CountingStore(options.storeMaxEntries, options.longPollWaitMs);
+  const stats: ShopStats = { answers: {}, handlerMs: {}, serverErrors: [], webhooksAnswered: 0, webhooksRefused: 0 };
   const open: Record<string, number> = { charges: 0, status: 0, webhooks: 0, other: 0 };
   let listener: ReturnType<typeof toNodeListener> | undefined;
   let closing = false;
@@ -180,6 +217,10 @@ export async function startLoadShop(options: LoadShopOptions = {}): Promise<Load
           const route = routeOf(entry.path);
           const byStatus = (stats.answers[route] ??= {});
           byStatus[entry.status] = (byStatus[entry.status] ?? 0) + 1;
+          const time = (stats.handlerMs[route] ??= { count: 0, mean: 0, max: 0 });
+          time.count += 1;
+          time.mean += (entry.durationMs - time.mean) / time.count;
+          time.max = Math.max(time.max, entry.durationMs);
           if (route === 'webhooks') {
             stats.webhooksAnswered += 1;
             if (entry.status !== 200) stats.webhooksRefused += 1;
@@ -194,7 +235,15 @@ export async function startLoadShop(options: LoadShopOptions = {}): Promise<Load
     },
     stats: () => structuredClone(stats),
     sample(forceGc) {
-      return { ...readMemory(startedMs, forceGc), storeSize: store.size, subscriptions: store.subscriptions, openRequests: { ...open } };
+      return {
+        ...readMemory(startedMs, forceGc),
+        storeSize: store.size,
+        subscriptions: store.subscriptions,
+        lateWakeups: store.lateWakeups,
+        missedWakeups: store.missedWakeups,
+        maxWakeDelayMs: store.maxWakeDelayMs,
+        openRequests: { ...open },
+      };
     },
     async close() {
       closing = true;

@@ -818,12 +818,19 @@ export async function measureCheckoutLoad(options: { concurrency?: number; secon
   };
 }
 
-// Run as a script: this section of the bench alone, printed (nothing written).
+// Run as a script: this section of the bench alone, printed, and written to bench-results/
+// (checkout-load.json, checkout-load.md); BENCHMARKS.md is left to the whole bench.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [concurrency, seconds] = process.argv.slice(2).map(Number);
   const result = await measureCheckoutLoad({ ...(concurrency ? { concurrency } : {}), ...(seconds ? { seconds } : {}) });
-  // Imported here, not at the top: the report builds on vite, which the CI test has no use for.
-  const { renderCheckoutLoadTable } = await import('./report.js');
-  process.stdout.write(`${renderCheckoutLoadTable(result)}\n`);
-  process.stdout.write(`${JSON.stringify(result, (key, value) => (key === 'stats' ? undefined : value))}\n`);
+  // Imported here, not at the top: the report and sizes.ts build on vite, which the CI test has no use for.
+  const { checkoutLoadSection, renderCheckoutLoadTable } = await import('./report.js');
+  const { REPO_ROOT } = await import('./sizes.js');
+  const { mkdir, writeFile } = await import('node:fs/promises');
+  const { cpus } = await import('node:os');
+  const dir = join(REPO_ROOT, 'bench-results');
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'checkout-load.json'), `${JSON.stringify(result, null, 2)}\n`);
+  await writeFile(join(dir, 'checkout-load.md'), checkoutLoadSection(result, cpus().length));
+  process.stdout.write(`${renderCheckoutLoadTable(result)}\n\nbench-results/checkout-load.json, bench-results/checkout-load.md\n`);
 }

@@ -155,7 +155,8 @@ const lat = (s: Summary) => `${s.median.toFixed(0)} / ${s.p95.toFixed(0)} / ${s.
 const errs = (side: CheckoutLoadSide) => `${side.errors} (${side.serverErrors}, ${side.networkErrors}), ${side.missedWakeups}`;
 const ledger = (side: CheckoutLoadSide) => `${side.reconciliation.exactlyOneCharge}/${side.accepted}, ${side.reconciliation.problems.length}`;
 
-function checkoutLoadSection(load: CheckoutLoadResult, cores: number): string {
+/** The checkout load's section of BENCHMARKS.md. */
+export function checkoutLoadSection(load: CheckoutLoadResult, cores: number): string {
   const p = load.proxied;
   const { mix, doubleSendShare, retryShare } = load;
   const sides = [load.direct[0]!, p, load.direct[1]!];
@@ -189,7 +190,7 @@ function checkoutLoadSection(load: CheckoutLoadResult, cores: number): string {
     ['The shop under load (through the shop run)', 'value'],
     [
       [`Heap after GC: start / half-time / end${s.gcForced ? '' : ' (no forced GC)'}`, `${mib(s.heapStart)} / ${mib(s.heapHalf)} / **${mib(s.heapEnd)}**`],
-      ['Heap kept per checkout (after GC): first half / second half', `${int(s.bytesPerCheckoutFirstHalf)} B / **${int(s.bytesPerCheckoutSecondHalf)} B**`],
+      ['Heap change per checkout finished (after GC): first half / second half', `${int(s.bytesPerCheckoutFirstHalf)} B / **${int(s.bytesPerCheckoutSecondHalf)} B**`],
       ['Heap peak during the run (no GC) / RSS peak', `${mib(s.heapPeak)} / ${mib(s.rssPeak)}`],
       ['Checkout store entries: most / at the end (cap)', `${int(s.storeMax)} / ${int(s.storeEnd)} (${int(load.storeMaxEntries)})`],
       ['Long-polls subscribed: most at once / at the end', `${s.subscriptionsMax} / **${s.subscriptionsEnd}**`],
@@ -212,7 +213,7 @@ posted with the QR text), ${pct(mix.declined)} declined cards; ${pct(doubleSendS
 again after their answer. The shop's long-polls fall back to asking the sandbox only every 60 s, so a
 long-poll ends early only when a webhook wakes it, and a missed wake-up shows. "Direct" is the same
 driver making the same checkouts on the sandbox's merchant API (API key, \`GET /api/v1/charges/{id}\`
-every 50 ms until final), on a fresh stack before and after. Afterwards the whole ledger is read through
+every 50 ms until final; the sandbox's webhooks still go to the shop), on a fresh stack before and after. Afterwards the whole ledger is read through
 the sandbox's API (\`GET /api/v1/charges\` and \`/api/v1/transactions\`, page by page, plus
 \`?referenceId=\` for a sample) and reconciled with what each shopper was told.
 

@@ -792,7 +792,7 @@ export const LOAD_BENCH_STORE_MAX_ENTRIES = 1_000;
 export async function measureCheckoutLoad(options: { concurrency?: number; seconds?: number; directSeconds?: number } = {}): Promise<CheckoutLoadResult> {
   const concurrency = options.concurrency ?? 300;
   const seconds = options.seconds ?? 10;
-  const directSeconds = options.directSeconds ?? 5;
+  const directSeconds = options.directSeconds ?? seconds;
   const storeMaxEntries = LOAD_BENCH_STORE_MAX_ENTRIES;
   const step = (text: string) => process.stderr.write(`bench: checkout load: ${text}\n`);
   step(`direct, ${concurrency} shoppers, ${directSeconds} s`);

@@ -588,19 +588,30 @@ class CheckoutHandler {
     }
 
     const read = () => this.#readStatus(chargeId, kind, request.signal);
-    let status = await read();
-    if (status.status !== 'PENDING' || waitSeconds === 0) return json(200, status);
+    if (waitSeconds === 0) return json(200, await read());
 
     const deadline = Date.now() + waitSeconds * 1000;
     const pollMs = this.#options.statusPollIntervalMs ?? STATUS_POLL_INTERVAL_MS;
+    // Listening before each read, not after: a webhook that lands while a read is under way (the
+    // service answered PENDING just before the payment) still ends the wait, instead of being
+    // published to nobody and leaving the shopper waiting for the next poll or the deadline.
+    let news = false;
     let wake: () => void = () => undefined;
-    const unsubscribe = this.#store.subscribe(`charge:${chargeId}`, () => wake());
+    const unsubscribe = this.#store.subscribe(`charge:${chargeId}`, () => {
+      news = true;
+      wake();
+    });
+    let status: CheckoutStatusResponse;
     try {
+      status = await read();
       while (status.status === 'PENDING' && Date.now() < deadline && !request.signal.aborted) {
-        const woken = new Promise<void>((resolve) => (wake = resolve));
-        const pause = new AbortController();
-        await Promise.race([woken, sleep(Math.min(pollMs, deadline - Date.now()), AbortSignal.any([pause.signal, request.signal]))]);
-        pause.abort();
+        if (!news) {
+          const woken = new Promise<void>((resolve) => (wake = resolve));
+          const pause = new AbortController();
+          await Promise.race([woken, sleep(Math.min(pollMs, deadline - Date.now()), AbortSignal.any([pause.signal, request.signal]))]);
+          pause.abort();
+        }
+        news = false;
         status = await read();
       }
     } finally {

@@ -1,4 +1,5 @@
 import type { FirstRenderResult, KeystrokeResult, QrResult, RoundTripResult } from './browser.js';
+import type { CheckoutLoadResult, CheckoutLoadSide } from './checkout-load.js';
 import type { ProxyResult } from './proxy.js';
 import type { SandboxLoadResult } from './sandbox-load.js';
 import { BUDGETS, kb, type BudgetCheck, type ModuleShare, type Size } from './sizes.js';
@@ -43,6 +44,7 @@ export interface BenchResults {
   qr: QrResult;
   proxy: ProxyResult;
   sandbox: SandboxLoadResult;
+  checkoutLoad: CheckoutLoadResult;
   goals: Goal[];
 }
 
@@ -93,7 +95,143 @@ export function goalsOf(r: BenchResults): Goal[] {
     measured: ms(r.proxy.addedP50Ms, 3),
     met: r.proxy.addedP50Ms <= PROXY_ADDED_P50_GOAL_MS,
   });
+  const load = r.checkoutLoad;
+  const lp = load.proxied;
+  goals.push({
+    name: `Checkout load: ${load.concurrency} shoppers at once for ${lp.seconds} s, no error, ledger exact`,
+    target: '0 errors, every checkout 1 charge, every success 1 transaction',
+    measured: `${lp.errors} errors (${lp.serverErrors} 5xx, ${lp.networkErrors} network), ${lp.missedWakeups} long-polls not woken by their webhook; ${lp.reconciliation.exactlyOneCharge} of ${lp.accepted} with 1 charge, ${lp.reconciliation.problems.length} ledger problems`,
+    met: loadCorrect(lp),
+  });
+  goals.push({
+    name: 'Checkout load: the shop\'s state stays bounded',
+    target: `store <= cap (${int(load.storeMaxEntries)}), no long-poll or request left open`,
+    measured: `store max ${int(lp.shop.storeMax)}, ${lp.shop.subscriptionsEnd} subscriptions and ${openRequests(lp)} requests open at the end`,
+    met: loadBounded(lp, load.storeMaxEntries),
+  });
   return goals;
+}
+
+function openRequests(side: CheckoutLoadSide): number {
+  return Object.values(side.shop.openRequestsEnd).reduce((a, b) => a + b, 0);
+}
+
+function loadCorrect(side: CheckoutLoadSide): boolean {
+  const l = side.reconciliation;
+  return side.errors === 0 && side.missedWakeups === 0 && l.problems.length === 0 && l.exactlyOneCharge === side.accepted && side.accepted === side.checkouts && l.succeededWithOneTransaction === l.succeeded && l.failedWithoutTransaction === l.failed && side.shop.stats.serverErrors.length === 0 && side.shop.stats.webhooksRefused === 0;
+}
+
+function loadBounded(side: CheckoutLoadSide, cap: number): boolean {
+  return side.shop.storeMax <= cap && side.shop.subscriptionsEnd === 0 && openRequests(side) === 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checkout load
+
+/** The checkout load's figures as a plain-text table (also printed by `tsx test/bench/checkout-load.ts`). */
+export function renderCheckoutLoadTable(load: CheckoutLoadResult): string {
+  const p = load.proxied;
+  const [a, b] = load.direct as [CheckoutLoadSide, CheckoutLoadSide];
+  return table(
+    ['Checkout load', 'direct', 'through the shop', 'direct'],
+    [
+      ['Shoppers at once / seconds of new checkouts', `${a.concurrency} / ${a.seconds}`, `${p.concurrency} / ${p.seconds}`, `${b.concurrency} / ${b.seconds}`],
+      ['Checkouts (accepted)', int(a.accepted), int(p.accepted), int(b.accepted)],
+      ['Checkouts per second', int(a.checkoutsPerSecond), int(p.checkoutsPerSecond), int(b.checkoutsPerSecond)],
+      ['Charge request p50 / p95 / p99', lat(a.chargeLatency), lat(p.chargeLatency), lat(b.chargeLatency)],
+      ['Charge to final status p50 / p95 / p99', lat(a.timeToFinal), lat(p.timeToFinal), lat(b.timeToFinal)],
+      ['Errors (5xx, network), long-polls not woken', errs(a), errs(p), errs(b)],
+      ['Ledger: 1 charge each, problems', ledger(a), ledger(p), ledger(b)],
+      ['Shop heap after GC: start / half / end', '', `${mib(p.shop.heapStart)} / ${mib(p.shop.heapHalf)} / ${mib(p.shop.heapEnd)}`, ''],
+      ['Shop heap peak (no GC) / RSS peak', '', `${mib(p.shop.heapPeak)} / ${mib(p.shop.rssPeak)}`, ''],
+      ['Shop store max (cap) / subscriptions at end', '', `${int(p.shop.storeMax)} (${int(load.storeMaxEntries)}) / ${p.shop.subscriptionsEnd}`, ''],
+      ['Throughput through the shop / direct', '', x(load.throughputRatio), ''],
+    ],
+  );
+}
+
+const pct = (share: number) => `${Math.round(share * 100)}%`;
+const lat = (s: Summary) => `${s.median.toFixed(0)} / ${s.p95.toFixed(0)} / ${s.p99.toFixed(0)} ms`;
+const errs = (side: CheckoutLoadSide) => `${side.errors} (${side.serverErrors}, ${side.networkErrors}), ${side.missedWakeups}`;
+const ledger = (side: CheckoutLoadSide) => `${side.reconciliation.exactlyOneCharge}/${side.accepted}, ${side.reconciliation.problems.length}`;
+
+/** The checkout load's section of BENCHMARKS.md. */
+export function checkoutLoadSection(load: CheckoutLoadResult, cores: number): string {
+  const p = load.proxied;
+  const { mix, doubleSendShare, retryShare } = load;
+  const sides = [load.direct[0]!, p, load.direct[1]!];
+  const names = ['Direct (1st)', 'Through the shop', 'Direct (2nd)'];
+  const rows = md(
+    ['', ...names],
+    [
+      ['Shoppers at once, seconds of new checkouts', ...sides.map((s) => `${s.concurrency}, ${s.seconds} s (ended at ${s.elapsedSeconds.toFixed(1)} s)`)],
+      ['Checkouts: card / 3-D Secure / PromptPay / declined', ...sides.map((s) => `${s.byKind.card} / ${s.byKind.threeDs} / ${s.byKind.promptPay} / ${s.byKind.declined}`)],
+      ['Charge sent twice at once / again after the answer', ...sides.map((s) => `${s.doubles} / ${s.retries}`)],
+      ['**Checkouts per second** (accepted, final status in hand)', ...sides.map((s) => `**${int(s.checkoutsPerSecond)}**`)],
+      ['Charge request p50 / p95 / p99', ...sides.map((s) => lat(s.chargeLatency))],
+      ['Charge to final status p50 / p95 / p99 (all kinds)', ...sides.map((s) => lat(s.timeToFinal))],
+      ['Charge to final status p50 / p95 / p99 (card)', ...sides.map((s) => lat(s.timeToFinalCard))],
+      ['Status answers still PENDING', ...sides.map((s) => String(s.pendingAnswers))],
+      ['**Errors** at the driver (5xx, network or timeout, replays of another charge)', ...sides.map((s) => `**${s.errors}** (${s.serverErrors}, ${s.networkErrors}, ${s.mismatchedReplays})`)],
+      ['**Long-polls not woken by their webhook** (ran to their deadline after it, seen in the shop)', ...sides.map((s) => (s.target === 'proxy' ? `**${s.missedWakeups}**` : 'n/a'))],
+      ['Long-polls ended over 1 s after their webhook (a slow read under way); longest', ...sides.map((s) => (s.target === 'proxy' ? `${s.lateWakeups}; ${ms(s.maxWakeDelayMs, 0)}` : 'n/a'))],
+      ['Long-polls that ran their whole wait after the payment, seen by the shopper (queueing included)', ...sides.map((s) => (s.target === 'proxy' ? String(s.slowLongPolls) : 'n/a'))],
+      ['Ledger: accepted checkouts with exactly 1 charge', ...sides.map((s) => `${int(s.reconciliation.exactlyOneCharge)} of ${int(s.accepted)} (${int(s.reconciliation.chargesInLedger)} charges in the ledger)`)],
+      ['Ledger: SUCCEEDED with 1 transaction / FAILED with none', ...sides.map((s) => `${int(s.reconciliation.succeededWithOneTransaction)} of ${int(s.reconciliation.succeeded)} / ${int(s.reconciliation.failedWithoutTransaction)} of ${int(s.reconciliation.failed)}`)],
+      ['Ledger problems', ...sides.map((s) => `**${s.reconciliation.problems.length}**`)],
+      ['Shop: time in the handler per charge request / status long-poll / webhook, mean', ...sides.map((s) => ['charges', 'status', 'webhooks'].map((route) => (s.shop.stats.handlerMs[route] ? ms(s.shop.stats.handlerMs[route]!.mean, 0) : '-')).join(' / '))],
+      ['Shop: 5xx answers / webhooks answered (not 200)', ...sides.map((s) => `${s.shop.stats.serverErrors.length} / ${int(s.shop.stats.webhooksAnswered)} (${s.shop.stats.webhooksRefused})`)],
+      ['Sandbox heap after GC, start -> end (per checkout)', ...sides.map((s) => `${mib(s.sandbox.heapStart)} -> ${mib(s.sandbox.heapEnd)} (${int(s.sandbox.bytesPerCheckout)} B)`)],
+    ],
+    [':--', '--:', '--:', '--:'],
+  );
+  const s = p.shop;
+  const memory = md(
+    ['The shop under load (through the shop run)', 'value'],
+    [
+      [`Heap after GC: start / half-time / end${s.gcForced ? '' : ' (no forced GC)'}`, `${mib(s.heapStart)} / ${mib(s.heapHalf)} / **${mib(s.heapEnd)}**`],
+      ['Heap change per checkout finished (after GC): first half / second half', `${int(s.bytesPerCheckoutFirstHalf)} B / **${int(s.bytesPerCheckoutSecondHalf)} B**`],
+      ['Heap peak during the run (no GC) / RSS peak', `${mib(s.heapPeak)} / ${mib(s.rssPeak)}`],
+      ['Checkout store entries: most / at the end (cap)', `${int(s.storeMax)} / ${int(s.storeEnd)} (${int(load.storeMaxEntries)})`],
+      ['Long-polls subscribed: most at once / at the end', `${s.subscriptionsMax} / **${s.subscriptionsEnd}**`],
+      ['Requests open at the end (charges, status, webhooks)', `${s.openRequestsEnd.charges ?? 0}, ${s.openRequestsEnd.status ?? 0}, ${s.openRequestsEnd.webhooks ?? 0}`],
+    ],
+    [':--', '--:'],
+  );
+  const problems = sides.flatMap((side, i) => [...side.errorSamples.map((e) => `${names[i]}: ${e}`), ...side.reconciliation.problems.slice(0, 5).map((e) => `${names[i]}: ledger: ${e}`)]);
+  return `## Checkout load
+
+Hundreds of shoppers checking out at once. The sandbox (\`listenSandbox\`) and the shop
+(\`createCheckoutHandler\` behind \`toNodeListener\`, webhooks on, rate limit off, its
+\`MemoryCheckoutStore\` capped at ${int(load.storeMaxEntries)} entries so the run fills it) each run in a Node process of their
+own (\`--expose-gc\`); the shoppers run in the bench process (test/bench/checkout-load.ts). Each of
+${load.concurrency} virtual shoppers makes whole checkouts back to back, as the widget does: card token
+with the publishable key, \`POST /api/checkout/charges\` with an Idempotency-Key, then the status long-poll
+(\`?wait=10\`) until final. Mix: ${pct(1 - mix.threeDs - mix.promptPay - mix.declined)} cards that succeed, ${pct(mix.threeDs)} 3-D Secure (the OTP page read and its
+form submitted, 303 back to the shop), ${pct(mix.promptPay)} PromptPay (the long-poll waits while the payer page's form is
+posted with the QR text), ${pct(mix.declined)} declined cards; ${pct(doubleSendShare)} of charge requests are sent twice at once and ${pct(retryShare)}
+again after their answer. The shop's long-polls fall back to asking the sandbox only every 60 s, so a
+long-poll ends early only when a webhook wakes it, and a missed wake-up shows. "Direct" is the same
+driver making the same checkouts on the sandbox's merchant API (API key, \`GET /api/v1/charges/{id}\`
+every 50 ms until final; the sandbox's webhooks still go to the shop), on a fresh stack before and after. Afterwards the whole ledger is read through
+the sandbox's API (\`GET /api/v1/charges\` and \`/api/v1/transactions\`, page by page, plus
+\`?referenceId=\` for a sample) and reconciled with what each shopper was told.
+
+The shoppers never pause, so the stack is saturated: latency is queueing (shoppers / throughput), not
+the cost of one request. On ${cores} shared cores the shop's run shares the CPU between three busy
+processes where a direct run has two; the figures are rough.
+
+${rows}
+
+Through the shop / direct: **${x(load.throughputRatio)}** checkouts per second; charge request p50 ${load.addedChargeP50Ms >= 0 ? '+' : ''}${ms(load.addedChargeP50Ms, 0)}, p99 ${load.addedChargeP99Ms >= 0 ? '+' : ''}${ms(load.addedChargeP99Ms, 0)}.
+
+${memory}
+
+The sandbox keeps every charge, token and idempotency record (it is the ledger), so its heap grows with
+the checkouts. The shop keeps only its capped store (replayable charge answers, final statuses, webhook
+dedupe keys) and a cache of at most 10,000 verified status tokens: once the store is full its heap stops
+growing with the checkouts.
+${problems.length === 0 ? '' : `\nProblems seen:\n\n${problems.map((e) => `- ${e}`).join('\n')}\n`}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -141,11 +279,12 @@ export function renderTable(r: BenchResults): string {
       ['Card payment round trips before outcome + status', `${r.roundTrips.beforeOutcome} + ${r.roundTrips.status}`],
     ],
   );
+  const load = renderCheckoutLoadTable(r.checkoutLoad);
   const goals = table(
     ['Goal', 'target', 'measured', ''],
     r.goals.map((g) => [g.name, g.target, g.measured, g.met ? 'met' : 'MISSED']),
   );
-  return `\n${sizes}\n\n${measurements}\n\n${goals}\n\n`;
+  return `\n${sizes}\n\n${measurements}\n\n${load}\n\n${goals}\n\n`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -426,6 +565,7 @@ record, store) without sockets.
 
 ${sandbox}
 
+${checkoutLoadSection(r.checkoutLoad, m.cores)}
 ## Round trips of a card payment
 
 Card details typed, pay pressed, until \`satang-success\` (outcome: ${rt.outcome}, ${ms(rt.clickToOutcomeMs, 0)} on loopback). Requests seen by the page
@@ -444,12 +584,13 @@ was usable: ${rt.loadRequests.map((path) => `\`${path}\``).join(', ')} (the benc
 npm install
 npm run bench                     # about ${Math.max(1, Math.round(r.durationSeconds / 60))} min; needs Chromium at /usr/bin/chromium (or CHROMIUM_PATH)
 npx vitest run --project unit test/size-budget.test.ts   # the size budgets alone
+npx tsx test/bench/checkout-load.ts [shoppers] [seconds]   # the checkout load alone, printed
 \`\`\`
 
 The bench builds everything it measures in the same run (in memory, with vite.config.ts for the real
 files; dist/ is not touched), serves the built files from bench-results/www/, and starts its own
 sandbox and checkout handlers on free ports. Code: \`test/bench/\` (run.ts, sizes.ts, browser.ts,
-stack.ts, proxy.ts, proxy-target.ts, sandbox-load.ts, report.ts; baselines in \`test/bench/baselines/\`).
+stack.ts, proxy.ts, proxy-target.ts, sandbox-load.ts, checkout-load.ts, load-stack.ts, load-stack-child.ts, report.ts; baselines in \`test/bench/baselines/\`).
 Budgets: ${kb(BUDGETS.cardInitialBrotli)} card, ${kb(BUDGETS.allMethodsInitialBrotli)} all methods, ${kb(BUDGETS.qrChunkBrotli)} QR chunk (brotli).
 `;
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { version as viteVersion } from 'vite';
 import { launchChromium, measureFirstRender, measureKeystrokes, measureQr, measureRoundTrips } from './browser.js';
+import { measureCheckoutLoad } from './checkout-load.js';
 import { measureProxy } from './proxy.js';
 import { goalsOf, renderMarkdown, renderTable, type BenchResults, type SizeRow } from './report.js';
 import type { SandboxLoadResult } from './sandbox-load.js';
@@ -12,8 +13,8 @@ import { buildCheckout, buildEntry, checkBudgets, measureFile, REPO_ROOT, writeF
 import { startBenchStack } from './stack.js';
 
 /**
- * `npm run bench`: sizes, first render, keystrokes, QR, round trips, proxy overhead and sandbox
- * throughput, in one run. Prints a table, writes bench-results/bench.json and BENCHMARKS.md.
+ * `npm run bench`: sizes, first render, keystrokes, QR, round trips, proxy overhead, sandbox
+ * throughput and the checkout load, in one run. Prints a table, writes bench-results/bench.json and BENCHMARKS.md.
  */
 
 const RESULTS_DIR = join(REPO_ROOT, 'bench-results');
@@ -123,6 +124,8 @@ async function main(): Promise<void> {
   const proxy = await measureProxy();
   step('sandbox: 10,000 charges');
   const sandbox = await sandboxLoad(10_000);
+  step('checkout load: hundreds of shoppers through the shop, and direct');
+  const checkoutLoad = await measureCheckoutLoad();
 
   const results: BenchResults = {
     date: startedAt.toISOString(),
@@ -146,6 +149,7 @@ async function main(): Promise<void> {
     ...browserResults,
     proxy,
     sandbox,
+    checkoutLoad,
     goals: [],
   };
   results.goals = goalsOf(results);

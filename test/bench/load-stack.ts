@@ -96,6 +96,9 @@ export class CountingStore implements CheckoutStore {
   setIfAbsent(key: string, value: string, ttlMs: number) {
     return this.inner.setIfAbsent(key, value, ttlMs);
   }
+  setIfNewer(key: string, version: number, value: string, ttlMs: number) {
+    return this.inner.setIfNewer(key, version, value, ttlMs);
+  }
   get(key: string) {
     return this.inner.get(key);
   }

@@ -27,11 +27,15 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
       const response = await handler(toRequest(req, options, res));
       await writeResponse(response, res);
     } catch (error) {
-      if (next) return next(error);
-      if (!res.headersSent) {
-        res.statusCode = 500;
-        res.setHeader('content-type', 'application/json; charset=utf-8');
+      // Part of the answer is out: appending an error would pass a corrupt body for a whole one.
+      // Dropping the connection is the only way to tell the client the answer is incomplete.
+      if (res.headersSent) {
+        res.destroy();
+        return;
       }
+      if (next) return next(error);
+      res.statusCode = 500;
+      res.setHeader('content-type', 'application/json; charset=utf-8');
       res.end(JSON.stringify({ code: 500, message: 'internal error', error: { errorCode: 'INTERNAL_SERVER_ERROR', errorMessage: 'internal error' } }));
     }
   };

@@ -64,6 +64,25 @@ describe('toNodeListener', () => {
     await expect(Promise.race([gone.then(() => 'aborted'), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2000))])).resolves.toBe('aborted');
   });
 
+  it('drops the connection when an answer fails part-way, instead of passing a cut body off as whole', async () => {
+    const url = await listen(
+      toNodeListener(async () => {
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"chargeId":"ch_1",'));
+          },
+          pull(controller) {
+            controller.error(new Error('the source failed'));
+          },
+        });
+        return new Response(body, { headers: { 'content-type': 'application/json' } });
+      }),
+    );
+    const response = await fetch(`${url}/charges`);
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow();
+  });
+
   it('serves the checkout inside Express, as the README shows, with webhooks over real sockets', async () => {
     const events: WebhookEvent[] = [];
     const app = express();

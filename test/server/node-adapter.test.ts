@@ -78,9 +78,8 @@ describe('toNodeListener', () => {
         return new Response(body, { headers: { 'content-type': 'application/json' } });
       }),
     );
-    const response = await fetch(`${url}/charges`);
-    expect(response.status).toBe(200);
-    await expect(response.text()).rejects.toThrow();
+    // The connection may drop before the headers are flushed or after: either way nothing whole arrives.
+    await expect(fetch(`${url}/charges`).then((response) => response.text())).rejects.toThrow();
   });
 
   it('serves the checkout inside Express, as the README shows, with webhooks over real sockets', async () => {

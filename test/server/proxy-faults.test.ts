@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_STATUS_TOKEN_HEADER } from '../../src/core/constants.js';
 import { listenSandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../../src/sandbox/index.js';
 import { SANDBOX_FAULT_KINDS, type SandboxFaultInput, type SandboxFaultKind } from '../../src/sandbox/faults.js';
-import { createCheckoutHandler, ServiceClient, toNodeListener, type ResolvedOrder } from '../../src/server/index.js';
+import { createCheckoutHandler, ServiceClient, toNodeListener, type CheckoutLogEntry, type ResolvedOrder } from '../../src/server/index.js';
 import { FUTURE_EXPIRY_YEAR } from '../support/sandbox-client.js';
 
 /**
@@ -29,6 +29,8 @@ let ledger: ServiceClient;
 /** The shop's orders: an order stops being for sale once its charge.succeeded webhook arrives, as in the demo. */
 const orders = new Map<string, ResolvedOrder & { paidBy?: string }>();
 let orderCount = 0;
+/** The handler's log lines: the faults below are expected, so they go here rather than to the console. */
+const logged: CheckoutLogEntry[] = [];
 
 beforeAll(async () => {
   let handler: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
@@ -57,6 +59,7 @@ beforeAll(async () => {
       if (order) order.paidBy ??= event.payload.chargeId;
     },
     rateLimit: false,
+    log: (entry) => logged.push(entry),
   });
 });
 
@@ -155,6 +158,8 @@ describe('faults on POST /api/v1/charges, after the service made the charge', ()
     expect(failed.status).toBe(503);
     expect(failed.body.error).toMatchObject({ errorCode: 'UPSTREAM_UNAVAILABLE', retryable: true });
     expect(failed.headers.get('retry-after')).toMatch(/^\d+$/);
+    // The merchant's log says what failed upstream, without any of the request's data.
+    expect(logged.filter((entry) => entry.path.endsWith('/charges')).at(-1)).toMatchObject({ method: 'POST', path: '/api/checkout/charges', status: 503, errorCode: 'UPSTREAM_UNAVAILABLE', error: expect.any(Error) });
     expect(sandbox.sandbox.faults.get(rule.faultId)!.remaining).toBe(0);
     expect(spoiledKeys()).toEqual(Array(ATTEMPTS).fill(`checkout-attempt-${order}`));
     // The service did the work every time it was asked: one charge, whose answer was lost.

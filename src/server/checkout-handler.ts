@@ -26,13 +26,11 @@ import {
   eventStatusMismatch,
   KeyedQueue,
   olderThan,
-  parseNewestState,
   stateVersion,
   versionNow,
   webhookDedupeKey,
   webhookNewestKey,
   webhookState,
-  type NewestState,
 } from './webhook-ledger.js';
 import { MemoryCheckoutStore, type CheckoutStore } from './checkout-store.js';
 import { CLIENT_ADDRESS_HEADER } from './client-address.js';
@@ -725,12 +723,14 @@ class CheckoutHandler {
     }
     return this.#webhookQueue.run(state.resource, async () => {
       const newestKey = webhookNewestKey(state);
-      const newest = state.version === undefined ? undefined : parseNewestState(await this.#store.get(newestKey));
-      // A newer state was handled: this one is superseded. Acknowledged, so the service stops sending it.
-      if (newest !== undefined && state.version !== undefined && newest.version > state.version) return json(200, { received: true, stale: true });
+      const { version } = state;
+      // The version of the newest state handled so far: a newer one supersedes this one, which is
+      // acknowledged so the service stops sending it.
+      const newest = version === undefined ? undefined : await this.#store.get(newestKey);
+      if (version !== undefined && newest !== undefined && Number(newest) > version) return json(200, { received: true, stale: true });
       try {
-        if (event.name === 'charge.succeeded' || event.name === 'charge.failed') await this.#noteCharge(event.payload, state.version);
-        if (event.name.startsWith('card_authorization.')) await this.#noteStatus(authorizationStatus(event.payload as CardAuthorization), state.version);
+        if (event.name === 'charge.succeeded' || event.name === 'charge.failed') await this.#noteCharge(event.payload, version);
+        if (event.name.startsWith('card_authorization.')) await this.#noteStatus(authorizationStatus(event.payload as CardAuthorization), version);
         await this.#options.onEvent?.(event);
       } catch (error) {
         // Forget it, so the service's retry of this event is handled rather than dropped; and it
@@ -738,10 +738,7 @@ class CheckoutHandler {
         await this.#store.delete(dedupeKey);
         throw new CheckoutError(500, 'INTERNAL_ERROR', 'The event could not be handled; it will be retried.', { retryable: true, cause: error });
       }
-      if (state.version !== undefined) {
-        const handled: NewestState = { status: state.status, at: state.at, version: state.version };
-        await this.#store.setIfNewer(newestKey, state.version, JSON.stringify(handled), WEBHOOK_DEDUPE_TTL_MS);
-      }
+      if (version !== undefined) await this.#store.setIfNewer(newestKey, version, String(version), WEBHOOK_DEDUPE_TTL_MS);
       return json(200, { received: true });
     });
   }

@@ -106,29 +106,9 @@ export function webhookDedupeKey(state: WebhookState): string {
   return `webhook:${state.resource}:${state.status}:${state.at}`;
 }
 
-/** The store key of the newest state of the resource handled so far. */
+/** The store key of the version of the newest state of the resource handled so far. */
 export function webhookNewestKey(state: WebhookState): string {
   return `webhook-newest:${state.resource}`;
-}
-
-/** What is kept under {@link webhookNewestKey}. */
-export interface NewestState {
-  status: string;
-  at: string;
-  version: number;
-}
-
-/** Reads a {@link NewestState}; undefined for nothing or anything else. */
-export function parseNewestState(text: string | undefined): NewestState | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const value = JSON.parse(text) as Partial<NewestState> | null;
-    return typeof value?.version === 'number' && typeof value.status === 'string' && typeof value.at === 'string'
-      ? { status: value.status, at: value.at, version: value.version }
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page, Request } from '@playwright/test';
-import { CARDS, chooseMethod, expect, expectPaid, onlyChargeFor, openShop, OTP, payButton, SANDBOX, test, typeCard } from './support.js';
+import { addScarvesUntilInstallments, CARDS, chooseMethod, expect, expectPaid, onlyChargeFor, openShop, OTP, payButton, SANDBOX, test, typeCard } from './support.js';
 
 /**
  * Where card data goes, seen from the browser. Every request of the shop's page (and of any page,
@@ -373,13 +373,7 @@ test('a card paid in installments: the same, with the plan chosen', async ({ pag
   const { sent, reports, settle } = await capture(context, page);
   const reference = await openShop(page);
   await chooseMethod(page, 'Card installments');
-  const scarves = page.getByRole('group', { name: 'Quantity: Thai silk scarf' });
-  const plans = page.getByRole('group', { name: 'Installment plan' });
-  while (!(await plans.isVisible())) {
-    const total = await page.locator('.total-amount').textContent();
-    await scarves.getByRole('button', { name: 'One more' }).click();
-    await expect(page.locator('.total-amount')).not.toHaveText(total!);
-  }
+  const plans = await addScarvesUntilInstallments(page);
   await plans.getByRole('radio', { name: /^3 months/ }).check();
   await typeCard(page, card);
   await expectNothingHeld(page, card, 'while the form is filled');

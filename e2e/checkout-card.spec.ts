@@ -1,4 +1,4 @@
-import { CARDS, chargesFor, chooseMethod, expect, expectNotPaid, expectPaid, onlyChargeFor, openShop, payButton, spaced, test, typeCard } from './support.js';
+import { addScarvesUntilInstallments, CARDS, chargesFor, chooseMethod, expect, expectNotPaid, expectPaid, onlyChargeFor, openShop, payButton, spaced, test, typeCard } from './support.js';
 
 /** Card payments on the shop page: straight, declined, and in installments. */
 
@@ -64,13 +64,7 @@ test('a shopper with a bigger cart pays in 3 monthly installments', async ({ pag
   await expect(page.getByText('Installments start at ฿3,000.00. Choose another method.')).toBeVisible();
   await expect(payButton(page)).toBeDisabled();
 
-  const scarves = page.getByRole('group', { name: 'Quantity: Thai silk scarf' });
-  const plans = page.getByRole('group', { name: 'Installment plan' });
-  while (!(await plans.isVisible())) {
-    const total = await page.locator('.total-amount').textContent();
-    await scarves.getByRole('button', { name: 'One more' }).click();
-    await expect(page.locator('.total-amount')).not.toHaveText(total!);
-  }
+  const plans = await addScarvesUntilInstallments(page);
   await expect(page.locator('.total-amount')).toHaveText('฿3,070.00');
   await expect(plans.getByRole('radio')).toHaveCount(2);
   // ฿3,070 over 3 months: the monthly amount is rounded up to the satang.

@@ -91,6 +91,21 @@ export async function chooseMethod(page: Page, name: string): Promise<void> {
   await expect(method).toBeChecked();
 }
 
+/**
+ * Adds scarves to the cart one at a time until the total reaches the smallest installment amount
+ * and the checkout offers its plans; answers the plan group.
+ */
+export async function addScarvesUntilInstallments(page: Page): Promise<Locator> {
+  const scarves = page.getByRole('group', { name: 'Quantity: Thai silk scarf' });
+  const plans = page.getByRole('group', { name: 'Installment plan' });
+  while (!(await plans.isVisible())) {
+    const total = await page.locator('.total-amount').textContent();
+    await scarves.getByRole('button', { name: 'One more' }).click();
+    await expect(page.locator('.total-amount')).not.toHaveText(total!);
+  }
+  return plans;
+}
+
 /** Types a card into the card form, field by field, as a shopper would. */
 export async function typeCard(page: Page, card: TypedCard): Promise<void> {
   await page.getByLabel('Card number').pressSequentially(card.number);

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toRequest, writeResponse } from '../server/node-adapter.js';
+import { toRequest, writeResponse } from '../node/node-adapter.js';
 import { SANDBOX_DEFAULTS } from './defaults.js';
 import { Sandbox, type SandboxOptions } from './sandbox.js';
 

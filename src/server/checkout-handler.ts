@@ -33,7 +33,7 @@ import {
   webhookState,
 } from './webhook-ledger.js';
 import { MemoryCheckoutStore, type CheckoutStore } from './checkout-store.js';
-import { CLIENT_ADDRESS_HEADER } from './client-address.js';
+import { CLIENT_ADDRESS_HEADER } from '../node/client-address.js';
 import {
   AuthenticationError,
   ConfigurationError,

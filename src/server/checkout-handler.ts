@@ -45,7 +45,8 @@ import {
   StateConflictError,
   ValidationError,
 } from './errors.js';
-import { ServiceClient, type ServiceClientOptions } from './service-client.js';
+import { ServiceClient, type ServiceClientOptions } from './service/service-client.js';
+import { sleep } from './sleep.js';
 import { StatusTokens, type StatusTokenKind } from './status-token.js';
 
 /** What the merchant's server decides for an order: never taken from the browser. */
@@ -224,15 +225,6 @@ async function digest(text: string): Promise<string> {
   const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
-  });
 
 /**
  * The merchant's checkout endpoint as one `(Request) => Promise<Response>`: the only thing the
@@ -606,7 +598,9 @@ class CheckoutHandler {
         if (!news) {
           const woken = new Promise<void>((resolve) => (wake = resolve));
           const pause = new AbortController();
-          await Promise.race([woken, sleep(Math.min(pollMs, deadline - Date.now()), AbortSignal.any([pause.signal, request.signal]))]);
+          // Cut short by news or by the shopper leaving, either of which the loop then reads.
+          const pauseOver = sleep(Math.min(pollMs, deadline - Date.now()), AbortSignal.any([pause.signal, request.signal])).catch(() => undefined);
+          await Promise.race([woken, pauseOver]);
           pause.abort();
         }
         news = false;

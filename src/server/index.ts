@@ -13,8 +13,25 @@ export {
 export { MemoryCheckoutStore, type CheckoutStore } from './checkout-store.js';
 export { CLIENT_ADDRESS_HEADER } from '../node/client-address.js';
 export { StatusTokens, type StatusTokenKind } from './status-token.js';
-export { captureAuthorization, cancelAuthorization, type CaptureOptions } from './authorizations.js';
-export * from './service-client.js';
+export { ServiceClient, type ServiceClientOptions } from './service/service-client.js';
+export { captureAuthorization, cancelAuthorization, type CaptureOptions, type CardAuthorizationsApi } from './service/card-authorizations.js';
+export { type ChargeListQuery, type ChargesApi } from './service/charges.js';
+export { type CardTokensApi } from './service/card-tokens.js';
+export { type RefundsApi } from './service/refunds.js';
+export { type PaymentLinksApi } from './service/payment-links.js';
+export { type TransactionsApi } from './service/transactions.js';
+export { type BoltDevicesApi, type BoltIntentsApi } from './service/bolt.js';
+export { ITERATE_PAGE_SIZE } from './service/list-pages.js';
+export {
+  CLIENT_ERROR_CODES,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_RETRY_BASE_DELAY_MS,
+  DEFAULT_TIMEOUT_MS,
+  MAX_RETRY_DELAY_MS,
+  parseRetryAfterMs,
+  type ReadOptions,
+  type RequestOptions,
+} from './service/transport.js';
 export * from './errors.js';
 export { toNodeListener, toRequest, writeResponse, type FetchHandler, type NodeListenerOptions } from '../node/node-adapter.js';
 export { verifyWebhookSignature, signWebhookPayload, generateTestWebhookHeaders } from '../core/webhook-signature.js';

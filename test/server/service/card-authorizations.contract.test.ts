@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SERVICE_HEADERS } from '../../src/core/constants.js';
-import type { CreateCardAuthorizationRequest } from '../../src/core/schemas/card-authorization.js';
-import { Sandbox, SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
-import { NotFoundError, StateConflictError, ValidationError, type ServiceError } from '../../src/server/errors.js';
-import { ServiceClient, type ServiceClientOptions } from '../../src/server/service-client.js';
-import { FUTURE_EXPIRY_YEAR } from '../support/sandbox-client.js';
+import { SERVICE_HEADERS } from '../../../src/core/constants.js';
+import type { CreateCardAuthorizationRequest } from '../../../src/core/schemas/card-authorization.js';
+import { Sandbox, SANDBOX_DEFAULTS } from '../../../src/sandbox/index.js';
+import { NotFoundError, StateConflictError, ValidationError, type ServiceError } from '../../../src/server/errors.js';
+import { ServiceClient, type ServiceClientOptions } from '../../../src/server/service/service-client.js';
+import { FUTURE_EXPIRY_YEAR } from '../../support/sandbox-client.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CreateBoltIntentRequest } from '../../src/core/schemas/bolt.js';
-import { parseWebhookEvent } from '../../src/core/schemas/webhook-events.js';
-import { verifyWebhookSignature } from '../../src/core/webhook-signature.js';
-import { Sandbox, SANDBOX_DEFAULTS, type SandboxOptions } from '../../src/sandbox/index.js';
-import { AuthenticationError, NotFoundError, ValidationError, type ServiceError } from '../../src/server/errors.js';
-import { ServiceClient } from '../../src/server/service-client.js';
+import type { CreateBoltIntentRequest } from '../../../src/core/schemas/bolt.js';
+import { parseWebhookEvent } from '../../../src/core/schemas/webhook-events.js';
+import { verifyWebhookSignature } from '../../../src/core/webhook-signature.js';
+import { Sandbox, SANDBOX_DEFAULTS, type SandboxOptions } from '../../../src/sandbox/index.js';
+import { AuthenticationError, NotFoundError, ValidationError, type ServiceError } from '../../../src/server/errors.js';
+import { ServiceClient } from '../../../src/server/service/service-client.js';
 
 const BASE_URL = 'http://127.0.0.1:4010';
 const WEBHOOK_KEY = Buffer.from('a webhook key of thirty-two byte').toString('base64');

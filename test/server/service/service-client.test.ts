@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SERVICE_HEADERS } from '../../src/core/constants.js';
-import type { CreateChargeRequest } from '../../src/core/schemas/charge.js';
-import { serviceErrorBody } from '../../src/core/service-error.js';
-import { REPLAYED_HEADER, Sandbox, SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
+import { SERVICE_HEADERS } from '../../../src/core/constants.js';
+import type { CreateChargeRequest } from '../../../src/core/schemas/charge.js';
+import { serviceErrorBody } from '../../../src/core/service-error.js';
+import { REPLAYED_HEADER, Sandbox, SANDBOX_DEFAULTS } from '../../../src/sandbox/index.js';
 import {
   AuthenticationError,
   ConfigurationError,
@@ -14,9 +14,9 @@ import {
   StateConflictError,
   UnexpectedResponseError,
   ValidationError,
-} from '../../src/server/errors.js';
-import { parseRetryAfterMs, ServiceClient, type ServiceClientOptions } from '../../src/server/service-client.js';
-import { FUTURE_EXPIRY_YEAR } from '../support/sandbox-client.js';
+} from '../../../src/server/errors.js';
+import { ServiceClient, type ServiceClientOptions } from '../../../src/server/service/service-client.js';
+import { FUTURE_EXPIRY_YEAR } from '../../support/sandbox-client.js';
 
 const BASE_URL = 'http://127.0.0.1:4010';
 const IDEMPOTENCY_KEY = SERVICE_HEADERS.idempotencyKey;
@@ -737,24 +737,5 @@ describe('ServiceClient', () => {
       expect(seen[0]?.headers.get('user-agent')).toBe('shop-backend/2.1');
       expect(seen[0]?.headers.get('accept')).toBe('application/json');
     });
-  });
-});
-
-describe('parseRetryAfterMs', () => {
-  it('reads delay-seconds', () => {
-    expect(parseRetryAfterMs('0')).toBe(0);
-    expect(parseRetryAfterMs(' 3 ')).toBe(3_000);
-  });
-
-  it('reads an HTTP date as the time left until it', () => {
-    const now = Date.parse('2030-01-01T00:00:00Z');
-    expect(parseRetryAfterMs('Tue, 01 Jan 2030 00:00:05 GMT', now)).toBe(5_000);
-    expect(parseRetryAfterMs('Mon, 31 Dec 2029 23:59:00 GMT', now)).toBe(0);
-  });
-
-  it('ignores a missing or unreadable value', () => {
-    expect(parseRetryAfterMs(null)).toBeUndefined();
-    expect(parseRetryAfterMs('soon')).toBeUndefined();
-    expect(parseRetryAfterMs('-5')).toBeUndefined();
   });
 });

@@ -22,16 +22,8 @@ import { PAYMENT_METHOD_OBJECT_KEYS, type PaymentMethodRequest } from '../core/s
 import { parseWebhookEvent, type WebhookEvent } from '../core/schemas/webhook-events.js';
 import { toFieldIssues, describeFieldIssues } from '../core/validation.js';
 import { decodeWebhookKey, verifyWebhookSignature } from '../core/webhook-signature.js';
-import {
-  eventStatusMismatch,
-  KeyedQueue,
-  olderThan,
-  stateVersion,
-  versionNow,
-  webhookDedupeKey,
-  webhookNewestKey,
-  webhookState,
-} from './webhook-ledger.js';
+import { WebhookLedger } from './webhooks/webhook-ledger.js';
+import { eventStatusMismatch, stateVersion, versionNow, webhookState } from './webhooks/webhook-state.js';
 import { MemoryCheckoutStore, type CheckoutStore } from './checkout-store.js';
 import { CLIENT_ADDRESS_HEADER } from '../node/client-address.js';
 import {
@@ -254,8 +246,7 @@ class CheckoutHandler {
   readonly #returnUrlOrigins: ReadonlySet<string>;
   readonly #methods: ReadonlySet<string>;
   readonly #inFlight = new Map<string, Promise<CheckoutChargeResponse>>();
-  /** Webhooks of one resource are handled one after another. */
-  readonly #webhookQueue = new KeyedQueue();
+  readonly #webhooks: WebhookLedger;
 
   constructor(options: CheckoutHandlerOptions) {
     if (!options || typeof options !== 'object') throw new ConfigurationError('createCheckoutHandler needs an options object');
@@ -272,6 +263,7 @@ class CheckoutHandler {
     this.#tokens = new StatusTokens(secret);
     if (options.webhookKeyBase64 !== undefined) decodeWebhookKey(options.webhookKeyBase64);
     this.#store = options.store ?? new MemoryCheckoutStore();
+    this.#webhooks = new WebhookLedger(this.#store, WEBHOOK_DEDUPE_TTL_MS);
     this.#basePath = (options.basePath ?? '').replace(/\/+$/, '');
     if (this.#basePath !== '' && !this.#basePath.startsWith('/')) throw new ConfigurationError(`basePath must start with "/", e.g. /api/checkout (got "${options.basePath}")`);
     this.#allowedOrigins = new Set((options.allowedOrigins ?? []).map((o) => originOf(o, 'allowedOrigins')));
@@ -706,35 +698,17 @@ class CheckoutHandler {
     const mismatch = eventStatusMismatch(event);
     if (mismatch !== undefined) throw new CheckoutError(400, 'INVALID_REQUEST', `The webhook event does not match its body: ${mismatch}.`);
     const state = webhookState(event);
-    // Older than anything still remembered: whether it was seen can no longer be told (see onEvent).
-    if (olderThan(state, Date.now() - WEBHOOK_DEDUPE_TTL_MS)) {
-      return json(200, { received: true, stale: true });
-    }
-    // The gate: of any number of deliveries of one state, at once or not, one gets past it.
-    const dedupeKey = webhookDedupeKey(state);
-    if (!(await this.#store.setIfAbsent(dedupeKey, '1', WEBHOOK_DEDUPE_TTL_MS))) {
-      return json(200, { received: true, duplicate: true });
-    }
-    return this.#webhookQueue.run(state.resource, async () => {
-      const newestKey = webhookNewestKey(state);
-      const { version } = state;
-      // The version of the newest state handled so far: a newer one supersedes this one, which is
-      // acknowledged so the service stops sending it.
-      const newest = version === undefined ? undefined : await this.#store.get(newestKey);
-      if (version !== undefined && newest !== undefined && Number(newest) > version) return json(200, { received: true, stale: true });
+    const outcome = await this.#webhooks.handleOnce(state, async () => {
       try {
-        if (event.name === 'charge.succeeded' || event.name === 'charge.failed') await this.#noteCharge(event.payload, version);
-        if (event.name.startsWith('card_authorization.')) await this.#noteStatus(authorizationStatus(event.payload as CardAuthorization), version);
+        if (event.name === 'charge.succeeded' || event.name === 'charge.failed') await this.#noteCharge(event.payload, state.version);
+        if (event.name.startsWith('card_authorization.')) await this.#noteStatus(authorizationStatus(event.payload as CardAuthorization), state.version);
         await this.#options.onEvent?.(event);
       } catch (error) {
-        // Forget it, so the service's retry of this event is handled rather than dropped; and it
-        // is not the newest handled state, so an older one arriving meanwhile is still handled.
-        await this.#store.delete(dedupeKey);
         throw new CheckoutError(500, 'INTERNAL_ERROR', 'The event could not be handled; it will be retried.', { retryable: true, cause: error });
       }
-      if (version !== undefined) await this.#store.setIfNewer(newestKey, version, String(version), WEBHOOK_DEDUPE_TTL_MS);
-      return json(200, { received: true });
     });
+    // A duplicate or an older state is acknowledged too, so the service stops sending it (see onEvent).
+    return json(200, outcome === 'handled' ? { received: true } : { received: true, [outcome]: true });
   }
 
   /** Records a charge's final status and wakes the long-polls waiting on it. */

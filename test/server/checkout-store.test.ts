@@ -40,3 +40,31 @@ describe('MemoryCheckoutStore', () => {
     expect(heard).toEqual(['SUCCEEDED']);
   });
 });
+
+describe('MemoryCheckoutStore.setIfNewer', () => {
+  it('keeps the highest version whatever order the writes come in', async () => {
+    const store = new MemoryCheckoutStore();
+    expect(await store.setIfNewer('k', 5, 'five', 60_000)).toBe(true);
+    expect(await store.setIfNewer('k', 3, 'three', 60_000)).toBe(false);
+    expect(await store.setIfNewer('k', 5, 'five again', 60_000)).toBe(false);
+    expect(await store.get('k')).toBe('five');
+    expect(await store.setIfNewer('k', 9, 'nine', 60_000)).toBe(true);
+    expect(await store.get('k')).toBe('nine');
+
+    const versions = [4, 17, 2, 11, 17, 8, 16];
+    const stored = await Promise.all(versions.map((v) => store.setIfNewer('many', v, String(v), 60_000)));
+    expect(await store.get('many')).toBe('17');
+    expect(stored.filter(Boolean).length).toBeLessThanOrEqual(3);
+  });
+
+  it('forgets the version with the value when it expires, and counts a plain set as older', async () => {
+    let now = 0;
+    const store = new MemoryCheckoutStore({ now: () => now });
+    await store.setIfNewer('k', 10, 'ten', 50);
+    now = 50;
+    expect(await store.get('k')).toBeUndefined();
+    expect(await store.setIfNewer('k', 1, 'one', 50)).toBe(true);
+    await store.set('plain', 'x', 50);
+    expect(await store.setIfNewer('plain', 0, 'versioned', 50)).toBe(true);
+  });
+});

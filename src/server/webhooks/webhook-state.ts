@@ -1,12 +1,12 @@
 /**
- * What the checkout handler works out from a verified webhook to handle each state of a resource
- * once, newest first. The service's webhooks carry no event id, timestamp or nonce: a delivery is
- * identified by what its signed body says, the resource (kind and id), its status and its
- * `updatedAt`. Those also order the states of one resource: a later `updatedAt` is a later state,
- * and at the same `updatedAt` the state further along the resource's life is the later one.
+ * What a verified webhook says, to handle each state of a resource once, newest first. The
+ * service's webhooks carry no event id, timestamp or nonce: a delivery is identified by what its
+ * signed body says, the resource (kind and id), its status and its `updatedAt`. Those also order
+ * the states of one resource: a later `updatedAt` is a later state, and at the same `updatedAt`
+ * the state further along the resource's life is the later one.
  */
 
-import type { WebhookEvent, WebhookEventName } from '../core/schemas/webhook-events.js';
+import type { WebhookEvent, WebhookEventName } from '../../core/schemas/webhook-events.js';
 
 /** One state of one resource, as a webhook tells it. */
 export interface WebhookState {
@@ -99,42 +99,4 @@ export function eventStatusMismatch(event: WebhookEvent): string | undefined {
   const expected = EVENT_STATUS[event.name];
   const status = (event.payload as { status?: unknown }).status;
   return status === expected ? undefined : `${event.name} must carry a resource whose status is ${expected}, not ${String(status)}`;
-}
-
-/** The store key that lets one delivery of a state through: resource, status and `updatedAt`. */
-export function webhookDedupeKey(state: WebhookState): string {
-  return `webhook:${state.resource}:${state.status}:${state.at}`;
-}
-
-/** The store key of the version of the newest state of the resource handled so far. */
-export function webhookNewestKey(state: WebhookState): string {
-  return `webhook-newest:${state.resource}`;
-}
-
-/**
- * Runs tasks one after another per key, and tasks of different keys side by side: the webhooks
- * of one resource are handled in turn, so an older state is known to be older before `onEvent`
- * hears it. Holds nothing once a key's tasks are done.
- */
-export class KeyedQueue {
-  readonly #tails = new Map<string, Promise<void>>();
-
-  run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.#tails.get(key) ?? Promise.resolve();
-    const result = previous.then(task);
-    const tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.#tails.set(key, tail);
-    void tail.then(() => {
-      if (this.#tails.get(key) === tail) this.#tails.delete(key);
-    });
-    return result;
-  }
-
-  /** Keys with tasks queued or running (for tests and metrics). */
-  get size(): number {
-    return this.#tails.size;
-  }
 }

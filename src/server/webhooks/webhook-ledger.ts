@@ -1,0 +1,53 @@
+import type { CheckoutStore } from '../checkout-store.js';
+import { KeyedQueue } from './keyed-queue.js';
+import { olderThan, type WebhookState } from './webhook-state.js';
+
+/** What became of a verified webhook. */
+export type WebhookOutcome = 'handled' | 'duplicate' | 'stale';
+
+/**
+ * Which webhook states were handled, kept in the checkout store so every instance sharing it
+ * agrees: each state of a resource is handled once, and never after a newer state of it. Without
+ * an event id from the service, a state is told apart by its resource, status and `updatedAt`.
+ */
+export class WebhookLedger {
+  readonly #store: CheckoutStore;
+  readonly #ttlMs: number;
+  /** Webhooks of one resource are handled one after another. */
+  readonly #queue = new KeyedQueue();
+
+  /** `ttlMs`: how long a handled state, and each resource's newest one, are remembered. */
+  constructor(store: CheckoutStore, ttlMs: number) {
+    this.#store = store;
+    this.#ttlMs = ttlMs;
+  }
+
+  /**
+   * Runs `handle` for a state unless it was handled already (`duplicate`) or is older than one
+   * handled for its resource, or than anything still remembered (`stale`). When `handle` throws,
+   * the state is forgotten, so the service's retry of it is handled rather than dropped, and it is
+   * not the newest handled state, so an older one arriving meanwhile is still handled.
+   */
+  async handleOnce(state: WebhookState, handle: () => Promise<void>): Promise<WebhookOutcome> {
+    // Older than anything still remembered: whether it was seen can no longer be told.
+    if (olderThan(state, Date.now() - this.#ttlMs)) return 'stale';
+    // The gate: of any number of deliveries of one state, at once or not, one gets past it.
+    const handledKey = `webhook:${state.resource}:${state.status}:${state.at}`;
+    if (!(await this.#store.setIfAbsent(handledKey, '1', this.#ttlMs))) return 'duplicate';
+    return this.#queue.run(state.resource, async () => {
+      const newestKey = `webhook-newest:${state.resource}`;
+      const { version } = state;
+      // The version of the newest state handled so far: a newer one supersedes this one.
+      const newest = version === undefined ? undefined : await this.#store.get(newestKey);
+      if (version !== undefined && newest !== undefined && Number(newest) > version) return 'stale';
+      try {
+        await handle();
+      } catch (error) {
+        await this.#store.delete(handledKey);
+        throw error;
+      }
+      if (version !== undefined) await this.#store.setIfNewer(newestKey, version, String(version), this.#ttlMs);
+      return 'handled';
+    });
+  }
+}

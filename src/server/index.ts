@@ -2,17 +2,13 @@
  * `satang/server`: what a merchant runs on its server. The checkout handler the widget talks to,
  * a typed client of the whole service API, webhook verification, and a Node adapter.
  */
-export {
-  createCheckoutHandler,
-  CheckoutError,
-  findCardData,
-  type CheckoutHandlerOptions,
-  type CheckoutLogEntry,
-  type ResolvedOrder,
-} from './checkout-handler.js';
-export { MemoryCheckoutStore, type CheckoutStore } from './checkout-store.js';
+export { createCheckoutHandler } from './checkout/create-checkout-handler.js';
+export { CheckoutError } from './checkout/checkout-error.js';
+export { findCardData } from './checkout/find-card-data.js';
+export type { CheckoutHandlerOptions, CheckoutLogEntry, ResolvedOrder } from './checkout/checkout-options.js';
+export { MemoryCheckoutStore, type CheckoutStore } from './checkout/checkout-store.js';
 export { CLIENT_ADDRESS_HEADER } from '../node/client-address.js';
-export { StatusTokens, type StatusTokenKind } from './status-token.js';
+export { StatusTokens, type StatusTokenKind } from './checkout/status-tokens.js';
 export { ServiceClient, type ServiceClientOptions } from './service/service-client.js';
 export { captureAuthorization, cancelAuthorization, type CaptureOptions, type CardAuthorizationsApi } from './service/card-authorizations.js';
 export { type ChargeListQuery, type ChargesApi } from './service/charges.js';

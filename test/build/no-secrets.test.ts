@@ -107,7 +107,7 @@ describe('the built files', () => {
     expect(names).toEqual(expect.arrayContaining(['satang.js', 'satang-checkout.js', 'satang-card.js']));
     expect(names.some((n) => /^chunks\/qrcode-/.test(n)) && names.some((n) => /^chunks\/jsqr-/.test(n))).toBe(true);
     const modules = packages.flatMap((f) => f.modules);
-    for (const file of ['src/server/checkout-handler.ts', 'src/server/service/transport.ts', 'src/core/webhook-signature.ts', 'src/client/card-tokens.ts']) {
+    for (const file of ['src/server/checkout/create-checkout-handler.ts', 'src/server/service/transport.ts', 'src/core/webhook-signature.ts', 'src/client/card-tokens.ts']) {
       expect(modules.some((id) => id.endsWith(file)), `${file} is in the package build`).toBe(true);
     }
     // The sandbox is a package of its own: nothing the merchant ships pulls it in.

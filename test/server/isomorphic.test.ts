@@ -22,7 +22,7 @@ function importGraph(entry: string): { files: string[]; external: string[] } {
 
 describe('the parts that must run on any JavaScript runtime', () => {
   it('the checkout handler reaches no node: module and no package but zod', () => {
-    const { files, external } = importGraph('src/server/checkout-handler.ts');
+    const { files, external } = importGraph('src/server/checkout/create-checkout-handler.ts');
     expect(files.length).toBeGreaterThan(10);
     expect(external).toEqual(['zod/mini']);
   });

@@ -1,4 +1,4 @@
-import type { CheckoutStore } from '../checkout-store.js';
+import type { CheckoutStore } from '../checkout/checkout-store.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { olderThan, type WebhookState } from './webhook-state.js';
 

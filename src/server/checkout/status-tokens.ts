@@ -1,4 +1,4 @@
-import { base64Encode } from '../core/base64.js';
+import { base64Url } from './base64-url.js';
 
 const encoder = new TextEncoder();
 const STATUS_TOKEN_CONTEXT = 'satang:status-token:v1:';
@@ -10,10 +10,6 @@ const context = (id: string, kind: StatusTokenKind) => (kind === 'charge' ? STAT
 
 /** How many verified tokens are remembered; the oldest is forgotten first. */
 export const VERIFIED_TOKENS_CACHED = 10_000;
-
-function base64Url(bytes: Uint8Array): string {
-  return base64Encode(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
 
 /**
  * Signs and checks status tokens: an HMAC over the charge id, handed to the browser that created

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reconcileLoad, runCheckoutLoad, startInProcessLoadStack, type LoadRun, type Reconciliation } from '../bench/checkout-load.js';
-import type { ShopStats } from '../bench/load-stack.js';
+import { reconcileLoad, runCheckoutLoad, startInProcessLoadStack, type LoadRun, type Reconciliation } from '../../bench/checkout-load.js';
+import type { ShopStats } from '../../bench/load-stack.js';
 
 /**
  * Many checkouts at once through the checkout handler to the sandbox, on real sockets: card, 3-D

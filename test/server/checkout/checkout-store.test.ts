@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryCheckoutStore } from '../../src/server/checkout-store.js';
+import { MemoryCheckoutStore } from '../../../src/server/checkout/checkout-store.js';
 
 describe('MemoryCheckoutStore', () => {
   it('counts within a window and starts again after it', async () => {

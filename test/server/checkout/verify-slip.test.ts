@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CheckoutSlipResponseSchema } from '../../src/core/schemas/checkout.js';
-import { buildSlipQrPayload, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { type CheckoutHandlerOptions, type CheckoutLogEntry, type ResolvedOrder } from '../../src/server/index.js';
-import { createCheckoutHarness, type CheckoutHarness } from '../support/checkout-harness.js';
-import type { SandboxClient } from '../support/sandbox-client.js';
+import { CheckoutSlipResponseSchema } from '../../../src/core/schemas/checkout.js';
+import { buildSlipQrPayload, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
+import { type CheckoutHandlerOptions, type CheckoutLogEntry, type ResolvedOrder } from '../../../src/server/index.js';
+import { createCheckoutHarness, type CheckoutHarness } from '../../support/checkout-harness.js';
+import type { SandboxClient } from '../../support/sandbox-client.js';
 
 /**
  * `POST {basePath}/charges/{chargeId}/slip`: a shopper who paid a PromptPay QR by bank transfer

@@ -8,14 +8,14 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
-import { SERVICE_HEADERS } from '../../src/core/constants.js';
-import type { WebhookEvent } from '../../src/core/schemas/webhook-events.js';
-import { signWebhookPayload } from '../../src/core/webhook-signature.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { WEBHOOK_DEDUPE_TTL_MS, WEBHOOK_MAX_BODY_BYTES } from '../../src/server/checkout-handler.js';
-import { MemoryCheckoutStore, toNodeListener, type CheckoutHandlerOptions, type ResolvedOrder } from '../../src/server/index.js';
-import { BASE, createCheckoutHarness, WEBHOOK_KEY, type CheckoutHarness } from '../support/checkout-harness.js';
-import { ORIGIN, type SandboxClient } from '../support/sandbox-client.js';
+import { SERVICE_HEADERS } from '../../../src/core/constants.js';
+import type { WebhookEvent } from '../../../src/core/schemas/webhook-events.js';
+import { signWebhookPayload } from '../../../src/core/webhook-signature.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { WEBHOOK_DEDUPE_TTL_MS, WEBHOOK_MAX_BODY_BYTES } from '../../../src/server/checkout/checkout-options.js';
+import { MemoryCheckoutStore, toNodeListener, type CheckoutHandlerOptions, type ResolvedOrder } from '../../../src/server/index.js';
+import { BASE, createCheckoutHarness, WEBHOOK_KEY, type CheckoutHarness } from '../../support/checkout-harness.js';
+import { ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
 
 const ORDERS: Record<string, ResolvedOrder> = {
   'cart-1': { amount: 12_345, currency: 'THB', referenceId: 'order-2001' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StatusTokens, VERIFIED_TOKENS_CACHED } from '../../src/server/status-token.js';
+import { StatusTokens, VERIFIED_TOKENS_CACHED } from '../../../src/server/checkout/status-tokens.js';
 
 describe('StatusTokens', () => {
   const tokens = () => new StatusTokens('a status token secret of some length');

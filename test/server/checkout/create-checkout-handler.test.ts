@@ -1,18 +1,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SERVICE_HEADERS } from '../../src/core/constants.js';
-import { CheckoutChargeResponseSchema, CheckoutStatusResponseSchema } from '../../src/core/schemas/checkout.js';
-import type { WebhookEvent } from '../../src/core/schemas/webhook-events.js';
-import { generateTestWebhookHeaders } from '../../src/core/webhook-signature.js';
-import { Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { SERVICE_HEADERS } from '../../../src/core/constants.js';
+import { CheckoutChargeResponseSchema, CheckoutStatusResponseSchema } from '../../../src/core/schemas/checkout.js';
+import type { WebhookEvent } from '../../../src/core/schemas/webhook-events.js';
+import { generateTestWebhookHeaders } from '../../../src/core/webhook-signature.js';
+import { Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
 import {
   ConfigurationError,
   createCheckoutHandler,
   type CheckoutHandlerOptions,
   type CheckoutLogEntry,
   type ResolvedOrder,
-} from '../../src/server/index.js';
-import { createCheckoutHarness, SERVICE, SHOP, WEBHOOK_KEY, type CheckoutHarness } from '../support/checkout-harness.js';
-import type { SandboxClient } from '../support/sandbox-client.js';
+} from '../../../src/server/index.js';
+import { createCheckoutHarness, SERVICE, SHOP, WEBHOOK_KEY, type CheckoutHarness } from '../../support/checkout-harness.js';
+import type { SandboxClient } from '../../support/sandbox-client.js';
 
 const ORDERS: Record<string, ResolvedOrder> = {
   'cart-1': { amount: 12_345, currency: 'THB', referenceId: 'order-1001' },
@@ -383,7 +383,7 @@ describe('createCheckoutHandler', () => {
 
     it('captures or cancels later with the server helpers', async () => {
       setUp();
-      const { captureAuthorization, cancelAuthorization, ServiceClient } = await import('../../src/server/index.js');
+      const { captureAuthorization, cancelAuthorization, ServiceClient } = await import('../../../src/server/index.js');
       const client = new ServiceClient({ ...SERVICE, fetch: sandbox.fetch });
       const first = await reserve('4111111111111111');
       const captured = await captureAuthorization(client, first.body.chargeId);

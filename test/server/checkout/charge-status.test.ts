@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { createCheckoutHarness, type CheckoutHarness } from '../support/checkout-harness.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { createCheckoutHarness, type CheckoutHarness } from '../../support/checkout-harness.js';
 
 /**
  * A long-poll and the webhook that ends it can cross: the webhook may arrive while the long-poll

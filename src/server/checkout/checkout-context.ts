@@ -1,0 +1,86 @@
+import { CHECKOUT_PAYMENT_METHOD_TYPES, type CheckoutChargeResponse } from '../../core/schemas/checkout.js';
+import { decodeWebhookKey } from '../../core/webhook-signature.js';
+import { ConfigurationError } from '../errors.js';
+import { ServiceClient } from '../service/service-client.js';
+import { WebhookLedger } from '../webhooks/webhook-ledger.js';
+import { WEBHOOK_DEDUPE_TTL_MS, type CheckoutHandlerOptions, type CheckoutLogEntry } from './checkout-options.js';
+import { MemoryCheckoutStore, type CheckoutStore } from './checkout-store.js';
+import { RateLimiter } from './rate-limiter.js';
+import { StatusTokens } from './status-tokens.js';
+
+/** What every route of one checkout handler shares, checked and built once from its options. */
+export interface CheckoutContext {
+  readonly options: CheckoutHandlerOptions;
+  readonly client: ServiceClient;
+  readonly tokens: StatusTokens;
+  readonly store: CheckoutStore;
+  readonly limiter: RateLimiter;
+  readonly webhooks: WebhookLedger;
+  /** Without a trailing slash; empty when mounted at the root. */
+  readonly basePath: string;
+  readonly allowedOrigins: ReadonlySet<string>;
+  readonly returnUrlOrigins: ReadonlySet<string>;
+  readonly paymentMethods: ReadonlySet<string>;
+  /** Charges being created, by attempt and body: a double click waits on the first call. */
+  readonly inFlight: Map<string, Promise<CheckoutChargeResponse>>;
+}
+
+/** One request as a route sees it. */
+export interface RouteCall {
+  request: Request;
+  url: URL;
+  /** The path parameters, decoded. */
+  params: Readonly<Record<string, string>>;
+  /** The log line of this request; a route adds the payment it acted on. */
+  entry: CheckoutLogEntry;
+}
+
+/** Throws a {@link ConfigurationError} saying what to set when an option is missing or wrong. */
+export function createCheckoutContext(options: CheckoutHandlerOptions): CheckoutContext {
+  if (!options || typeof options !== 'object') throw new ConfigurationError('createCheckoutHandler needs an options object');
+  if (typeof options.resolveOrder !== 'function') {
+    throw new ConfigurationError('set resolveOrder(orderReference) => {amount, currency, referenceId}: the server, not the browser, decides what to charge');
+  }
+  if (!options.service) throw new ConfigurationError('set service: {baseUrl, merchantId, apiKey} (or a ServiceClient)');
+  const client = options.service instanceof ServiceClient ? options.service : new ServiceClient(options.service);
+  const secret = options.statusTokenSecret ?? (options.service instanceof ServiceClient ? undefined : (options.service.apiKey ?? options.service.partner?.apiKey));
+  if (!secret || secret.length < 16) {
+    throw new ConfigurationError('set statusTokenSecret (at least 16 characters); it can only be derived from service.apiKey when the handler builds its own client');
+  }
+  const tokens = new StatusTokens(secret);
+  if (options.webhookKeyBase64 !== undefined) decodeWebhookKey(options.webhookKeyBase64);
+  const store = options.store ?? new MemoryCheckoutStore();
+  const basePath = (options.basePath ?? '').replace(/\/+$/, '');
+  if (basePath !== '' && !basePath.startsWith('/')) throw new ConfigurationError(`basePath must start with "/", e.g. /api/checkout (got "${options.basePath}")`);
+  const allowedOrigins = new Set((options.allowedOrigins ?? []).map((o) => originOf(o, 'allowedOrigins')));
+  const returnUrlOrigins = new Set([...(options.returnUrlOrigins ?? []).map((o) => originOf(o, 'returnUrlOrigins')), ...allowedOrigins]);
+  const methods = options.paymentMethods ?? CHECKOUT_PAYMENT_METHOD_TYPES;
+  for (const method of methods) {
+    if (!(CHECKOUT_PAYMENT_METHOD_TYPES as readonly string[]).includes(method)) {
+      throw new ConfigurationError(`paymentMethods: ${method} is not one of ${CHECKOUT_PAYMENT_METHOD_TYPES.join(', ')}`);
+    }
+  }
+  return {
+    options,
+    client,
+    tokens,
+    store,
+    limiter: new RateLimiter(store, options),
+    webhooks: new WebhookLedger(store, WEBHOOK_DEDUPE_TTL_MS),
+    basePath,
+    allowedOrigins,
+    returnUrlOrigins,
+    paymentMethods: new Set(methods),
+    inFlight: new Map(),
+  };
+}
+
+function originOf(value: string, option: string): string {
+  try {
+    const origin = new URL(value).origin;
+    if (origin === 'null') throw new Error('opaque');
+    return origin;
+  } catch {
+    throw new ConfigurationError(`${option}: "${value}" is not an origin such as https://shop.example`);
+  }
+}

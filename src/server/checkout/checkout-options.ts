@@ -1,0 +1,111 @@
+import type { CheckoutIntent, CheckoutPaymentMethodType } from '../../core/schemas/checkout.js';
+import type { WebhookEvent } from '../../core/schemas/webhook-events.js';
+import type { ServiceClient, ServiceClientOptions } from '../service/service-client.js';
+import type { CheckoutStore } from './checkout-store.js';
+
+/** What the merchant's server decides for an order: never taken from the browser. */
+export interface ResolvedOrder {
+  /** In satang. */
+  amount: number;
+  currency: string;
+  /** The merchant's reference written on the charge (its order id). */
+  referenceId: string;
+  /**
+   * `authorize` to only reserve the amount on the shopper's card (a card authorization, captured
+   * or canceled later with `captureAuthorization` / `cancelAuthorization`); `charge` by default.
+   * The widget's `intent` must match, or the request is refused.
+   */
+  intent?: CheckoutIntent;
+}
+
+/** One line of the handler's log. Never carries a body, a token or a card detail. */
+export interface CheckoutLogEntry {
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  errorCode?: string;
+  chargeId?: string;
+  /** The service's request id when a call to it failed. */
+  serviceRequestId?: string;
+  error?: unknown;
+}
+
+export interface CheckoutHandlerOptions {
+  /** How to reach the service: client options (the key stays on this server), or a client. */
+  service: ServiceClientOptions | ServiceClient;
+  /**
+   * Turns the shopper's order reference into the amount to charge. Answer `null` for an order
+   * that does not exist or cannot be paid (404 to the browser).
+   */
+  resolveOrder: (orderReference: string, context: { request: Request }) => ResolvedOrder | null | undefined | Promise<ResolvedOrder | null | undefined>;
+  /** Where the handler is mounted, e.g. `/api/checkout`. */
+  basePath?: string;
+  /** Origins of pages allowed to call the handler from another origin (CORS). Same origin is always allowed. */
+  allowedOrigins?: readonly string[];
+  /** Origins a `returnUrl` may point to, besides the calling page's own and `allowedOrigins`. */
+  returnUrlOrigins?: readonly string[];
+  /** The methods shoppers may use; all of them by default. */
+  paymentMethods?: readonly CheckoutPaymentMethodType[];
+  /** Secret of the status tokens; by default derived from the API key. Share it across instances. */
+  statusTokenSecret?: string;
+  /**
+   * base64 webhook key of the service; without it `POST /webhooks` answers 404. A delivery is
+   * read only up to {@link WEBHOOK_MAX_BODY_BYTES} (413 past it) and accepted only when its
+   * signature (HMAC-SHA256 of the raw body bytes, no timestamp or nonce) verifies with this key
+   * (401 otherwise) and its event name fits the status in the body (400 otherwise): the signature
+   * covers the body only. A genuine body sent again is handled as `onEvent` says.
+   */
+  webhookKeyBase64?: string;
+  /**
+   * Called once per state of a resource (resource id, status and `updatedAt`) from a verified
+   * webhook, the newest state winning. Each answer is a 2xx unless it throws, so the service stops
+   * re-sending:
+   * - a duplicate or a redelivery of a state already handled does not call it (`duplicate: true`);
+   * - a state older than one already handled for the resource (delivered out of order, or
+   *   replayed) does not call it and does not change the status long-polls read (`stale: true`);
+   *   on one instance the webhooks of a resource are handled one at a time, so it never hears an
+   *   older state after a newer one (instances sharing a store may, for two states delivered at
+   *   the same instant: compare `payload.updatedAt` where that matters);
+   * - a throw answers 500 so the service retries, and that state is not counted as handled.
+   *
+   * Replays: anyone who captured a genuine webhook can send it again, and it still verifies. The
+   * handler remembers handled states and each resource's newest one for
+   * {@link WEBHOOK_DEDUPE_TTL_MS} (in the store) and acknowledges without handling any event whose
+   * `updatedAt` is older than that. So a replay is never handled twice while the store remembers
+   * it, and can only ever restate a state the service really sent in that window; it reaches this
+   * function only if the store forgot it (the in-memory store restarted or evicted it). Make it
+   * idempotent per resource and status (mark an order paid only once) and never move an order out
+   * of a final state on an older `updatedAt`.
+   */
+  onEvent?: (event: WebhookEvent) => void | Promise<void>;
+  /** Shared state; in memory by default. */
+  store?: CheckoutStore;
+  /**
+   * Per-client fixed-window limits, or `false` to leave limiting to the platform. Slip checks
+   * (`POST /charges/{id}/slip`) have a window of their own, of `chargesPerWindow`.
+   */
+  rateLimit?: false | { windowMs?: number; chargesPerWindow?: number; statusPerWindow?: number };
+  /** Who the caller is, for rate limits; by default the address the Node adapter saw. */
+  getClientId?: (request: Request) => string | undefined;
+  /** Largest body of `POST /charges`. */
+  maxBodyBytes?: number;
+  /** How often a long-poll asks the service when no webhook arrives. */
+  statusPollIntervalMs?: number;
+  log?: (entry: CheckoutLogEntry) => void;
+}
+
+export const CHECKOUT_MAX_BODY_BYTES = 16 * 1024;
+export const WEBHOOK_MAX_BODY_BYTES = 1024 * 1024;
+export const STATUS_POLL_INTERVAL_MS = 2_000;
+export const RATE_LIMIT_WINDOW_MS = 60_000;
+export const RATE_LIMIT_CHARGES_PER_WINDOW = 30;
+export const RATE_LIMIT_STATUS_PER_WINDOW = 300;
+/**
+ * How long a handled webhook state, and the newest state of each resource, are remembered to drop
+ * duplicates and older states; an event whose `updatedAt` is older than this is acknowledged
+ * without handling (only a replay is that old: the service stops retrying within minutes).
+ */
+export const WEBHOOK_DEDUPE_TTL_MS = 3 * 24 * 60 * 60 * 1000;
+/** How long a final status learnt from a webhook or a read is kept. */
+export const STATUS_CACHE_TTL_MS = 60 * 60 * 1000;

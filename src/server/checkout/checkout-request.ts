@@ -1,0 +1,39 @@
+import type * as z from 'zod/mini';
+import { readJsonBody } from '../../core/request-body.js';
+import { describeFieldIssues, toFieldIssues } from '../../core/validation.js';
+import { bodyRefusal, CheckoutError } from './checkout-error.js';
+import type { StatusTokenKind, StatusTokens } from './status-tokens.js';
+
+/** The JSON body of a browser's request, within `maxBytes`; what cannot be read is refused. */
+export async function readJson(request: Request, maxBytes: number): Promise<unknown> {
+  try {
+    return (await readJsonBody(request, maxBytes)).value;
+  } catch (error) {
+    throw bodyRefusal(error);
+  }
+}
+
+/** `body` as `schema` reads it; a 400 naming the first field that does not fit otherwise. */
+export function parseRequest<S extends z.ZodMiniType>(schema: S, body: unknown): z.infer<S> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data as z.infer<S>;
+  const issues = toFieldIssues(parsed.error.issues, body);
+  throw new CheckoutError(400, 'INVALID_REQUEST', `The request is not valid: ${describeFieldIssues(issues)}.`, { field: issues[0]?.field });
+}
+
+/**
+ * What the status token opens for this id, of the `kinds` the route serves (tried in turn): only
+ * the browser that created a payment may follow or act on it. A 403 otherwise, which tells a
+ * wrong token from a payment that does not exist no more than a malformed id does.
+ */
+export async function requireStatusToken(
+  tokens: StatusTokens,
+  id: string,
+  token: string | null,
+  kinds: readonly StatusTokenKind[],
+): Promise<StatusTokenKind> {
+  if (/^[\w-]{1,128}$/.test(id)) {
+    for (const kind of kinds) if (await tokens.verify(id, token, kind)) return kind;
+  }
+  throw new CheckoutError(403, 'INVALID_STATUS_TOKEN', 'This payment cannot be looked up from here.');
+}

@@ -1,0 +1,188 @@
+import { IDEMPOTENCY_KEY_TTL_MS } from '../../core/constants.js';
+import type { CreateChargeRequest } from '../../core/schemas/charge.js';
+import {
+  CHECKOUT_IDEMPOTENCY_HEADER,
+  CheckoutChargeRequestSchema,
+  type CheckoutChargeRequest,
+  type CheckoutChargeResponse,
+} from '../../core/schemas/checkout.js';
+import type { PaymentMethodRequest } from '../../core/schemas/payment-method.js';
+import { sha256Base64Url } from './base64-url.js';
+import type { CheckoutContext, RouteCall } from './checkout-context.js';
+import { CheckoutError, upstreamRefusal } from './checkout-error.js';
+import { CHECKOUT_MAX_BODY_BYTES, type ResolvedOrder } from './checkout-options.js';
+import { parseRequest, readJson } from './checkout-request.js';
+import { findCardData } from './find-card-data.js';
+import { jsonResponse } from './json-response.js';
+import { checkedPaymentMethod } from './payment-method.js';
+import { resolveOrder } from './resolve-order.js';
+
+/** How long a charge's answer is kept for retries of the attempt that made it: as long as the service keeps its idempotency keys. */
+const CHARGE_REPLAY_TTL_MS = IDEMPOTENCY_KEY_TTL_MS;
+
+/**
+ * `POST /charges`: creates the charge (or, with the authorize intent, the card authorization) for
+ * an order whose amount `resolveOrder` decides, and hands the browser its status token. One
+ * attempt (the widget's idempotency key) makes one charge however often it is sent: at once, it
+ * waits on the first call; later, it gets the first answer back.
+ */
+export async function createCharge(context: CheckoutContext, { request, url, entry }: RouteCall): Promise<Response> {
+  await context.limiter.check(request, 'charges');
+  const body = await readJson(request, context.options.maxBodyBytes ?? CHECKOUT_MAX_BODY_BYTES);
+  const cardField = findCardData(body);
+  if (cardField !== undefined) {
+    throw new CheckoutError(400, 'CARD_DATA_REFUSED', 'Card numbers and expiry dates are never sent to the shop: the card is tokenized in the browser.', { field: cardField });
+  }
+  const input = parseRequest(CheckoutChargeRequestSchema, body);
+  const method = checkedPaymentMethod(input, context.paymentMethods);
+  if (input.intent === 'authorize' && method.paymentMethodType !== 'CARD_TOKEN') {
+    throw new CheckoutError(400, 'PAYMENT_METHOD_NOT_ALLOWED', 'Only a card payment can be authorized now and captured later.', { field: 'paymentMethod.type' });
+  }
+  if (input.returnUrl !== undefined) checkReturnUrl(context, input.returnUrl, request, url);
+
+  const key = request.headers.get(CHECKOUT_IDEMPOTENCY_HEADER);
+  if (key !== null && !/^[\x21-\x7e]{1,200}$/.test(key)) {
+    throw new CheckoutError(400, 'INVALID_REQUEST', `The ${CHECKOUT_IDEMPOTENCY_HEADER} header must be 1 to 200 visible ASCII characters.`, { field: CHECKOUT_IDEMPOTENCY_HEADER });
+  }
+  const idempotencyKey = `checkout-${key ?? crypto.randomUUID()}`;
+  // A double click sends the same key twice at once: both wait on one call to the service.
+  const flightKey = `${idempotencyKey}\u0000${JSON.stringify(input)}`;
+  let flight = context.inFlight.get(flightKey);
+  if (!flight) {
+    flight = chargeOnce(context, request, input, method, idempotencyKey).finally(() => context.inFlight.delete(flightKey));
+    context.inFlight.set(flightKey, flight);
+  }
+  const answer = await flight;
+  entry.chargeId = answer.chargeId;
+  return jsonResponse(201, answer);
+}
+
+/**
+ * Creates the charge, or answers a retry of an attempt that already made one with that first
+ * answer: the order may be paid by now (its webhook came first), and the retry must still learn
+ * which charge it made rather than hear the order is gone.
+ */
+async function chargeOnce(
+  context: CheckoutContext,
+  request: Request,
+  input: CheckoutChargeRequest,
+  paymentMethod: PaymentMethodRequest,
+  idempotencyKey: string,
+): Promise<CheckoutChargeResponse> {
+  const { store } = context;
+  const attempt = `${idempotencyKey}:${await sha256Base64Url(JSON.stringify(input))}`;
+  const replayKey = `charge:${attempt}`;
+  const replay = await store.get(replayKey);
+  if (replay) return JSON.parse(replay) as CheckoutChargeResponse;
+  const order = await attemptOrder(context, input.orderReference, request, attempt, idempotencyKey);
+  const answer = await startCharge(context, request, input, paymentMethod, idempotencyKey, order);
+  await store.set(replayKey, JSON.stringify(answer), CHARGE_REPLAY_TTL_MS);
+  await store.set(`answered:${order.referenceId}`, idempotencyKey, CHARGE_REPLAY_TTL_MS);
+  return answer;
+}
+
+/**
+ * The order an attempt charges. It is kept before the service is called: when the service made
+ * the charge but its answer was lost, that charge may have paid the order by the time the
+ * shopper retries, and `resolveOrder` no longer offers it. The retry must still send the service
+ * the same request under the same key, which answers with the charge it made instead of making
+ * another. Unless another attempt of this shop already got a charge for the order: then this one
+ * is refused as before, since it may never have reached the service.
+ */
+async function attemptOrder(context: CheckoutContext, orderReference: string, request: Request, attempt: string, idempotencyKey: string): Promise<ResolvedOrder> {
+  const { store } = context;
+  const sentKey = `sent:${attempt}`;
+  const order = await resolveOrder(context.options, orderReference, request).catch(async (error: unknown) => {
+    const sent = error instanceof CheckoutError && error.code === 'ORDER_NOT_FOUND' ? await store.get(sentKey) : undefined;
+    if (sent === undefined) throw error;
+    const kept = JSON.parse(sent) as ResolvedOrder;
+    const answered = await store.get(`answered:${kept.referenceId}`);
+    if (answered !== undefined && answered !== idempotencyKey) throw error;
+    return kept;
+  });
+  await store.set(sentKey, JSON.stringify(order), CHARGE_REPLAY_TTL_MS);
+  return order;
+}
+
+async function startCharge(
+  context: CheckoutContext,
+  request: Request,
+  input: CheckoutChargeRequest,
+  paymentMethod: PaymentMethodRequest,
+  idempotencyKey: string,
+  order: ResolvedOrder,
+): Promise<CheckoutChargeResponse> {
+  const intent = input.intent ?? 'charge';
+  if ((order.intent ?? 'charge') !== intent) {
+    throw new CheckoutError(400, 'INTENT_MISMATCH', `This order is ${order.intent === 'authorize' ? 'authorized now and charged later' : 'charged now'}: the checkout's intent must be ${order.intent ?? 'charge'}.`, {
+      field: 'intent',
+    });
+  }
+  if (intent === 'authorize') return startAuthorization(context, request, input, paymentMethod, order, idempotencyKey);
+  const body: CreateChargeRequest = {
+    amount: order.amount,
+    currency: order.currency as CreateChargeRequest['currency'],
+    referenceId: order.referenceId,
+    paymentMethod,
+    ...(input.returnUrl !== undefined ? { returnUrl: input.returnUrl } : {}),
+    ...(input.deviceType !== undefined ? { deviceType: input.deviceType } : {}),
+    ...(input.customer !== undefined ? { customer: input.customer } : {}),
+  };
+  let created;
+  try {
+    created = await context.client.charges.create(body, { idempotencyKey, signal: request.signal });
+  } catch (error) {
+    throw upstreamRefusal(error);
+  }
+  const answer: CheckoutChargeResponse = {
+    chargeId: created.chargeId,
+    actionRequired: created.actionRequired,
+    statusToken: await context.tokens.sign(created.chargeId),
+  };
+  if (created.redirect) answer.redirect = { redirectUrl: created.redirect.redirectUrl };
+  if (created.encodedImage) {
+    const { expiry, imageBase64Encoded, rawData } = created.encodedImage;
+    answer.encodedImage = { expiry, imageBase64Encoded, rawData };
+  }
+  return answer;
+}
+
+/** Reserves the order's amount on the card; the merchant captures or cancels it later. */
+async function startAuthorization(
+  context: CheckoutContext,
+  request: Request,
+  input: CheckoutChargeRequest,
+  paymentMethod: PaymentMethodRequest,
+  order: ResolvedOrder,
+  idempotencyKey: string,
+): Promise<CheckoutChargeResponse> {
+  if (paymentMethod.paymentMethodType !== 'CARD_TOKEN') throw new Error('only card tokens are authorized');
+  let created;
+  try {
+    created = await context.client.cardAuthorizations.create(
+      {
+        amount: order.amount,
+        currency: order.currency as CreateChargeRequest['currency'],
+        referenceId: order.referenceId,
+        paymentMethod,
+        ...(input.returnUrl !== undefined ? { returnUrl: input.returnUrl } : {}),
+        ...(input.customer !== undefined ? { customer: input.customer } : {}),
+      },
+      { idempotencyKey, signal: request.signal },
+    );
+  } catch (error) {
+    throw upstreamRefusal(error);
+  }
+  const id = created.cardAuthorizationId;
+  const answer: CheckoutChargeResponse = { chargeId: id, intent: 'authorize', actionRequired: created.actionRequired, statusToken: await context.tokens.sign(id, 'authorization') };
+  if (created.redirect) answer.redirect = { redirectUrl: created.redirect.redirectUrl };
+  return answer;
+}
+
+/** A returnUrl may only lead back to this shop: the calling page's origin or a configured one. */
+function checkReturnUrl(context: CheckoutContext, returnUrl: string, request: Request, url: URL): void {
+  const target = new URL(returnUrl).origin;
+  const caller = request.headers.get('origin');
+  if (target === url.origin || target === caller || context.returnUrlOrigins.has(target)) return;
+  throw new CheckoutError(400, 'INVALID_RETURN_URL', 'The return address must be a page of this shop.', { field: 'returnUrl' });
+}

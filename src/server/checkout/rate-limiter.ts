@@ -1,0 +1,41 @@
+import { CLIENT_ADDRESS_HEADER } from '../../node/client-address.js';
+import { CheckoutError } from './checkout-error.js';
+import { RATE_LIMIT_CHARGES_PER_WINDOW, RATE_LIMIT_STATUS_PER_WINDOW, RATE_LIMIT_WINDOW_MS, type CheckoutHandlerOptions } from './checkout-options.js';
+import type { CheckoutStore } from './checkout-store.js';
+
+/** Each bucket counts apart; slip checks are limited as charges are. */
+export type RateLimitBucket = 'charges' | 'status' | 'slips';
+
+/**
+ * Per-client fixed windows, counted in the checkout store so instances sharing it share the
+ * count. The client is who `getClientId` says, else the address the Node adapter saw.
+ */
+export class RateLimiter {
+  readonly #store: CheckoutStore;
+  readonly #options: Pick<CheckoutHandlerOptions, 'rateLimit' | 'getClientId'>;
+
+  constructor(store: CheckoutStore, options: Pick<CheckoutHandlerOptions, 'rateLimit' | 'getClientId'>) {
+    this.#store = store;
+    this.#options = options;
+  }
+
+  /** Counts the request in its bucket; a 429 with `Retry-After` once the window is full. */
+  async check(request: Request, bucket: RateLimitBucket): Promise<void> {
+    const limit = this.#limit(bucket);
+    if (!limit) return;
+    const client = this.#options.getClientId?.(request) ?? request.headers.get(CLIENT_ADDRESS_HEADER) ?? 'unknown';
+    const windowStart = Math.floor(Date.now() / limit.windowMs) * limit.windowMs;
+    const count = await this.#store.increment(`rate:${bucket}:${client}:${windowStart}`, limit.windowMs);
+    if (count > limit.max) {
+      const retryAfter = Math.max(1, Math.ceil((windowStart + limit.windowMs - Date.now()) / 1000));
+      throw new CheckoutError(429, 'RATE_LIMITED', 'Too many attempts. Please wait a moment and try again.', { retryable: true, headers: { 'retry-after': String(retryAfter) } });
+    }
+  }
+
+  #limit(bucket: RateLimitBucket): { windowMs: number; max: number } | undefined {
+    const limit = this.#options.rateLimit;
+    if (limit === false) return undefined;
+    const max = bucket === 'status' ? (limit?.statusPerWindow ?? RATE_LIMIT_STATUS_PER_WINDOW) : (limit?.chargesPerWindow ?? RATE_LIMIT_CHARGES_PER_WINDOW);
+    return { windowMs: limit?.windowMs ?? RATE_LIMIT_WINDOW_MS, max };
+  }
+}

@@ -1,0 +1,67 @@
+import { SERVICE_HEADERS } from '../../core/constants.js';
+import { readBodyBytes } from '../../core/request-body.js';
+import type { CardAuthorization } from '../../core/schemas/card-authorization.js';
+import { parseWebhookEvent } from '../../core/schemas/webhook-events.js';
+import { verifyWebhookSignature } from '../../core/webhook-signature.js';
+import { eventStatusMismatch, webhookState } from '../webhooks/webhook-state.js';
+import type { CheckoutContext, RouteCall } from './checkout-context.js';
+import { bodyRefusal, CheckoutError } from './checkout-error.js';
+import { WEBHOOK_MAX_BODY_BYTES } from './checkout-options.js';
+import { jsonResponse } from './json-response.js';
+import { authorizationStatus, noteStatus } from './status-cache.js';
+
+/**
+ * `POST /webhooks`: the service's signed webhooks. A delivery is verified over its raw bytes,
+ * parsed, checked against its event name, then handed to the ledger, which lets each state of a
+ * resource through once, newest first; a charge's or a card authorization's final status also
+ * wakes the long-polls following it. Every answer but a refusal or a failing `onEvent` is a 2xx,
+ * so the service stops sending.
+ */
+export async function receiveWebhook(context: CheckoutContext, { request }: RouteCall): Promise<Response> {
+  const key = context.options.webhookKeyBase64;
+  if (key === undefined) throw new CheckoutError(404, 'NOT_FOUND', 'Webhooks are not set up on this endpoint.');
+  let raw: Uint8Array;
+  try {
+    raw = await readBodyBytes(request, WEBHOOK_MAX_BODY_BYTES);
+  } catch (error) {
+    throw bodyRefusal(error);
+  }
+  // The signature is checked over the exact bytes received, before anything parses them.
+  if (!(await verifyWebhookSignature(raw, request.headers.get(SERVICE_HEADERS.signature), key))) {
+    throw new CheckoutError(401, 'INVALID_SIGNATURE', 'The webhook signature does not match.');
+  }
+  const name = request.headers.get(SERVICE_HEADERS.event) ?? '';
+  // Every delivery names its event: one without is broken on the way, not a new kind of event.
+  if (name === '') throw new CheckoutError(400, 'INVALID_REQUEST', `The webhook has no ${SERVICE_HEADERS.event} header.`);
+  let payload: unknown;
+  try {
+    payload = JSON.parse(new TextDecoder().decode(raw));
+  } catch {
+    throw new CheckoutError(400, 'INVALID_REQUEST', 'The webhook body is not JSON.');
+  }
+  const parsed = parseWebhookEvent(name, payload);
+  if (!parsed.ok) {
+    // A new kind of event is acknowledged, so the service does not retry it for nothing.
+    if (parsed.error.startsWith('unknown webhook event')) return jsonResponse(200, { received: true, ignored: true });
+    throw new CheckoutError(400, 'INVALID_REQUEST', parsed.error);
+  }
+  const event = parsed.event;
+  // Only the body is signed: an event name that does not fit it is a genuine body relabelled.
+  const mismatch = eventStatusMismatch(event);
+  if (mismatch !== undefined) throw new CheckoutError(400, 'INVALID_REQUEST', `The webhook event does not match its body: ${mismatch}.`);
+  const state = webhookState(event);
+  const outcome = await context.webhooks.handleOnce(state, async () => {
+    try {
+      if (event.name === 'charge.succeeded' || event.name === 'charge.failed') {
+        const charge = event.payload;
+        await noteStatus(context.store, { chargeId: charge.chargeId, status: charge.status, failureCode: charge.failureCode ? charge.failureCode : null }, state.version);
+      }
+      if (event.name.startsWith('card_authorization.')) await noteStatus(context.store, authorizationStatus(event.payload as CardAuthorization), state.version);
+      await context.options.onEvent?.(event);
+    } catch (error) {
+      throw new CheckoutError(500, 'INTERNAL_ERROR', 'The event could not be handled; it will be retried.', { retryable: true, cause: error });
+    }
+  });
+  // A duplicate or an older state is acknowledged too, so the service stops sending it (see onEvent).
+  return jsonResponse(200, outcome === 'handled' ? { received: true } : { received: true, [outcome]: true });
+}

@@ -1,0 +1,37 @@
+import { CURRENCY_THB, MAX_CHARGE_AMOUNT_SATANG, MIN_CHARGE_AMOUNT_SATANG } from '../../core/constants.js';
+import { ConfigurationError } from '../errors.js';
+import { CheckoutError } from './checkout-error.js';
+import type { CheckoutHandlerOptions, ResolvedOrder } from './checkout-options.js';
+
+/**
+ * Asks the merchant's `resolveOrder` what an order costs: a 404 for an order that cannot be paid,
+ * a 500 (the merchant's fault, not the shopper's) when it throws or answers something unchargeable.
+ */
+export async function resolveOrder(options: Pick<CheckoutHandlerOptions, 'resolveOrder'>, orderReference: string, request: Request): Promise<ResolvedOrder> {
+  let order: ResolvedOrder | null | undefined;
+  try {
+    order = await options.resolveOrder(orderReference, { request });
+  } catch (error) {
+    throw new CheckoutError(500, 'INTERNAL_ERROR', 'The shop could not look up this order. Please try again.', { retryable: true, cause: error });
+  }
+  if (order === null || order === undefined) {
+    throw new CheckoutError(404, 'ORDER_NOT_FOUND', 'This order cannot be paid: it does not exist or is already paid.', { field: 'orderReference' });
+  }
+  const valid =
+    Number.isInteger(order.amount) &&
+    order.amount >= MIN_CHARGE_AMOUNT_SATANG &&
+    order.amount <= MAX_CHARGE_AMOUNT_SATANG &&
+    order.currency === CURRENCY_THB &&
+    typeof order.referenceId === 'string' &&
+    order.referenceId.length > 0 &&
+    order.referenceId.length <= 255 &&
+    (order.intent === undefined || order.intent === 'charge' || order.intent === 'authorize');
+  if (!valid) {
+    throw new CheckoutError(500, 'INTERNAL_ERROR', 'The shop could not price this order.', {
+      cause: new ConfigurationError(
+        `resolveOrder must return {amount: whole satang from ${MIN_CHARGE_AMOUNT_SATANG} to ${MAX_CHARGE_AMOUNT_SATANG}, currency: "THB", referenceId: 1-255 characters, intent?: "charge" | "authorize"}`,
+      ),
+    });
+  }
+  return order;
+}

@@ -1,0 +1,75 @@
+/**
+ * The final statuses the checkout knows, kept in the store under `status:{id}` and announced on
+ * `charge:{id}` to the long-polls waiting on that payment. This module is their only writer: a
+ * webhook, a slip and a read of the service all record a status through {@link noteStatus} or
+ * {@link readStatus}, the newest state winning whatever order they come in.
+ */
+
+import type { CardAuthorization } from '../../core/schemas/card-authorization.js';
+import type { CheckoutStatusResponse } from '../../core/schemas/checkout.js';
+import type { ServiceClient } from '../service/service-client.js';
+import { stateVersion, versionNow } from '../webhooks/webhook-state.js';
+import { upstreamRefusal } from './checkout-error.js';
+import { STATUS_CACHE_TTL_MS } from './checkout-options.js';
+import type { CheckoutStore } from './checkout-store.js';
+import type { StatusTokenKind } from './status-tokens.js';
+
+/** A card authorization's status as the widget follows it. */
+export function authorizationStatus(authorization: Pick<CardAuthorization, 'cardAuthorizationId' | 'status' | 'failureCode'>): CheckoutStatusResponse {
+  const done = authorization.status === 'AUTHORIZED' || authorization.status === 'CAPTURED';
+  const failed = authorization.status === 'FAILED' || authorization.status === 'CANCELED' || authorization.status === 'EXPIRED';
+  return {
+    chargeId: authorization.cardAuthorizationId,
+    status: done ? 'SUCCEEDED' : failed ? 'FAILED' : 'PENDING',
+    failureCode: authorization.failureCode ? authorization.failureCode : failed && authorization.status !== 'FAILED' ? authorization.status : null,
+    authorizationStatus: authorization.status,
+  };
+}
+
+/**
+ * Keeps a final status unless a newer one is known (`version` orders the states of the resource;
+ * by default the status is as of now), and wakes the long-polls waiting on it, which read back
+ * whichever is newest.
+ */
+export async function noteStatus(store: CheckoutStore, status: CheckoutStatusResponse, version: number = versionNow()): Promise<void> {
+  if (status.status === 'PENDING') return;
+  await store.setIfNewer(`status:${status.chargeId}`, version, JSON.stringify(status), STATUS_CACHE_TTL_MS);
+  await store.publish(statusChannel(status.chargeId), status.status);
+}
+
+/** Where a long-poll hears that a status was noted. */
+export function statusChannel(id: string): string {
+  return `charge:${id}`;
+}
+
+/**
+ * A final status learnt from a webhook, else the service's answer: the charge's, or the card
+ * authorization's in the widget's terms (AUTHORIZED, or already captured, is a success).
+ */
+export async function readStatus(
+  { client, store }: { client: ServiceClient; store: CheckoutStore },
+  id: string,
+  kind: StatusTokenKind,
+  signal: AbortSignal,
+): Promise<CheckoutStatusResponse> {
+  const cached = await store.get(`status:${id}`);
+  if (cached) return JSON.parse(cached) as CheckoutStatusResponse;
+  let status: CheckoutStatusResponse;
+  let version: number | undefined;
+  try {
+    if (kind === 'authorization') {
+      const authorization = await client.cardAuthorizations.get(id, { signal });
+      status = authorizationStatus(authorization);
+      version = stateVersion('card_authorization', authorization.status, authorization.updatedAt);
+    } else {
+      const charge = await client.charges.get(id, { signal });
+      status = { chargeId: id, status: charge.status, failureCode: charge.failureCode ? charge.failureCode : null };
+      version = stateVersion('charge', charge.status, charge.updatedAt);
+    }
+  } catch (error) {
+    throw upstreamRefusal(error);
+  }
+  // Kept unless a webhook brought a newer state meanwhile.
+  if (status.status !== 'PENDING') await store.setIfNewer(`status:${id}`, version ?? 0, JSON.stringify(status), STATUS_CACHE_TTL_MS);
+  return status;
+}

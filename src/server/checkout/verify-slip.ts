@@ -1,0 +1,37 @@
+import { CHECKOUT_STATUS_TOKEN_HEADER, CheckoutSlipRequestSchema, type CheckoutSlipResponse } from '../../core/schemas/checkout.js';
+import { NotFoundError } from '../errors.js';
+import type { CheckoutContext, RouteCall } from './checkout-context.js';
+import { CheckoutError, upstreamRefusal } from './checkout-error.js';
+import { CHECKOUT_MAX_BODY_BYTES } from './checkout-options.js';
+import { parseRequest, readJson, requireStatusToken } from './checkout-request.js';
+import { jsonResponse } from './json-response.js';
+import { noteStatus } from './status-cache.js';
+
+/**
+ * `POST /charges/{chargeId}/slip`: checks the QR text of the shopper's bank transfer slip with the
+ * service, which sets the charge the transfer paid SUCCEEDED. Only the holder of the charge's
+ * status token may send one (a card authorization is never paid by transfer, so its tokens are
+ * refused). A slip that paid another charge is refused without naming it.
+ */
+export async function verifySlip(context: CheckoutContext, { request, params, entry }: RouteCall): Promise<Response> {
+  const chargeId = params.chargeId!;
+  entry.chargeId = chargeId;
+  await requireStatusToken(context.tokens, chargeId, request.headers.get(CHECKOUT_STATUS_TOKEN_HEADER), ['charge']);
+  await context.limiter.check(request, 'slips');
+  const body = await readJson(request, context.options.maxBodyBytes ?? CHECKOUT_MAX_BODY_BYTES);
+  const { raw } = parseRequest(CheckoutSlipRequestSchema, body);
+  let verified;
+  try {
+    verified = await context.client.charges.verifyQrSlip({ format: 'RAW', raw }, { signal: request.signal });
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      throw new CheckoutError(404, 'SLIP_NOT_FOUND', 'This slip does not match a payment.', { cause: error, ...(error.requestId ? { serviceRequestId: error.requestId } : {}) });
+    }
+    throw upstreamRefusal(error);
+  }
+  // The transfer paid that charge, whichever it is: whoever follows it learns so now, as from a webhook.
+  await noteStatus(context.store, { chargeId: verified.chargeId, status: 'SUCCEEDED', failureCode: null });
+  if (verified.chargeId !== chargeId) throw new CheckoutError(409, 'SLIP_MISMATCH', 'This slip is for another payment.');
+  const answer: CheckoutSlipResponse = { chargeId, status: 'SUCCEEDED', verificationResult: verified.verificationResult };
+  return jsonResponse(200, answer);
+}

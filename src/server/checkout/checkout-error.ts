@@ -63,7 +63,7 @@ export function upstreamRefusal(error: unknown): unknown {
     if (error instanceof DOMException && error.name === 'AbortError') return new CheckoutError(503, 'UPSTREAM_UNAVAILABLE', 'The request was cancelled.', { retryable: true });
     return error;
   }
-  const extra = { cause: error, ...(error.requestId ? { serviceRequestId: error.requestId } : {}) };
+  const extra = serviceCause(error);
   if (error instanceof ValidationError) return new CheckoutError(400, 'PAYMENT_DETAILS_REJECTED', rejectionMessage(error), { ...extra, ...(error.field ? { field: error.field } : {}) });
   if (error instanceof IdempotencyConflictError) {
     return new CheckoutError(409, 'IDEMPOTENCY_CONFLICT', 'This payment attempt was already sent with other details. Please start again.', extra);
@@ -78,6 +78,11 @@ export function upstreamRefusal(error: unknown): unknown {
     return new CheckoutError(503, 'UPSTREAM_UNAVAILABLE', 'The payment service is not answering. Please try again.', { ...extra, retryable: true, headers: { 'retry-after': retryAfter } });
   }
   return new CheckoutError(502, 'UPSTREAM_REJECTED', 'Payments are not available right now. Please try again later.', extra);
+}
+
+/** A service error as the cause of a refusal, with its request id for the log. */
+export function serviceCause(error: ServiceError): { cause: ServiceError; serviceRequestId?: string } {
+  return { cause: error, ...(error.requestId ? { serviceRequestId: error.requestId } : {}) };
 }
 
 /** Shopper-safe wording for the service's refusals of what the shopper entered. */

@@ -95,9 +95,13 @@ export interface CheckoutHandlerOptions {
   log?: (entry: CheckoutLogEntry) => void;
 }
 
+/** Default of `maxBodyBytes`: a charge or slip request is a few hundred bytes. */
 export const CHECKOUT_MAX_BODY_BYTES = 16 * 1024;
+/** Largest webhook delivery read; a longer one is refused with 413. */
 export const WEBHOOK_MAX_BODY_BYTES = 1024 * 1024;
+/** Default of `statusPollIntervalMs`. */
 export const STATUS_POLL_INTERVAL_MS = 2_000;
+/** Defaults of `rateLimit`. */
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 export const RATE_LIMIT_CHARGES_PER_WINDOW = 30;
 export const RATE_LIMIT_STATUS_PER_WINDOW = 300;

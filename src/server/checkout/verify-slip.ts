@@ -1,7 +1,7 @@
 import { CHECKOUT_STATUS_TOKEN_HEADER, CheckoutSlipRequestSchema, type CheckoutSlipResponse } from '../../core/schemas/checkout.js';
 import { NotFoundError } from '../errors.js';
 import type { CheckoutContext, RouteCall } from './checkout-context.js';
-import { CheckoutError, upstreamRefusal } from './checkout-error.js';
+import { CheckoutError, serviceCause, upstreamRefusal } from './checkout-error.js';
 import { CHECKOUT_MAX_BODY_BYTES } from './checkout-options.js';
 import { parseRequest, readJson, requireStatusToken } from './checkout-request.js';
 import { jsonResponse } from './json-response.js';
@@ -25,7 +25,7 @@ export async function verifySlip(context: CheckoutContext, { request, params, en
     verified = await context.client.charges.verifyQrSlip({ format: 'RAW', raw }, { signal: request.signal });
   } catch (error) {
     if (error instanceof NotFoundError) {
-      throw new CheckoutError(404, 'SLIP_NOT_FOUND', 'This slip does not match a payment.', { cause: error, ...(error.requestId ? { serviceRequestId: error.requestId } : {}) });
+      throw new CheckoutError(404, 'SLIP_NOT_FOUND', 'This slip does not match a payment.', serviceCause(error));
     }
     throw upstreamRefusal(error);
   }

@@ -1,5 +1,5 @@
 import { CHECKOUT_MAX_WAIT_SECONDS, CHECKOUT_STATUS_TOKEN_HEADER, type CheckoutStatusResponse } from '../../core/schemas/checkout.js';
-import { sleep } from '../sleep.js';
+import { sleep } from '../abortable.js';
 import type { CheckoutContext, RouteCall } from './checkout-context.js';
 import { CheckoutError } from './checkout-error.js';
 import { STATUS_POLL_INTERVAL_MS } from './checkout-options.js';
@@ -15,7 +15,7 @@ import { readStatus, statusChannel } from './status-cache.js';
  * `statusPollIntervalMs`, so it ends even when no webhook reaches this instance.
  */
 export async function chargeStatus(context: CheckoutContext, { request, url, params, entry }: RouteCall): Promise<Response> {
-  const chargeId = params.chargeId!;
+  const { chargeId = '' } = params;
   entry.chargeId = chargeId;
   const token = request.headers.get(CHECKOUT_STATUS_TOKEN_HEADER) ?? url.searchParams.get('token');
   // The token says what the id is: a charge, or a card authorization made with the authorize intent.
@@ -38,25 +38,21 @@ export async function chargeStatus(context: CheckoutContext, { request, url, par
   // Listening before each read, not after: a webhook that lands while a read is under way (the
   // service answered PENDING just before the payment) still ends the wait, instead of being
   // published to nobody and leaving the shopper waiting for the next poll or the deadline.
-  let news = false;
-  let wake: () => void = () => undefined;
-  const unsubscribe = context.store.subscribe(statusChannel(chargeId), () => {
-    news = true;
-    wake();
-  });
+  let hear: () => void = () => undefined;
+  const listen = () => new Promise<void>((resolve) => (hear = resolve));
+  const unsubscribe = context.store.subscribe(statusChannel(chargeId), () => hear());
   let status: CheckoutStatusResponse;
   try {
+    let news = listen();
     status = await read();
     while (status.status === 'PENDING' && Date.now() < deadline && !request.signal.aborted) {
-      if (!news) {
-        const woken = new Promise<void>((resolve) => (wake = resolve));
-        const pause = new AbortController();
-        // Cut short by news or by the shopper leaving, either of which the loop then reads.
-        const pauseOver = sleep(Math.min(pollMs, deadline - Date.now()), AbortSignal.any([pause.signal, request.signal])).catch(() => undefined);
-        await Promise.race([woken, pauseOver]);
-        pause.abort();
-      }
-      news = false;
+      // Over at once when the news came during the read; else at the next poll, or sooner on news
+      // or when the shopper leaves.
+      const pause = new AbortController();
+      const pauseOver = sleep(Math.min(pollMs, deadline - Date.now()), AbortSignal.any([pause.signal, request.signal])).catch(() => undefined);
+      await Promise.race([news, pauseOver]);
+      pause.abort();
+      news = listen();
       status = await read();
     }
   } finally {

@@ -37,11 +37,13 @@ export interface RouteCall {
 
 /** Throws a {@link ConfigurationError} saying what to set when an option is missing or wrong. */
 export function createCheckoutContext(options: CheckoutHandlerOptions): CheckoutContext {
-  if (!options || typeof options !== 'object') throw new ConfigurationError('createCheckoutHandler needs an options object');
+  // Checked as given, since a JavaScript caller may pass anything.
+  const given: unknown = options;
+  if (typeof given !== 'object' || given === null) throw new ConfigurationError('createCheckoutHandler needs an options object');
   if (typeof options.resolveOrder !== 'function') {
     throw new ConfigurationError('set resolveOrder(orderReference) => {amount, currency, referenceId}: the server, not the browser, decides what to charge');
   }
-  if (!options.service) throw new ConfigurationError('set service: {baseUrl, merchantId, apiKey} (or a ServiceClient)');
+  if (!(options.service as unknown)) throw new ConfigurationError('set service: {baseUrl, merchantId, apiKey} (or a ServiceClient)');
   const client = options.service instanceof ServiceClient ? options.service : new ServiceClient(options.service);
   const secret = options.statusTokenSecret ?? (options.service instanceof ServiceClient ? undefined : (options.service.apiKey ?? options.service.partner?.apiKey));
   if (!secret || secret.length < 16) {

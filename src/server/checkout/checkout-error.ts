@@ -88,10 +88,10 @@ export function serviceCause(error: ServiceError): { cause: ServiceError; servic
 /** Shopper-safe wording for the service's refusals of what the shopper entered. */
 function rejectionMessage(error: ValidationError): string {
   const field = error.field ?? '';
-  if (/cardTokenId$/.test(field)) return 'This card entry has expired. Please enter the card again.';
-  if (/securityCode$/.test(field)) return 'Check the card’s security code (CVC).';
-  if (/installmentPeriod$/.test(field)) return 'This installment plan is not available for this amount.';
+  if (field.endsWith('cardTokenId')) return 'This card entry has expired. Please enter the card again.';
+  if (field.endsWith('securityCode')) return 'Check the card’s security code (CVC).';
+  if (field.endsWith('installmentPeriod')) return 'This installment plan is not available for this amount.';
   if (field === 'deviceType') return 'This banking app can only be used on a phone.';
-  if (/expired/.test(error.message)) return 'This card has expired. Please use another card.';
+  if (error.message.includes('expired')) return 'This card has expired. Please use another card.';
   return 'The payment details were not accepted. Please check them or choose another method.';
 }

@@ -16,7 +16,7 @@ export async function readJson(request: Request, maxBytes: number): Promise<unkn
 /** `body` as `schema` reads it; a 400 naming the first field that does not fit otherwise. */
 export function parseRequest<S extends z.ZodMiniType>(schema: S, body: unknown): z.infer<S> {
   const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data as z.infer<S>;
+  if (parsed.success) return parsed.data;
   const issues = toFieldIssues(parsed.error.issues, body);
   throw new CheckoutError(400, 'INVALID_REQUEST', `The request is not valid: ${describeFieldIssues(issues)}.`, { field: issues[0]?.field });
 }

@@ -53,40 +53,46 @@ export class MemoryCheckoutStore implements CheckoutStore {
     this.#maxEntries = options.maxEntries ?? MEMORY_STORE_MAX_ENTRIES;
   }
 
-  async increment(key: string, windowMs: number): Promise<number> {
+  increment(key: string, windowMs: number): Promise<number> {
     const entry = this.#live(key);
     const count = entry ? Number(entry.value) + 1 : 1;
     this.#put(key, String(count), entry ? entry.expiresAtMs : this.#now() + windowMs);
-    return count;
+    return Promise.resolve(count);
   }
 
-  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
-    if (this.#live(key)) return false;
+  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    if (this.#live(key)) return Promise.resolve(false);
     this.#put(key, value, this.#now() + ttlMs);
-    return true;
+    return Promise.resolve(true);
   }
 
-  async setIfNewer(key: string, version: number, value: string, ttlMs: number): Promise<boolean> {
+  setIfNewer(key: string, version: number, value: string, ttlMs: number): Promise<boolean> {
     const held = this.#live(key)?.version;
-    if (held !== undefined && held >= version) return false;
+    if (held !== undefined && held >= version) return Promise.resolve(false);
     this.#put(key, value, this.#now() + ttlMs, version);
-    return true;
+    return Promise.resolve(true);
   }
 
-  async get(key: string): Promise<string | undefined> {
-    return this.#live(key)?.value;
+  get(key: string): Promise<string | undefined> {
+    return Promise.resolve(this.#live(key)?.value);
   }
 
-  async set(key: string, value: string, ttlMs: number): Promise<void> {
+  set(key: string, value: string, ttlMs: number): Promise<void> {
     this.#put(key, value, this.#now() + ttlMs);
+    return Promise.resolve();
   }
 
-  async delete(key: string): Promise<void> {
+  delete(key: string): Promise<void> {
     this.#entries.delete(key);
+    return Promise.resolve();
   }
 
-  async publish(channel: string, message: string): Promise<void> {
-    for (const listener of [...(this.#channels.get(channel) ?? [])]) listener(message);
+  publish(channel: string, message: string): Promise<void> {
+    // In an executor, so a listener that throws rejects the answer instead of throwing at the caller.
+    return new Promise((resolve) => {
+      for (const listener of [...(this.#channels.get(channel) ?? [])]) listener(message);
+      resolve();
+    });
   }
 
   subscribe(channel: string, listener: (message: string) => void): () => void {

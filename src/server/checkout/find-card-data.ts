@@ -7,9 +7,9 @@ const ID_FIELDS = new Set(['orderReference', 'cardTokenId']);
 
 /** The path of the first field that looks like card data: a card-data key, or a card number as a value. */
 export function findCardData(value: unknown, path: string[] = []): string | undefined {
-  const stack: Array<[unknown, string[]]> = [[value, path]];
-  while (stack.length > 0) {
-    const [item, at] = stack.pop()!;
+  const stack: [unknown, string[]][] = [[value, path]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [item, at] = next;
     const key = at[at.length - 1];
     if (typeof item === 'string' || typeof item === 'number') {
       if (key !== undefined && ID_FIELDS.has(key)) continue;

@@ -26,5 +26,5 @@ export function checkedPaymentMethod(input: CheckoutChargeRequest, allowed: Read
   if (cardTokenId !== undefined) throw extra('cardTokenId');
   if (securityCode !== undefined) throw extra('securityCode');
   if (installmentPeriod !== undefined) throw extra('installmentPeriod');
-  return { paymentMethodType: type, [PAYMENT_METHOD_OBJECT_KEYS[type]]: {} } as PaymentMethodRequest;
+  return { paymentMethodType: type, [PAYMENT_METHOD_OBJECT_KEYS[type]]: {} };
 }

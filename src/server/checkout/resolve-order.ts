@@ -1,4 +1,5 @@
 import { CURRENCY_THB, MAX_CHARGE_AMOUNT_SATANG, MIN_CHARGE_AMOUNT_SATANG } from '../../core/constants.js';
+import { CHECKOUT_INTENTS } from '../../core/schemas/checkout.js';
 import { ConfigurationError } from '../errors.js';
 import { CheckoutError } from './checkout-error.js';
 import type { CheckoutHandlerOptions, ResolvedOrder } from './checkout-options.js';
@@ -25,7 +26,7 @@ export async function resolveOrder(options: Pick<CheckoutHandlerOptions, 'resolv
     typeof order.referenceId === 'string' &&
     order.referenceId.length > 0 &&
     order.referenceId.length <= 255 &&
-    (order.intent === undefined || order.intent === 'charge' || order.intent === 'authorize');
+    (order.intent === undefined || (CHECKOUT_INTENTS as readonly unknown[]).includes(order.intent));
   if (!valid) {
     throw new CheckoutError(500, 'INTERNAL_ERROR', 'The shop could not price this order.', {
       cause: new ConfigurationError(

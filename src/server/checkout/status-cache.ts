@@ -14,6 +14,11 @@ import { STATUS_CACHE_TTL_MS } from './checkout-options.js';
 import type { CheckoutStore } from './checkout-store.js';
 import type { StatusTokenKind } from './status-tokens.js';
 
+/** A failure code as the widget reads it: none is null, whether the service wrote null, nothing or ''. */
+export function failureCodeOf(code: string | null | undefined): string | null {
+  return code === '' ? null : (code ?? null);
+}
+
 /** A card authorization's status as the widget follows it. */
 export function authorizationStatus(authorization: Pick<CardAuthorization, 'cardAuthorizationId' | 'status' | 'failureCode'>): CheckoutStatusResponse {
   const done = authorization.status === 'AUTHORIZED' || authorization.status === 'CAPTURED';
@@ -21,7 +26,7 @@ export function authorizationStatus(authorization: Pick<CardAuthorization, 'card
   return {
     chargeId: authorization.cardAuthorizationId,
     status: done ? 'SUCCEEDED' : failed ? 'FAILED' : 'PENDING',
-    failureCode: authorization.failureCode ? authorization.failureCode : failed && authorization.status !== 'FAILED' ? authorization.status : null,
+    failureCode: failureCodeOf(authorization.failureCode) ?? (failed && authorization.status !== 'FAILED' ? authorization.status : null),
     authorizationStatus: authorization.status,
   };
 }
@@ -63,7 +68,7 @@ export async function readStatus(
       version = stateVersion('card_authorization', authorization.status, authorization.updatedAt);
     } else {
       const charge = await client.charges.get(id, { signal });
-      status = { chargeId: id, status: charge.status, failureCode: charge.failureCode ? charge.failureCode : null };
+      status = { chargeId: id, status: charge.status, failureCode: failureCodeOf(charge.failureCode) };
       version = stateVersion('charge', charge.status, charge.updatedAt);
     }
   } catch (error) {

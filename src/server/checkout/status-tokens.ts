@@ -51,7 +51,8 @@ export class StatusTokens {
     const signed = context(chargeId, kind);
     const valid = await crypto.subtle.verify('HMAC', await this.#key, mac, encoder.encode(signed));
     if (valid) {
-      if (this.#verified.size >= VERIFIED_TOKENS_CACHED) this.#verified.delete(this.#verified.keys().next().value!);
+      const oldest = this.#verified.keys().next();
+      if (this.#verified.size >= VERIFIED_TOKENS_CACHED && !oldest.done) this.#verified.delete(oldest.value);
       this.#verified.set(token, signed);
     }
     return valid;

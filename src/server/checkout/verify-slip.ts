@@ -14,7 +14,7 @@ import { noteStatus } from './status-cache.js';
  * refused). A slip that paid another charge is refused without naming it.
  */
 export async function verifySlip(context: CheckoutContext, { request, params, entry }: RouteCall): Promise<Response> {
-  const chargeId = params.chargeId!;
+  const { chargeId = '' } = params;
   entry.chargeId = chargeId;
   await requireStatusToken(context.tokens, chargeId, request.headers.get(CHECKOUT_STATUS_TOKEN_HEADER), ['charge']);
   await context.limiter.check(request, 'slips');

@@ -29,7 +29,9 @@ export function resolveCredentials(options: Pick<ServiceClientOptions, 'merchant
   let secretKey: string;
   const secretHeaders = new Headers({ accept: 'application/json' });
   if (options.partner !== undefined) {
-    if (typeof options.partner !== 'object' || options.partner === null) throw new ConfigurationError('partner must be { partnerId, apiKey }');
+    // Checked as given, since a JavaScript caller may pass anything.
+    const partner: unknown = options.partner;
+    if (typeof partner !== 'object' || partner === null) throw new ConfigurationError('partner must be { partnerId, apiKey }');
     const { partnerId, apiKey } = options.partner;
     if (typeof partnerId !== 'string' || partnerId.trim() === '') throw new ConfigurationError('partner.partnerId is required: set it to your partner id');
     if (typeof apiKey !== 'string' || apiKey === '') throw new ConfigurationError('partner.apiKey is required: set it to your partner API key');

@@ -79,7 +79,8 @@ export class ServiceClient {
    * both of `apiKey` and `partner`, an empty `merchantId`, a negative retry count.
    */
   constructor(options: ServiceClientOptions) {
-    const opts = options ?? ({} as ServiceClientOptions);
+    // A JavaScript caller may pass nothing: each option then says it is missing.
+    const opts = (options as ServiceClientOptions | undefined) ?? ({} as ServiceClientOptions);
     const baseUrl = checkBaseUrl(opts.baseUrl);
     const { secretHeaders, publishableAuthorization } = resolveCredentials(opts);
 

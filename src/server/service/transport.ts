@@ -2,7 +2,7 @@ import type * as z from 'zod/mini';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, SERVICE_HEADERS } from '../../core/constants.js';
 import { describeFieldIssues, toFieldIssues } from '../../core/validation.js';
 import { ConfigurationError, errorFromResponse, ServiceUnavailableError, UnexpectedResponseError, ValidationError, type ServiceError } from '../errors.js';
-import { sleep } from '../sleep.js';
+import { sleep, untilAborted } from '../abortable.js';
 
 /** How long one attempt may take, from sending the request to the last byte of the answer. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -111,17 +111,19 @@ export class ServiceTransport {
   async call<S extends z.ZodMiniType>(schema: S, call: ServiceCall, options: RequestOptions | undefined): Promise<z.infer<S>> {
     const { value, status, requestId } = await this.#exchange(call, options, true);
     const result = schema.safeParse(value);
-    if (result.success) return result.data as z.infer<S>;
+    if (result.success) return result.data;
     const issues = toFieldIssues(readableIssues(result.error.issues), value);
     const shown = describeFieldIssues(issues.slice(0, MAX_REPORTED_ISSUES));
     const more = issues.length > MAX_REPORTED_ISSUES ? ` (and ${issues.length - MAX_REPORTED_ISSUES} more)` : '';
+    const field = issues[0]?.field;
     // Not retried: the same request would be answered (or replayed) with the same body.
     throw new UnexpectedResponseError({
       status,
       errorCode: CLIENT_ERROR_CODES.unexpectedResponse,
       message: `${call.method} ${call.path} answered ${status} with a body that breaks the contract: ${shown}${more}`,
       requestId,
-      field: issues[0]?.field || undefined,
+      // The body as a whole has the empty path: no field to name.
+      field: field === '' ? undefined : field,
     });
   }
 
@@ -302,29 +304,6 @@ function describeCause(cause: unknown): string {
     return `${cause.message}${inner}`;
   }
   return String(cause);
-}
-
-/** Settles like `promise`, or rejects with the signal's reason as soon as it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    // The abandoned promise may still reject; it must not surface as unhandled.
-    promise.catch(() => undefined);
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 // zod/mini carries no message locale, so an unexpected enum value would only read "Invalid input".

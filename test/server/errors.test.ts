@@ -69,7 +69,7 @@ describe('errorFromResponse', () => {
     it('carries the wait of a 429', () => {
       const error = errorFromResponse(429, serviceErrorBody('TOO_MANY_REQUESTS_ERROR', 'slow down'), 'req_3', 2_000);
       expect(error).toBeInstanceOf(RateLimitedError);
-      expect((error as RateLimitedError).retryAfterMs).toBe(2_000);
+      expect(error).toHaveProperty('retryAfterMs', 2_000);
     });
   });
 

@@ -27,7 +27,8 @@ describe('checkout load: 150 shoppers at once through the checkout handler', () 
   }, 60_000);
 
   afterAll(async () => {
-    await stack?.close();
+    // Unset when the stack failed to start.
+    await (stack as typeof stack | undefined)?.close();
   });
 
   it('ran every kind of checkout, doubles and retries included', () => {

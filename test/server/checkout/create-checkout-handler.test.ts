@@ -31,7 +31,8 @@ function setUp(options: Partial<CheckoutHandlerOptions> = {}, sandboxOptions: Sa
   ({ sandbox, service, events, logs } = harness);
 }
 
-afterEach(() => sandbox?.close());
+// Unset when a test failed before it started one.
+afterEach(() => (sandbox as Sandbox | undefined)?.close());
 
 const call = (...args: Parameters<CheckoutHarness['call']>) => harness.call(...args);
 
@@ -137,7 +138,7 @@ describe('createCheckoutHandler', () => {
   });
 
   describe('card data in the body', () => {
-    const cases: Array<[string, Record<string, unknown>, string]> = [
+    const cases: [string, Record<string, unknown>, string][] = [
       ['a pan field in the payment method', { paymentMethod: { type: 'CARD_TOKEN', pan: '4111111111111111' } }, 'paymentMethod.pan'],
       ['a cardNumber field at the top', { cardNumber: '4111 1111 1111 1111', paymentMethod: { type: 'QR_PROMPT_PAY' } }, 'cardNumber'],
       ['an expiry month', { paymentMethod: { type: 'CARD_TOKEN', expiryMonth: 12 } }, 'paymentMethod.expiryMonth'],
@@ -548,7 +549,7 @@ describe('createCheckoutHandler', () => {
 
   describe('configuration', () => {
     const base = { service: SERVICE, resolveOrder: () => null } as CheckoutHandlerOptions;
-    const cases: Array<[string, Partial<CheckoutHandlerOptions> | Record<string, unknown>, RegExp]> = [
+    const cases: [string, Partial<CheckoutHandlerOptions> | Record<string, unknown>, RegExp][] = [
       ['no resolveOrder', { resolveOrder: undefined }, /resolveOrder/],
       ['no service', { service: undefined }, /service/],
       ['an API key over plain http to a remote host', { service: { ...SERVICE, baseUrl: 'http://api.example' } }, /https/],
@@ -559,7 +560,7 @@ describe('createCheckoutHandler', () => {
     ];
     for (const [what, override, message] of cases) {
       it(`fails at start on ${what}, saying what to set`, () => {
-        expect(() => createCheckoutHandler({ ...base, ...override } as CheckoutHandlerOptions)).toThrow(message);
+        expect(() => createCheckoutHandler({ ...base, ...override })).toThrow(message);
       });
     }
   });

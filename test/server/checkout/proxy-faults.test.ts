@@ -33,8 +33,9 @@ let orderCount = 0;
 const logged: CheckoutLogEntry[] = [];
 
 beforeAll(async () => {
-  let handler: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
-  proxy = createServer(toNodeListener((request) => handler(request)));
+  let handler: (request: Request) => Promise<Response> = () => Promise.resolve(new Response(null, { status: 503 }));
+  const listener = toNodeListener((request) => handler(request));
+  proxy = createServer((req, res) => void listener(req, res));
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/api/checkout`;
   sandbox = await listenSandbox({
@@ -96,12 +97,12 @@ async function pay(orderReference: string, cardTokenId: string, attemptKey: stri
     headers: { 'content-type': 'application/json', [CHECKOUT_IDEMPOTENCY_HEADER]: attemptKey },
     body: JSON.stringify({ orderReference, paymentMethod: { type: 'CARD_TOKEN', cardTokenId, securityCode: '123' }, returnUrl: `${new URL(proxyUrl).origin}/return` }),
   });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+  return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
 async function status(chargeId: string, statusToken: string) {
   const response = await fetch(`${proxyUrl}/charges/${chargeId}/status`, { headers: { [CHECKOUT_STATUS_TOKEN_HEADER]: statusToken } });
-  return { status: response.status, body: (await response.json()) as any };
+  return { status: response.status, body: await response.json() };
 }
 
 /** What the service holds for an order: its charges and its transactions. */

@@ -52,7 +52,8 @@ let serviceReads: string[];
 
 afterEach(() => {
   vi.useRealTimers();
-  sandbox?.close();
+  // Unset when a test failed before it started one.
+  (sandbox as Sandbox | undefined)?.close();
 });
 
 /** The memory store answering each call a turn of the event loop later, as a networked store would. */
@@ -91,7 +92,7 @@ function setUp(options: Partial<CheckoutHandlerOptions> = {}, { pass = false, re
   passThrough = pass;
   // The clock is read at each call, so a test that moves Date moves the store too.
   store = remote ? new RemoteStore({ now: () => Date.now() }) : new MemoryCheckoutStore({ now: () => Date.now() });
-  let deliverToHandler: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
+  let deliverToHandler: (request: Request) => Promise<Response> = () => Promise.resolve(new Response(null, { status: 503 }));
   harness = createCheckoutHarness(
     ORDERS,
     { store, statusPollIntervalMs: 60_000, ...options },
@@ -102,7 +103,7 @@ function setUp(options: Partial<CheckoutHandlerOptions> = {}, { pass = false, re
         webhookKeyBase64: WEBHOOK_KEY,
         retryBaseDelayMs: 5,
         fetch: async (input, init) => {
-          const request = new Request(input as string, init);
+          const request = new Request(input, init);
           const headers = request.headers;
           sent.push({ event: headers.get(SERVICE_HEADERS.event)!, signature: headers.get(SERVICE_HEADERS.signature)!, body: await request.clone().text() });
           if (!passThrough) return new Response(null, { status: 204 });
@@ -151,7 +152,7 @@ function deliver(delivery: Delivery, init: { body?: string | Uint8Array<ArrayBuf
   return answer(new Request(`${BASE}/webhooks`, { method: 'POST', headers, body: init.body ?? delivery.body }));
 }
 
-async function answer(request: Request): Promise<{ status: number; body: any }> {
+async function answer(request: Request) {
   const response = await harness.handler(request);
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
@@ -233,7 +234,7 @@ describe('webhooks under abuse', () => {
       const charge = await payByCard('4111111111111111');
       await sandbox.webhooks.idle();
       expect(names().sort()).toEqual(['charge.succeeded SUCCEEDED', 'transaction.created']);
-      const deliveries = (await service.get('/sandbox/v1/webhook-deliveries')).body.data as Array<{ deliveryId: string; event: string; resourceId: string }>;
+      const deliveries = (await service.get('/sandbox/v1/webhook-deliveries')).body.data as { deliveryId: string; event: string; resourceId: string }[];
       const original = deliveries.find((d) => d.event === 'charge.succeeded' && d.resourceId === charge.chargeId)!;
       const again = await service.post(`/sandbox/v1/webhook-deliveries/${original.deliveryId}/redeliver`, {});
       expect(again.status).toBe(202);
@@ -294,7 +295,7 @@ describe('webhooks under abuse', () => {
     });
 
     it('holds the same with a store that answers a turn later, as a networked one does', async () => {
-      setUp({ onEvent: async (event) => void events.push(event) }, { remote: true });
+      setUp({ onEvent: (event) => void events.push(event) }, { remote: true });
       const reserved = await payByCard('4111111111111111', 'pre-order');
       await service.post(`/api/v1/card-authorizations/${reserved.chargeId}/cancel`, {});
       const authorized = await one('card_authorization.authorized', reserved.chargeId);
@@ -411,7 +412,7 @@ describe('webhooks under abuse', () => {
       };
       const otherKey = Buffer.alloc(32, 7).toString('base64');
       const half = genuine.signature.length / 2;
-      const cases: Array<[string, Parameters<typeof deliver>[1], number, string]> = [
+      const cases: [string, Parameters<typeof deliver>[1], number, string][] = [
         ['the first byte flipped', { body: flip(0) }, 401, 'INVALID_SIGNATURE'],
         ['a byte in the middle flipped', { body: flip(Math.floor(genuine.body.length / 2)) }, 401, 'INVALID_SIGNATURE'],
         ['the last byte flipped', { body: flip(genuine.body.length - 1) }, 401, 'INVALID_SIGNATURE'],
@@ -478,7 +479,10 @@ describe('webhooks under abuse', () => {
         {
           pull(controller) {
             const size = Math.min(CHUNK, totalBytes - seen.pulled);
-            if (size <= 0) return controller.close();
+            if (size <= 0) {
+              controller.close();
+              return;
+            }
             seen.pulled += size;
             controller.enqueue(new Uint8Array(size).fill(0x20));
           },
@@ -532,7 +536,8 @@ describe('webhooks under abuse', () => {
     });
     it('answers 413 over a socket while a chunked body is still being sent', async () => {
       setUp();
-      const server = createServer(toNodeListener(harness.handler));
+      const listener = toNodeListener(harness.handler);
+      const server = createServer((req, res) => void listener(req, res));
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       try {
         const { port } = server.address() as AddressInfo;
@@ -620,12 +625,12 @@ describe('webhooks under abuse', () => {
       setUp({ statusPollIntervalMs: 20 });
       const charge = await qrCharge();
       const waiting = status(charge.chargeId, charge.statusToken, '?wait=10');
-      let settled = false;
-      void waiting.finally(() => (settled = true));
+      const progress = { settled: false };
+      void waiting.finally(() => (progress.settled = true));
       await decline(charge.rawData);
       const failed = await one('charge.failed', charge.chargeId);
       // Only forgeries reach the handler; the genuine delivery is held back.
-      while (!settled) {
+      while (!progress.settled) {
         await Promise.all([
           deliver(failed, { headers: { [SERVICE_HEADERS.event]: 'charge.succeeded' } }),
           deliver(failed, { body: failed.body.replace('"FAILED"', '"SUCCEEDED"') }),

@@ -19,7 +19,7 @@ describe('StatusTokens', () => {
     await t.verify('chrg_1', token);
     const foreign = await new StatusTokens('another secret, also long enough').sign('chrg_1');
     expect(await t.verify('chrg_1', foreign)).toBe(false);
-    const flipped = (token[0] === 'A' ? 'B' : 'A') + token.slice(1);
+    const flipped = (token.startsWith('A') ? 'B' : 'A') + token.slice(1);
     expect(await t.verify('chrg_1', flipped)).toBe(false);
     for (const bad of [undefined, null, '', 'short', `${token}x`, token.replace(/./, '+')]) expect(await t.verify('chrg_1', bad)).toBe(false);
   });

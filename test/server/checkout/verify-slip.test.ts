@@ -28,7 +28,8 @@ function setUp(options: Partial<CheckoutHandlerOptions> = {}, sandboxOptions: Sa
   ({ sandbox, service, logs } = harness);
 }
 
-afterEach(() => sandbox?.close());
+// Unset when a test failed before it started one.
+afterEach(() => (sandbox as Sandbox | undefined)?.close());
 
 const call = (...args: Parameters<CheckoutHarness['call']>) => harness.call(...args);
 

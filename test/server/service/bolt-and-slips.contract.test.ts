@@ -49,7 +49,8 @@ function start(options: SandboxOptions = {}) {
     fetch: sandbox.fetch,
   });
 }
-afterEach(() => sandbox?.close());
+// Unset when a test failed before it started one.
+afterEach(() => (sandbox as Sandbox | undefined)?.close());
 
 async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
   try {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SERVICE_HEADERS } from '../../../src/core/constants.js';
 import type { CreatePaymentLinkRequest } from '../../../src/core/schemas/payment-link.js';
 import { Sandbox, SANDBOX_DEFAULTS } from '../../../src/sandbox/index.js';
-import { NotFoundError, StateConflictError, ValidationError } from '../../../src/server/errors.js';
+import { NotFoundError, StateConflictError, ValidationError, type ServiceError } from '../../../src/server/errors.js';
 import { ServiceClient, type ServiceClientOptions } from '../../../src/server/service/service-client.js';
 import { FUTURE_EXPIRY_YEAR } from '../../support/sandbox-client.js';
 
@@ -84,11 +84,12 @@ async function payOnPage(url: string, pan: string): Promise<Response> {
   );
 }
 
-async function rejection(promise: Promise<unknown>): Promise<any> {
+/** What the call rejected with, read as the client's errors are: the test checks its class. */
+async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
   try {
     await promise;
   } catch (error) {
-    return error;
+    return error as ServiceError;
   }
   throw new Error('expected the call to reject, but it resolved');
 }

@@ -56,7 +56,7 @@ interface WireOptions {
   /** Every request gets this fault. */
   always?: Fault | ((request: SeenRequest) => Promise<Response>);
   /** Rewrites the JSON body of the sandbox's 2xx answers. */
-  rewrite?: (body: any) => unknown;
+  rewrite?: (body: ReturnType<typeof JSON.parse>) => unknown;
 }
 
 /**
@@ -167,11 +167,12 @@ function alipayCharge(referenceId: string): CreateChargeRequest {
   return { amount: 10_000, currency: 'THB', referenceId, paymentMethod: { paymentMethodType: 'ALIPAY', alipay: {} } };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<any> {
+/** What the call rejected with, read as the client's errors are: the test checks its class. */
+async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
   try {
     await promise;
   } catch (error) {
-    return error;
+    return error as ServiceError;
   }
   throw new Error('expected the call to reject, but it resolved');
 }
@@ -496,7 +497,7 @@ describe('ServiceClient', () => {
     });
 
     it('does not follow a redirect', async () => {
-      const { client, seen } = wiredClient({ always: async () => new Response(null, { status: 302, headers: { location: 'https://evil.example/' } }) });
+      const { client, seen } = wiredClient({ always: () => Promise.resolve(new Response(null, { status: 302, headers: { location: 'https://evil.example/' } })) });
       const error = await rejection(client.charges.create(alipayCharge('order-1')));
       expect(error).toBeInstanceOf(ServiceError);
       expect(error.status).toBe(302);
@@ -596,7 +597,7 @@ describe('ServiceClient', () => {
 
     it('gives up at once when Retry-After is longer than it would wait, saying how long', async () => {
       const { client, seen } = wiredClient({
-        always: async () => Response.json(serviceErrorBody('TOO_MANY_REQUESTS_ERROR', 'slow down'), { status: 429, headers: { 'retry-after': '120' } }),
+        always: () => Promise.resolve(Response.json(serviceErrorBody('TOO_MANY_REQUESTS_ERROR', 'slow down'), { status: 429, headers: { 'retry-after': '120' } })),
       });
       const error = await rejection(client.charges.list());
       expect(error).toBeInstanceOf(RateLimitedError);

@@ -12,8 +12,8 @@ describe('KeyedQueue', () => {
       log.push('a1');
       throw new Error('a1 failed');
     });
-    const second = queue.run('a', async () => log.push('a2'));
-    await queue.run('b', async () => log.push('b1'));
+    const second = queue.run('a', () => Promise.resolve(log.push('a2')));
+    await queue.run('b', () => Promise.resolve(log.push('b1')));
     expect(log).toEqual(['b1']);
     release();
     await expect(first).rejects.toThrow('a1 failed');

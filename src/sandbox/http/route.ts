@@ -1,0 +1,123 @@
+/**
+ * The sandbox's routes as data. Every feature folder exports a function that returns its routes,
+ * API and page routes alike (`chargeRoutes(…)`, `hostedPageRoutes(…)`…); `sandbox.ts` concatenates
+ * them into ONE {@link RouteTable}, and the dispatcher does what every route shares once: the key
+ * check of its area, reading the body, idempotency, CORS and injected faults. A handler only
+ * decides its answer.
+ *
+ * Pages live in {@link PageArea}s: a path prefix that answers as pages. A path under it that no
+ * route has gets the area's HTML "not found" page instead of the service's JSON 404, and an area
+ * may render every error thrown inside it (a refused method included) as a page of its own.
+ */
+import type { HttpMethod, RouteShape } from '../../core/route-table.js';
+import type { SandboxMerchant } from '../payments.js';
+import type { SandboxError } from '../sandbox-error.js';
+
+/**
+ * Who may call a route, which decides what the dispatcher does before the handler:
+ * - `api`: the merchant API key (or a partner key) as HTTP Basic; JSON body; idempotency keys.
+ * - `client`: the publishable key, from a browser: as `api`, plus CORS.
+ * - `public`: nobody is authenticated and no body is read (the health check).
+ * - `page`: a page a person opens in a browser. No key and no body reading: the handler reads
+ *   its own form (`readFormPost`) and answers HTML. It belongs to a {@link PageArea}.
+ */
+export type RouteArea = 'api' | 'client' | 'public' | 'page';
+
+/** What every handler gets. */
+export interface RouteContext {
+  request: Request;
+  url: URL;
+  /** The `:name` segments of the route's path, percent-decoded. */
+  params: Record<string, string>;
+  /**
+   * Origin written into URLs the answer hands out (redirect and page URLs): the sandbox's
+   * `publicUrl` when set, else the origin the request came to. No trailing slash.
+   */
+  origin: string;
+}
+
+/** What a handler behind a key gets besides {@link RouteContext}. */
+export interface KeyedRouteContext extends RouteContext {
+  /** The merchant the key authenticated (a partner key acts for the merchant it names). */
+  merchant: SandboxMerchant;
+  /**
+   * The request body as read for this route: parsed JSON, `{}` for a bodyless action sent
+   * empty, what `readBody` returned, or `undefined` on GET.
+   */
+  body: unknown;
+}
+
+export type RouteHandler<C extends RouteContext> = (context: C) => Response | Promise<Response>;
+
+/** A route authenticated by a key: `/api/…` or `/client/…`. */
+export interface KeyedRoute extends RouteShape {
+  area: 'api' | 'client';
+  /** An action that takes no body (cancel, disable, health-check): an empty body reads as `{}`. */
+  bodyless?: boolean;
+  /**
+   * Reads a body that is not JSON (a multipart upload). Returning `undefined` falls back to the
+   * JSON reader, so one route can take both.
+   */
+  readBody?: (request: Request) => Promise<unknown>;
+  handle: RouteHandler<KeyedRouteContext>;
+}
+
+/** A route that nobody authenticates: the health check. Answers JSON errors like the API. */
+export interface PublicRoute extends RouteShape {
+  area: 'public';
+  handle: RouteHandler<RouteContext>;
+}
+
+/** A hosted or dashboard page. */
+export interface PageRoute extends RouteShape {
+  area: 'page';
+  /** The area whose "not found" page and error answers this route shares. */
+  pageArea: PageArea;
+  handle: RouteHandler<RouteContext>;
+}
+
+export type SandboxRoute = KeyedRoute | PublicRoute | PageRoute;
+
+/**
+ * A path prefix that answers as pages (`/sandbox/pages`, `/sandbox/dashboard`). The dispatcher
+ * knows the areas from the page routes that name them; where areas nest, the longest prefix
+ * wins (`/sandbox/pages/bolt` inside `/sandbox/pages`).
+ */
+export interface PageArea {
+  /** The prefix without a trailing slash; it covers the path itself and everything under it. */
+  prefix: string;
+  /**
+   * The page for a path under the prefix that no route has, or whose id segment is not valid
+   * percent-encoding: an HTML 404 that offers no action.
+   */
+  notFound(context: RouteContext): Response | Promise<Response>;
+  /**
+   * How an error thrown inside the area is answered, a method the path does not take (405 with
+   * `Allow`) included. Without it the answer is the service's JSON error, as the hosted pages
+   * answer a request no browser form makes.
+   */
+  error?(error: SandboxError, context: RouteContext): Response | Promise<Response>;
+}
+
+/** A route of the merchant API (`/api/…`, `/sandbox/v1/…`), behind the API key. */
+export function apiRoute(method: HttpMethod, path: string, handle: RouteHandler<KeyedRouteContext>, options: Pick<KeyedRoute, 'bodyless' | 'readBody'> = {}): KeyedRoute {
+  return { method, path, area: 'api', handle, ...options };
+}
+
+/** A route a browser calls with the publishable key (`/client/…`). */
+export function clientRoute(method: HttpMethod, path: string, handle: RouteHandler<KeyedRouteContext>, options: Pick<KeyedRoute, 'bodyless' | 'readBody'> = {}): KeyedRoute {
+  return { method, path, area: 'client', handle, ...options };
+}
+
+/** A route nobody authenticates. */
+export function publicRoute(method: HttpMethod, path: string, handle: RouteHandler<RouteContext>): PublicRoute {
+  return { method, path, area: 'public', handle };
+}
+
+/** A page of `pageArea`; its path must lie under the area's prefix. */
+export function pageRoute(pageArea: PageArea, method: HttpMethod, path: string, handle: RouteHandler<RouteContext>): PageRoute {
+  if (path !== pageArea.prefix && !path.startsWith(`${pageArea.prefix}/`)) {
+    throw new Error(`page route ${path} lies outside its area ${pageArea.prefix}`);
+  }
+  return { method, path, area: 'page', pageArea, handle };
+}

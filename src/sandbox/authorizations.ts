@@ -11,12 +11,12 @@ import type { Charge } from '../core/schemas/charge.js';
 import type { PaymentMethodResponse } from '../core/schemas/payment-method.js';
 import type { TestCardBehaviour } from './defaults.js';
 import type { HostedStep } from './hosted-pages.js';
-import { newId } from './ids.js';
+import { newId } from './store/ids.js';
 import { paymentMethodLabel } from './pages.js';
 import { parseRequest, type ChargeOutcome, type SandboxMerchant, type SandboxPayments } from './payments.js';
-import { SandboxError } from './sandbox-error.js';
-import { pageNewestFirst, type ChargeRecord } from './store.js';
-import type { WebhookDispatcher } from './webhook-dispatcher.js';
+import { SandboxError } from './http/sandbox-error.js';
+import { pageNewestFirst, type ChargeRecord } from './store/sandbox-store.js';
+import type { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 
 /**
  * How long an AUTHORIZED card authorization can be captured, counted from `authorizedAt`. A

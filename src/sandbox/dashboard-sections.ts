@@ -11,9 +11,9 @@ import type { HostedPages } from './hosted-pages.js';
 import { paymentMethodLabel } from './pages.js';
 import type { SandboxPaymentLinks } from './payment-links.js';
 import type { SandboxMerchant, SandboxPayments } from './payments.js';
-import { SandboxError } from './sandbox-error.js';
-import { pageNewestFirst, type ChargeRecord, type RefundRecord } from './store.js';
-import type { WebhookAttempt, WebhookDelivery, WebhookDispatcher } from './webhook-dispatcher.js';
+import { SandboxError } from './http/sandbox-error.js';
+import { pageNewestFirst, type ChargeRecord, type RefundRecord } from './store/sandbox-store.js';
+import type { WebhookAttempt, WebhookDelivery, WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 
 /** What the dashboard's sections read and act through: the same objects the API routes use. */
 export interface DashboardSectionDeps {

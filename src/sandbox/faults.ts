@@ -1,8 +1,8 @@
 import { SERVICE_HEADERS } from '../core/constants.js';
 import { serviceErrorBody } from '../core/service-error.js';
 import type { FieldIssue } from '../core/validation.js';
-import { newId } from './ids.js';
-import { SandboxError } from './sandbox-error.js';
+import { newId } from './store/ids.js';
+import { SandboxError } from './http/sandbox-error.js';
 
 /**
  * What can go wrong between a caller and the service, as the sandbox can make it happen:

@@ -12,9 +12,9 @@ import {
   type ChargeView,
 } from './pages.js';
 import type { ChargeOutcome, SandboxPayments } from './payments.js';
-import { readText } from './read-body.js';
-import { SandboxError } from './sandbox-error.js';
-import type { ChargeRecord } from './store.js';
+import { readText } from './http/read-body.js';
+import { SandboxError } from './http/sandbox-error.js';
+import type { ChargeRecord } from './store/sandbox-store.js';
 
 /** Where the hosted pages live on the sandbox. */
 export const SANDBOX_PAGES_PATH = '/sandbox/pages';

@@ -15,7 +15,7 @@ export {
   type SandboxFaultHit,
 } from './faults.js';
 export type { SandboxMerchant, ChargeOutcome } from './payments.js';
-export type { SandboxPartner } from './auth.js';
+export type { SandboxPartner } from './partners/authenticate.js';
 export {
   SANDBOX_DEFAULTS,
   SANDBOX_TEST_CARDS,
@@ -31,7 +31,7 @@ export {
 export { SANDBOX_PAGES_PATH } from './hosted-pages.js';
 export { SANDBOX_DASHBOARD_PATH, SANDBOX_DASHBOARD_SESSION_TTL_MS } from './dashboard.js';
 export { SANDBOX_CARD_AUTHORIZATION_TTL_MS } from './authorizations.js';
-export type { WebhookDelivery, WebhookAttempt } from './webhook-dispatcher.js';
+export type { WebhookDelivery, WebhookAttempt } from './webhooks/webhook-dispatcher.js';
 export {
   SANDBOX_BOLT_DEVICES,
   SANDBOX_BOLT_HEALTH_CHECK_DELAY_MS,

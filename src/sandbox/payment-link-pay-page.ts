@@ -28,8 +28,8 @@ import {
 } from './payment-links.js';
 import { renderErrorPage } from './pages.js';
 import type { SandboxPayments } from './payments.js';
-import { readText } from './read-body.js';
-import { SandboxError } from './sandbox-error.js';
+import { readText } from './http/read-body.js';
+import { SandboxError } from './http/sandbox-error.js';
 
 const STYLESHEETS = [`${SANDBOX_PAGES_PATH}/style.css`, `${PAYMENT_LINK_PAGES_PATH}/style.css`];
 

@@ -34,11 +34,11 @@ import {
   SANDBOX_VAT_RATE_BPS,
   type TestCardBehaviour,
 } from './defaults.js';
-import { newId, newQrReference } from './ids.js';
+import { newId, newQrReference } from './store/ids.js';
 import { renderQrPngBase64 } from './qr-image.js';
-import { SandboxError } from './sandbox-error.js';
-import { pageNewestFirst, SandboxStore, type CardTokenRecord, type ChargeRecord } from './store.js';
-import type { WebhookDispatcher } from './webhook-dispatcher.js';
+import { SandboxError } from './http/sandbox-error.js';
+import { pageNewestFirst, SandboxStore, type CardTokenRecord, type ChargeRecord } from './store/sandbox-store.js';
+import type { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 
 /** A merchant the sandbox knows, with the keys it authenticates with and what it is allowed. */
 export interface SandboxMerchant {

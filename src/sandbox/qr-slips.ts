@@ -21,14 +21,14 @@ import { readBodyBytes, RequestBodyError } from '../core/request-body.js';
 import { VerifyQrSlipRequestSchema, type VerifyQrSlipResponse } from '../core/schemas/qr-slip.js';
 import { SANDBOX_DEFAULTS } from './defaults.js';
 import { SANDBOX_PAGES_PATH, STYLESHEET_HREF } from './hosted-pages.js';
-import { newQrReference } from './ids.js';
-import { allowOnly, decodePathSegment, htmlResponse, readFormPost, seeOther } from './page-forms.js';
+import { newQrReference } from './store/ids.js';
+import { allowOnly, decodePathSegment, htmlResponse, readFormPost, seeOther } from './http/page-forms.js';
 import { renderErrorPage } from './pages.js';
 import { parseRequest, type SandboxMerchant, type SandboxPayments } from './payments.js';
-import { jsonResponse, SandboxError } from './sandbox-error.js';
+import { jsonResponse, SandboxError } from './http/sandbox-error.js';
 import { readSlipTextFromPng, renderSlipPng } from './slip-image.js';
 import { renderSlipPage } from './slip-pages.js';
-import type { ChargeRecord } from './store.js';
+import type { ChargeRecord } from './store/sandbox-store.js';
 
 /** API id of a slip verification QR (tag 00, sub-tag 00). */
 export const SLIP_QR_API_ID = '000001';

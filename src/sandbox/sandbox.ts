@@ -1,7 +1,7 @@
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, SERVICE_HEADER_PREFIX, SERVICE_HEADERS } from '../core/constants.js';
 import { CHARGE_SOURCES } from '../core/schemas/charge.js';
 import { serviceErrorBody } from '../core/service-error.js';
-import { authenticate, type KeyArea, type SandboxPartner } from './auth.js';
+import { authenticate, type KeyArea, type SandboxPartner } from './partners/authenticate.js';
 import { SandboxAuthorizations } from './authorizations.js';
 import { SandboxBolt, type SandboxBoltOptions } from './bolt.js';
 import { SandboxDashboard } from './dashboard.js';
@@ -9,16 +9,16 @@ import { sandboxDashboardSections } from './dashboard-sections.js';
 import { SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_REFUND_SETTLE_DELAY_MS } from './defaults.js';
 import { SANDBOX_FAULTS_PATH, SandboxFaults } from './faults.js';
 import { HostedPages } from './hosted-pages.js';
-import { canonicalJson, IdempotencyStore } from './idempotency.js';
-import { newId } from './ids.js';
+import { canonicalJson, IdempotencyStore } from './http/idempotency.js';
+import { newId } from './store/ids.js';
 import { PaymentLinkPages } from './payment-link-pay-page.js';
 import { SandboxPaymentLinks } from './payment-links.js';
 import { SandboxPayments, type SandboxMerchant } from './payments.js';
 import { SandboxQrSlips } from './qr-slips.js';
-import { readJsonBody } from './read-body.js';
-import { jsonResponse, SandboxError } from './sandbox-error.js';
-import { SandboxStore } from './store.js';
-import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhook-dispatcher.js';
+import { readJsonBody } from './http/read-body.js';
+import { jsonResponse, SandboxError } from './http/sandbox-error.js';
+import { SandboxStore } from './store/sandbox-store.js';
+import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher.js';
 
 /** How to set up a sandbox. Everything is optional: the defaults are {@link SANDBOX_DEFAULTS}. */
 export interface SandboxOptions {

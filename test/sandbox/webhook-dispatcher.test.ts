@@ -8,7 +8,7 @@ import {
   computeWebhookRetryDelayMs,
   WebhookDispatcher,
   type WebhookDispatcherOptions,
-} from '../../src/sandbox/webhook-dispatcher.js';
+} from '../../src/sandbox/webhooks/webhook-dispatcher.js';
 
 const KEY_BASE64 = base64Encode(crypto.getRandomValues(new Uint8Array(32)));
 const FAST_RETRY_BASE_DELAY_MS = 5;

@@ -11,7 +11,7 @@
  */
 import type { HttpMethod, RouteShape } from '../../core/route-table.js';
 import type { SandboxMerchant } from '../payments.js';
-import type { SandboxError } from '../sandbox-error.js';
+import type { SandboxError } from './sandbox-error.js';
 
 /**
  * Who may call a route, which decides what the dispatcher does before the handler:

@@ -1,8 +1,8 @@
-import type { Charge } from '../core/schemas/charge.js';
-import type { PaymentMethodFamily, PaymentMethodType } from '../core/schemas/payment-method.js';
-import type { Refund } from '../core/schemas/refund.js';
-import type { Transaction } from '../core/schemas/transaction.js';
-import type { TestCardBehaviour } from './defaults.js';
+import type { Charge } from '../../core/schemas/charge.js';
+import type { PaymentMethodFamily, PaymentMethodType } from '../../core/schemas/payment-method.js';
+import type { Refund } from '../../core/schemas/refund.js';
+import type { Transaction } from '../../core/schemas/transaction.js';
+import type { TestCardBehaviour } from '../defaults.js';
 
 /** A charge and what the sandbox keeps about it beyond its public shape. */
 export interface ChargeRecord {

@@ -1,4 +1,4 @@
-import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_TTL_MS } from '../core/constants.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_TTL_MS } from '../../core/constants.js';
 import { SandboxError } from './sandbox-error.js';
 
 /** An answer kept so a retry with the same key gets it again. */

@@ -1,4 +1,4 @@
-import { PAGE_HEADERS } from './hosted-pages.js';
+import { PAGE_HEADERS } from '../hosted-pages.js';
 import { readText } from './read-body.js';
 import { SandboxError } from './sandbox-error.js';
 

@@ -1,6 +1,6 @@
-import { SERVICE_HEADERS } from '../core/constants.js';
-import type { SandboxMerchant } from './payments.js';
-import { SandboxError } from './sandbox-error.js';
+import { SERVICE_HEADERS } from '../../core/constants.js';
+import type { SandboxMerchant } from '../payments.js';
+import { SandboxError } from '../http/sandbox-error.js';
 
 /** A partner whose key may act for the merchants under it. */
 export interface SandboxPartner {

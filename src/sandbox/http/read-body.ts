@@ -1,5 +1,5 @@
-import { MAX_JSON_DEPTH, readBodyText, readJsonBody as readJson, RequestBodyError, type RequestBodyFault } from '../core/request-body.js';
-import type { ServiceErrorCode } from '../core/service-error.js';
+import { MAX_JSON_DEPTH, readBodyText, readJsonBody as readJson, RequestBodyError, type RequestBodyFault } from '../../core/request-body.js';
+import type { ServiceErrorCode } from '../../core/service-error.js';
 import { SandboxError } from './sandbox-error.js';
 
 /** Deepest nesting of arrays and objects a request body may have. */

@@ -1,5 +1,5 @@
-import { buildWebhookHeaders, decodeWebhookKey, signWebhookPayload } from '../core/webhook-signature.js';
-import { newId } from './ids.js';
+import { buildWebhookHeaders, decodeWebhookKey, signWebhookPayload } from '../../core/webhook-signature.js';
+import { newId } from '../store/ids.js';
 
 /** Attempts per delivery, the first included, as the service makes them. */
 export const WEBHOOK_MAX_ATTEMPTS = 10;

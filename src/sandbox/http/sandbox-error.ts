@@ -1,5 +1,5 @@
-import { SERVICE_ERROR_STATUS, serviceErrorBody, type ServiceErrorCode } from '../core/service-error.js';
-import { describeFieldIssues, type FieldIssue } from '../core/validation.js';
+import { SERVICE_ERROR_STATUS, serviceErrorBody, type ServiceErrorCode } from '../../core/service-error.js';
+import { describeFieldIssues, type FieldIssue } from '../../core/validation.js';
 
 /**
  * An answer the sandbox refuses with. Thrown anywhere in a request; turned into the service's

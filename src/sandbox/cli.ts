@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { base64Decode } from '../core/base64.js';
 import { SANDBOX_DASHBOARD_PATH } from './dashboard.js';
 import { SANDBOX_DEFAULTS, SANDBOX_TEST_CARDS } from './defaults.js';
-import { SANDBOX_PAGES_PATH } from './hosted-pages.js';
+import { SANDBOX_PAGES_PATH } from './http/page-layout.js';
 import { listenSandbox } from './listen.js';
 import { defaultSandboxMerchant } from './sandbox.js';
 

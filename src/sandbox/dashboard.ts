@@ -15,8 +15,8 @@ import {
   type TableView,
 } from './dashboard-pages.js';
 import { newId } from './store/ids.js';
-import { SANDBOX_PAGES_CSS } from './pages.js';
-import type { SandboxMerchant } from './payments.js';
+import { SANDBOX_PAGES_CSS } from './hosted-pages/page-stylesheet.js';
+import type { SandboxMerchant } from './partners/sandbox-merchant.js';
 import { readText } from './http/read-body.js';
 import { SandboxError } from './http/sandbox-error.js';
 

@@ -8,7 +8,8 @@ export interface StoredAnswer {
   headers: [string, string][];
 }
 
-interface Entry {
+/** One idempotency key's request and its answer, kept while the key lives. */
+export interface IdempotencyEntry {
   fingerprint: string;
   createdAtMs: number;
   answer: Promise<StoredAnswer | undefined>;
@@ -20,11 +21,13 @@ interface Entry {
  * A retry that arrives while the first call is still running waits for it.
  */
 export class IdempotencyStore {
-  readonly #entries = new Map<string, Entry>();
+  readonly #entries: Map<string, IdempotencyEntry>;
   readonly #now: () => Date;
 
-  constructor(now: () => Date) {
+  /** `entries` is where the keys are kept (the sandbox's store), by merchant and key, oldest first. */
+  constructor(now: () => Date, entries: Map<string, IdempotencyEntry> = new Map()) {
     this.#now = now;
+    this.#entries = entries;
   }
 
   /**
@@ -53,7 +56,7 @@ export class IdempotencyStore {
       return this.run(scope, key, fingerprint, execute);
     }
     let settle!: (answer: StoredAnswer | undefined) => void;
-    const entry: Entry = { fingerprint, createdAtMs: this.#now().getTime(), answer: new Promise((resolve) => (settle = resolve)) };
+    const entry: IdempotencyEntry = { fingerprint, createdAtMs: this.#now().getTime(), answer: new Promise((resolve) => (settle = resolve)) };
     this.#entries.set(id, entry);
     let answer: StoredAnswer;
     try {

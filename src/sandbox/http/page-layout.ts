@@ -83,6 +83,11 @@ export function renderIssuer(name: string, mark: string): Html {
   return html`<p class="issuer"><span class="issuer-mark" aria-hidden="true">${mark}</span>${name}</p>`;
 }
 
+/** Pieces of markup, one per line. */
+export function joinLines(pieces: readonly Html[]): Html {
+  return html`${pieces.map((piece, index) => (index === 0 ? piece : html`\n${piece}`))}`;
+}
+
 /** One row of a `.summary` description list. */
 export function summaryRow(term: HtmlValue, detail: HtmlValue, className?: string): Html {
   return html`<div${className ? html` class="${className}"` : ''}><dt>${term}</dt><dd>${detail}</dd></div>`;

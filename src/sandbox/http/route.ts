@@ -10,7 +10,7 @@
  * may render every error thrown inside it (a refused method included) as a page of its own.
  */
 import type { HttpMethod, RouteShape } from '../../core/route-table.js';
-import type { SandboxMerchant } from '../payments.js';
+import type { SandboxMerchant } from '../partners/sandbox-merchant.js';
 import type { SandboxError } from './sandbox-error.js';
 
 /**

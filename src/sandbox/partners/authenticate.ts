@@ -1,5 +1,5 @@
 import { SERVICE_HEADERS } from '../../core/constants.js';
-import type { SandboxMerchant } from '../payments.js';
+import type { SandboxMerchant } from './sandbox-merchant.js';
 import { SandboxError } from '../http/sandbox-error.js';
 
 /** A partner whose key may act for the merchants under it. */

@@ -1,46 +1,29 @@
-import type { Charge } from '../../core/schemas/charge.js';
-import type { PaymentMethodFamily, PaymentMethodType } from '../../core/schemas/payment-method.js';
-import type { Refund } from '../../core/schemas/refund.js';
-import type { Transaction } from '../../core/schemas/transaction.js';
-import type { TestCardBehaviour } from '../defaults.js';
+import type { CardTokenRecord, ChargeRecord, RefundRecord, TransactionRecord } from '../charges/charge-records.js';
 
-/** A charge and what the sandbox keeps about it beyond its public shape. */
-export interface ChargeRecord {
-  charge: Charge;
-  seq: number;
-  requestedType: PaymentMethodType;
-  family: PaymentMethodFamily;
-  returnUrl: string | undefined;
-  qr: { rawData: string; expiresAt: Date } | undefined;
-  cardBehaviour: TestCardBehaviour | undefined;
-  /** Sum of refunds that succeeded or are still pending. */
-  refundedAmount: number;
+/**
+ * A part of the store that one feature keeps its records in, declared next to that feature:
+ * `const CARD_AUTHORIZATIONS = defineStoreSlice('cardAuthorizations', () => new Map<…>())`, then
+ * `store.slice(CARD_AUTHORIZATIONS)`. The store creates it on first use, so a feature adds its
+ * records without the store knowing its types.
+ */
+export interface StoreSlice<T> {
+  readonly name: string;
+  readonly create: () => T;
 }
 
-export interface CardTokenRecord {
-  id: string;
-  merchantId: string;
-  pan: string;
-  expiryMonth: number;
-  expiryYear: number;
-  cardHolderName: string;
-  createdAt: Date;
-  usedAt: Date | undefined;
-}
-
-export interface RefundRecord {
-  refund: Refund;
-  seq: number;
-}
-
-export interface TransactionRecord {
-  transaction: Transaction;
-  seq: number;
+/** Declares a {@link StoreSlice}; `name` must be unique in the sandbox. */
+export function defineStoreSlice<T>(name: string, create: () => T): StoreSlice<T> {
+  return { name, create };
 }
 
 /**
- * Everything the sandbox knows, in memory. Every change happens synchronously inside one request
- * handler turn, so concurrent requests see a consistent store without locks.
+ * Everything the sandbox knows, in memory: every resource, its indexes and the records behind
+ * the sandbox's own endpoints. Every change happens synchronously inside one request handler turn,
+ * so concurrent requests see a consistent store without locks.
+ *
+ * The charge tables are named, since nearly every feature reads them; a charge's record is
+ * written only by the charge state machine (`charges/charge-state-machine.ts`). Every other
+ * feature keeps its records in a {@link StoreSlice}.
  */
 export class SandboxStore {
   readonly charges = new Map<string, ChargeRecord>();
@@ -49,12 +32,25 @@ export class SandboxStore {
   readonly cardTokens = new Map<string, CardTokenRecord>();
   readonly refunds = new Map<string, RefundRecord>();
   readonly transactions = new Map<string, TransactionRecord>();
+  readonly #slices = new Map<string, { slice: StoreSlice<unknown>; value: unknown }>();
   #seq = 0;
 
   /** A number that orders records by creation, for "newest first" when timestamps tie. */
   nextSeq(): number {
     this.#seq += 1;
     return this.#seq;
+  }
+
+  /** The records of one feature; two different slices under one name are a programming error. */
+  slice<T>(slice: StoreSlice<T>): T {
+    const held = this.#slices.get(slice.name);
+    if (held) {
+      if (held.slice !== slice) throw new Error(`two store slices are named ${slice.name}`);
+      return held.value as T;
+    }
+    const value = slice.create();
+    this.#slices.set(slice.name, { slice, value });
+    return value;
   }
 }
 

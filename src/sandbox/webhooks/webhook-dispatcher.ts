@@ -37,6 +37,8 @@ export interface WebhookDispatcherOptions {
    * while still pending keeps being attempted.
    */
   maxLogEntries?: number;
+  /** Where the delivery log is kept, oldest first (the sandbox's store); a map of its own by default. */
+  log?: Map<string, WebhookDelivery>;
 }
 
 /** One HTTP attempt of a delivery, as a dashboard shows it. */
@@ -112,7 +114,7 @@ export class WebhookDispatcher {
   readonly #now: () => Date;
   readonly #maxLogEntries: number;
   /** Insertion order is creation order, so the first key is the oldest. */
-  readonly #log = new Map<string, WebhookDelivery>();
+  readonly #log: Map<string, WebhookDelivery>;
   readonly #active = new Set<DeliveryState>();
   #idleWaiters: Array<() => void> = [];
   #closed = false;
@@ -140,6 +142,7 @@ export class WebhookDispatcher {
     this.#timeoutMs = nonNegative('timeoutMs', options.timeoutMs ?? WEBHOOK_TIMEOUT_MS);
     this.#now = options.now ?? (() => new Date());
     this.#maxLogEntries = positiveInteger('maxLogEntries', options.maxLogEntries ?? WEBHOOK_MAX_LOG_ENTRIES);
+    this.#log = options.log ?? new Map();
   }
 
   /** Whether webhooks are sent at all: both the URL and the key are configured. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { newSandbox, ORIGIN, type SandboxClient } from '../support/sandbox-client.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
 
 let sandbox: Sandbox;
 let client: SandboxClient;

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseWebhookEvent } from '../../src/core/schemas/webhook-events.js';
-import { verifyWebhookSignature } from '../../src/core/webhook-signature.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { newSandbox, type SandboxClient } from '../support/sandbox-client.js';
+import { parseWebhookEvent } from '../../../src/core/schemas/webhook-events.js';
+import { verifyWebhookSignature } from '../../../src/core/webhook-signature.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { newSandbox, type SandboxClient } from '../../support/sandbox-client.js';
 
 const KEY = Buffer.from('a webhook key of thirty-two byte').toString('base64');
 

@@ -1,14 +1,14 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { base64Encode } from '../../src/core/base64.js';
-import { SERVICE_HEADERS } from '../../src/core/constants.js';
-import { verifyWebhookSignature } from '../../src/core/webhook-signature.js';
+import { base64Encode } from '../../../src/core/base64.js';
+import { SERVICE_HEADERS } from '../../../src/core/constants.js';
+import { verifyWebhookSignature } from '../../../src/core/webhook-signature.js';
 import {
   computeWebhookRetryDelayMs,
   WebhookDispatcher,
   type WebhookDispatcherOptions,
-} from '../../src/sandbox/webhooks/webhook-dispatcher.js';
+} from '../../../src/sandbox/webhooks/webhook-dispatcher.js';
 
 const KEY_BASE64 = base64Encode(crypto.getRandomValues(new Uint8Array(32)));
 const FAST_RETRY_BASE_DELAY_MS = 5;

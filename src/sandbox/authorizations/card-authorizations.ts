@@ -6,17 +6,21 @@ import {
   type CardAuthorizationStatus,
   type CreateCardAuthorizationRequest,
   type CreateCardAuthorizationResponse,
-} from '../core/schemas/card-authorization.js';
-import type { Charge } from '../core/schemas/charge.js';
-import type { PaymentMethodResponse } from '../core/schemas/payment-method.js';
-import type { TestCardBehaviour } from './defaults.js';
-import type { HostedStep } from './hosted-pages.js';
-import { newId } from './store/ids.js';
-import { paymentMethodLabel } from './pages.js';
-import { parseRequest, type ChargeOutcome, type SandboxMerchant, type SandboxPayments } from './payments.js';
-import { SandboxError } from './http/sandbox-error.js';
-import { pageNewestFirst, type ChargeRecord } from './store/sandbox-store.js';
-import type { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+} from '../../core/schemas/card-authorization.js';
+import type { Charge } from '../../core/schemas/charge.js';
+import type { PaymentMethodResponse } from '../../core/schemas/payment-method.js';
+import type { ChargeOutcome, ChargeRecord } from '../charges/charge-records.js';
+import { writeCardNetworkAnswer } from '../charges/charge-state-machine.js';
+import type { SandboxPayments } from '../charges/sandbox-payments.js';
+import type { TestCardBehaviour } from '../defaults.js';
+import type { HostedStep } from '../hosted-pages/hosted-steps.js';
+import { paymentMethodLabel } from '../http/page-layout.js';
+import { parseRequest } from '../http/parse-request.js';
+import { SandboxError } from '../http/sandbox-error.js';
+import type { SandboxMerchant } from '../partners/sandbox-merchant.js';
+import { newId } from '../store/ids.js';
+import { defineStoreSlice, pageNewestFirst } from '../store/sandbox-store.js';
+import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 
 /**
  * How long an AUTHORIZED card authorization can be captured, counted from `authorizedAt`. A
@@ -55,6 +59,9 @@ export interface CardAuthorizationRecord {
   captureIds: string[];
 }
 
+/** The card authorizations, by id. */
+export const CARD_AUTHORIZATIONS = defineStoreSlice('cardAuthorizations', () => new Map<string, CardAuthorizationRecord>());
+
 export interface SandboxAuthorizationsOptions {
   payments: SandboxPayments;
   webhooks: WebhookDispatcher;
@@ -73,13 +80,15 @@ export interface SandboxAuthorizationsOptions {
  * and `transaction.created` like any charge.
  */
 export class SandboxAuthorizations {
-  readonly records = new Map<string, CardAuthorizationRecord>();
+  /** The card authorizations, by id, as the store holds them. */
+  readonly records: Map<string, CardAuthorizationRecord>;
   readonly #payments: SandboxPayments;
   readonly #webhooks: WebhookDispatcher;
   readonly #now: () => Date;
 
   constructor(options: SandboxAuthorizationsOptions) {
     this.#payments = options.payments;
+    this.records = options.payments.store.slice(CARD_AUTHORIZATIONS);
     this.#webhooks = options.webhooks;
     this.#now = options.now;
   }
@@ -223,16 +232,14 @@ export class SandboxAuthorizations {
       createdAt: now,
       updatedAt: now,
     };
-    this.#payments.store.charges.set(chargeId, {
+    this.#payments.charges.open({
       charge,
-      seq: this.#payments.store.nextSeq(),
       requestedType: record.requestedType,
       family: 'card',
       returnUrl: undefined,
       qr: undefined,
       // The card's step was taken at authorization; what stays is how its refunds behave.
       cardBehaviour: record.behaviour.outcome === 'succeed' ? record.behaviour : { outcome: 'succeed' },
-      refundedAmount: 0,
     });
     record.captureIds.push(chargeId);
 
@@ -246,7 +253,7 @@ export class SandboxAuthorizations {
       authorization.status = 'CAPTURED';
       authorization.capturableAmount = 0;
     }
-    this.#payments.settleCharge(chargeId, { status: 'SUCCEEDED' });
+    this.#payments.charges.settle(chargeId, { status: 'SUCCEEDED' });
     return { chargeId };
   }
 
@@ -264,22 +271,17 @@ export class SandboxAuthorizations {
     }
     const now = this.#now();
     authorization.updatedAt = now.toISOString();
-    // The same object as the authorization's member: both read the network's answer.
-    const card = record.paymentMethod.card ?? record.paymentMethod.cardNetworkToken;
     if (outcome.status === 'SUCCEEDED') {
       authorization.status = 'AUTHORIZED';
       authorization.capturableAmount = authorization.amount;
       authorization.authorizedAt = now.toISOString();
       authorization.expiresAt = new Date(now.getTime() + SANDBOX_CARD_AUTHORIZATION_TTL_MS).toISOString();
-      if (card) {
-        card.iso8583ResponseCode = '00';
-        card.networkTransactionId = newId('', 15, '0123456789');
-      }
     } else {
       authorization.status = 'FAILED';
       authorization.failureCode = outcome.failureCode;
-      if (card) card.iso8583ResponseCode = outcome.failureCode === 'CH_INSUFFICIENT_FUNDS' ? '51' : '05';
     }
+    // The same object as the authorization's member: both read the network's answer.
+    writeCardNetworkAnswer(record.paymentMethod.card ?? record.paymentMethod.cardNetworkToken, outcome);
     const event = outcome.status === 'SUCCEEDED' ? 'card_authorization.authorized' : 'card_authorization.failed';
     this.#webhooks.send(event, structuredClone(authorization), cardAuthorizationId);
     return structuredClone(authorization);

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SERVICE_HEADERS } from '../../src/core/constants.js';
-import { CardAuthorizationListSchema, CardAuthorizationSchema, CreateCardAuthorizationResponseSchema } from '../../src/core/schemas/card-authorization.js';
-import { ChargeListSchema, ChargeSchema } from '../../src/core/schemas/charge.js';
-import { parseWebhookEvent } from '../../src/core/schemas/webhook-events.js';
-import { verifyWebhookSignature } from '../../src/core/webhook-signature.js';
+import { SERVICE_HEADERS } from '../../../src/core/constants.js';
+import { CardAuthorizationListSchema, CardAuthorizationSchema, CreateCardAuthorizationResponseSchema } from '../../../src/core/schemas/card-authorization.js';
+import { ChargeListSchema, ChargeSchema } from '../../../src/core/schemas/charge.js';
+import { parseWebhookEvent } from '../../../src/core/schemas/webhook-events.js';
+import { verifyWebhookSignature } from '../../../src/core/webhook-signature.js';
 import {
   defaultSandboxMerchant,
   REPLAYED_HEADER,
@@ -11,8 +11,8 @@ import {
   SANDBOX_DEFAULTS,
   type Sandbox,
   type SandboxMerchant,
-} from '../../src/sandbox/index.js';
-import { basic, FUTURE_EXPIRY_YEAR, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type SandboxClient } from '../support/sandbox-client.js';
+} from '../../../src/sandbox/index.js';
+import { basic, FUTURE_EXPIRY_YEAR, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
 
 const PATH = '/api/v1/card-authorizations';
 const RETURN_URL = 'https://shop.example/checkout/return?order=1';

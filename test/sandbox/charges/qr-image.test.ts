@@ -2,8 +2,8 @@ import jsqrModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 
-import { buildPromptPayBillPaymentPayload, verifyEmvCrc } from '../../src/core/emv-qr.js';
-import { QR_MODULE_SIZE_PX, renderQrPngBase64 } from '../../src/sandbox/qr-image.js';
+import { buildPromptPayBillPaymentPayload, verifyEmvCrc } from '../../../src/core/emv-qr.js';
+import { QR_MODULE_SIZE_PX, renderQrPngBase64 } from '../../../src/sandbox/charges/qr-image.js';
 
 // jsqr is CommonJS with an ES-style `default` export: under NodeNext the default import is the
 // whole module, and the decoder is its `default` member.

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { crc16CcittFalse, parseEmvTlv } from '../../src/core/emv-qr.js';
-import { defaultSandboxMerchant, buildSlipQrPayload, parseSlipQrPayload, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { readSlipTextFromPng } from '../../src/sandbox/slip-image.js';
-import { scanQrPngBase64 } from '../support/scan-qr.js';
-import { API_AUTH, basic, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type SandboxClient } from '../support/sandbox-client.js';
+import { crc16CcittFalse, parseEmvTlv } from '../../../src/core/emv-qr.js';
+import { defaultSandboxMerchant, buildSlipQrPayload, parseSlipQrPayload, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
+import { readSlipTextFromPng } from '../../../src/sandbox/slips/slip-image.js';
+import { scanQrPngBase64 } from '../../support/scan-qr.js';
+import { API_AUTH, basic, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
 
 const WEBHOOK_KEY = Buffer.from('a webhook key of thirty-two byte').toString('base64');
 const OTHER = { merchantId: 'mch_other', apiKey: 'sk_other_000000000000000000000000', publishableKey: 'pk_other_000000000000000000000000' };

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ServiceErrorBodySchema } from '../../src/core/service-error.js';
-import { listenSandbox, REPLAYED_HEADER, type RunningSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { SANDBOX_FAULT_KINDS, type SandboxFaultInput } from '../../src/sandbox/faults.js';
-import { API_AUTH, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type SandboxClient } from '../support/sandbox-client.js';
+import { ServiceErrorBodySchema } from '../../../src/core/service-error.js';
+import { listenSandbox, REPLAYED_HEADER, type RunningSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { SANDBOX_FAULT_KINDS, type SandboxFaultInput } from '../../../src/sandbox/faults/fault-rules.js';
+import { API_AUTH, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
 
 let sandbox: Sandbox;
 let client: SandboxClient;

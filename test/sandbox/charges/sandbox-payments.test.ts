@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChargeSchema, CreateChargeResponseSchema } from '../../src/core/schemas/charge.js';
-import { RefundSchema } from '../../src/core/schemas/refund.js';
-import { TransactionSchema } from '../../src/core/schemas/transaction.js';
-import { readEmvField, readPromptPayAmountSatang, verifyEmvCrc } from '../../src/core/emv-qr.js';
-import { SANDBOX_DEFAULT_QR_EXPIRY_MS, SANDBOX_TEST_CARDS, type Sandbox } from '../../src/sandbox/index.js';
-import { scanQrPngBase64 } from '../support/scan-qr.js';
-import { FUTURE_EXPIRY_YEAR, newSandbox, type SandboxClient } from '../support/sandbox-client.js';
+import { ChargeSchema, CreateChargeResponseSchema } from '../../../src/core/schemas/charge.js';
+import { RefundSchema } from '../../../src/core/schemas/refund.js';
+import { TransactionSchema } from '../../../src/core/schemas/transaction.js';
+import { readEmvField, readPromptPayAmountSatang, verifyEmvCrc } from '../../../src/core/emv-qr.js';
+import { SANDBOX_DEFAULT_QR_EXPIRY_MS, SANDBOX_TEST_CARDS, type Sandbox } from '../../../src/sandbox/index.js';
+import { scanQrPngBase64 } from '../../support/scan-qr.js';
+import { FUTURE_EXPIRY_YEAR, newSandbox, type SandboxClient } from '../../support/sandbox-client.js';
 
 
 let sandbox: Sandbox;

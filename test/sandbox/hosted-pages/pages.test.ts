@@ -1,18 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import {
-  SANDBOX_PAGES_CSS,
-  escapeHtml,
-  formatAmountSatang,
-  paymentMethodLabel,
-  renderAuthorizePage,
-  renderErrorPage,
-  renderForcePage,
-  renderOtpPage,
-  renderPromptPayPayerPage,
-  renderResultPage,
-  type ChargeView,
-  type PendingQrCharge,
-} from '../../src/sandbox/pages.js';
+import { formatAmount } from '../../../src/core/money.js';
+import { renderAuthorizePage as authorizePage } from '../../../src/sandbox/hosted-pages/authorize-page.js';
+import type { ChargeView } from '../../../src/sandbox/hosted-pages/charge-summary.js';
+import { renderForcePage as forcePage } from '../../../src/sandbox/hosted-pages/force-page.js';
+import { renderOtpPage as otpPage } from '../../../src/sandbox/hosted-pages/otp-page.js';
+import { SANDBOX_PAGES_CSS } from '../../../src/sandbox/hosted-pages/page-stylesheet.js';
+import { renderPromptPayPayerPage as promptPayPayerPage, type PendingQrCharge } from '../../../src/sandbox/hosted-pages/promptpay-payer-page.js';
+import { renderResultPage as resultPage } from '../../../src/sandbox/hosted-pages/result-page.js';
+import { escapeText as escapeHtml } from '../../../src/sandbox/http/html.js';
+import { paymentMethodLabel, renderErrorPage as errorPage } from '../../../src/sandbox/http/page-layout.js';
+
+// The pages are templates (`Html`); the assertions read their markup.
+const renderOtpPage = (...args: Parameters<typeof otpPage>) => String(otpPage(...args));
+const renderForcePage = (...args: Parameters<typeof forcePage>) => String(forcePage(...args));
+const renderAuthorizePage = (...args: Parameters<typeof authorizePage>) => String(authorizePage(...args));
+const renderPromptPayPayerPage = (...args: Parameters<typeof promptPayPayerPage>) => String(promptPayPayerPage(...args));
+const renderResultPage = (...args: Parameters<typeof resultPage>) => String(resultPage(...args));
+const renderErrorPage = (...args: Parameters<typeof errorPage>) => String(errorPage(...args));
 
 const SCRIPT = '<script>alert(1)</script>';
 const BREAKOUT = '"><img src=x onerror=alert(1)>';
@@ -319,22 +323,18 @@ describe('the stylesheet', () => {
   });
 });
 
-describe('formatAmountSatang', () => {
+describe('the amounts the pages show (core formatAmount)', () => {
   it('formats whole satang as baht with grouping and two decimals', () => {
-    expect(formatAmountSatang(123456, 'THB')).toContain('1,234.56');
-    expect(formatAmountSatang(100, 'THB')).toContain('1.00');
-    expect(formatAmountSatang(123456, 'THB')).toBe('฿1,234.56');
+    expect(formatAmount(123456, 'THB')).toContain('1,234.56');
+    expect(formatAmount(100, 'THB')).toContain('1.00');
+    expect(formatAmount(123456, 'THB')).toBe('฿1,234.56');
   });
 
   it('keeps every satang exact, including amounts that are not exact binary fractions', () => {
-    expect(formatAmountSatang(1, 'THB')).toBe('฿0.01');
-    expect(formatAmountSatang(1005, 'THB')).toBe('฿10.05');
-    expect(formatAmountSatang(1_000_000_000, 'THB')).toBe('฿10,000,000.00');
-    expect(formatAmountSatang(900_719_925_474_099, 'THB')).toBe('฿9,007,199,254,740.99');
-  });
-
-  it('still renders an amount whose currency code Intl refuses', () => {
-    expect(formatAmountSatang(250, 'not-a-code')).toBe('2.50 not-a-code');
+    expect(formatAmount(1, 'THB')).toBe('฿0.01');
+    expect(formatAmount(1005, 'THB')).toBe('฿10.05');
+    expect(formatAmount(1_000_000_000, 'THB')).toBe('฿10,000,000.00');
+    expect(formatAmount(900_719_925_474_099, 'THB')).toBe('฿9,007,199,254,740.99');
   });
 });
 

@@ -10,7 +10,7 @@
  * therefore verifies when uploaded as it was downloaded; other pictures cannot be read.
  */
 import QRCode from 'qrcode';
-import { QR_PNG_RENDER_OPTIONS } from './qr-image.js';
+import { QR_PNG_RENDER_OPTIONS } from '../charges/qr-image.js';
 
 /** `tEXt` keyword under which a slip PNG carries its QR text. */
 export const SLIP_PNG_TEXT_KEYWORD = 'satang-slip-qr';

@@ -3,24 +3,22 @@ import {
   CreateCardAuthorizationRequestSchema,
   type CaptureCardAuthorizationResponse,
   type CardAuthorization,
-  type CardAuthorizationStatus,
-  type CreateCardAuthorizationRequest,
   type CreateCardAuthorizationResponse,
 } from '../../core/schemas/card-authorization.js';
 import type { Charge } from '../../core/schemas/charge.js';
-import type { PaymentMethodResponse } from '../../core/schemas/payment-method.js';
 import type { ChargeOutcome, ChargeRecord } from '../charges/charge-records.js';
 import { writeCardNetworkAnswer } from '../charges/charge-state-machine.js';
 import type { SandboxPayments } from '../charges/sandbox-payments.js';
-import type { TestCardBehaviour } from '../defaults.js';
 import type { HostedStep } from '../hosted-pages/hosted-steps.js';
 import { paymentMethodLabel } from '../http/page-layout.js';
 import { parseRequest } from '../http/parse-request.js';
 import { SandboxError } from '../http/sandbox-error.js';
 import type { SandboxMerchant } from '../partners/sandbox-merchant.js';
 import { newId } from '../store/ids.js';
-import { defineStoreSlice, pageNewestFirst } from '../store/sandbox-store.js';
+import { pageNewestFirst } from '../store/sandbox-store.js';
 import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
+import { refuse } from './authorization-refusal.js';
+import { CARD_AUTHORIZATIONS, type CardAuthorizationRecord, type StoredAuthorization } from './card-authorization-records.js';
 
 /**
  * How long an AUTHORIZED card authorization can be captured, counted from `authorizedAt`. A
@@ -28,39 +26,6 @@ import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
  * card networks commonly hold an authorization for. Past it the authorization reads EXPIRED.
  */
 export const SANDBOX_CARD_AUTHORIZATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-
-/** A card authorization as its GET shows it, with the fields the sandbox always fills. */
-type StoredAuthorization = CardAuthorization & {
-  status: CardAuthorizationStatus;
-  referenceId: string;
-  supportsMulticapture: boolean;
-  capturedAmount: number;
-  capturableAmount: number;
-  latestChargeId: string;
-  authorizedAt: string | null;
-  expiresAt: string | null;
-  failureCode: string;
-};
-
-/** A card authorization and what the sandbox keeps about it beyond its public shape. */
-export interface CardAuthorizationRecord {
-  authorization: StoredAuthorization;
-  seq: number;
-  requestedType: CreateCardAuthorizationRequest['paymentMethod']['paymentMethodType'];
-  /** The card as its captures show it (the authorization shows only `card` and `cardNetworkToken`). */
-  paymentMethod: PaymentMethodResponse;
-  behaviour: TestCardBehaviour;
-  /**
-   * The request's other fields, accepted and kept. Never the payment method: it carries the card
-   * number or the security code, which are not stored.
-   */
-  request: Pick<CreateCardAuthorizationRequest, 'returnUrl' | 'skip3dsFlow' | 'customer' | 'payerAuthenticationDetails' | 'initiatorType' | 'networkTransactionId'>;
-  /** Ids of the charges captured on it, oldest first. */
-  captureIds: string[];
-}
-
-/** The card authorizations, by id. */
-export const CARD_AUTHORIZATIONS = defineStoreSlice('cardAuthorizations', () => new Map<string, CardAuthorizationRecord>());
 
 export interface SandboxAuthorizationsOptions {
   payments: SandboxPayments;
@@ -173,7 +138,7 @@ export class SandboxAuthorizations {
   cancel(merchant: SandboxMerchant, cardAuthorizationId: string): CardAuthorization {
     const record = this.#find(merchant, cardAuthorizationId);
     const { authorization } = record;
-    if (authorization.status !== 'AUTHORIZED') this.#refuse(record, 'canceled');
+    if (authorization.status !== 'AUTHORIZED') refuse(authorization, 'canceled');
     authorization.status = 'CANCELED';
     authorization.capturableAmount = 0;
     authorization.updatedAt = this.#now().toISOString();
@@ -197,7 +162,7 @@ export class SandboxAuthorizations {
     const request = parseRequest(CaptureCardAuthorizationRequestSchema, body);
     const record = this.#find(merchant, cardAuthorizationId);
     const { authorization } = record;
-    if (authorization.status !== 'AUTHORIZED') this.#refuse(record, 'captured');
+    if (authorization.status !== 'AUTHORIZED') refuse(authorization, 'captured');
     if (request.currency !== authorization.currency) {
       throw SandboxError.field('currency', `must be ${authorization.currency}, the currency of the authorization`);
     }
@@ -333,36 +298,4 @@ export class SandboxAuthorizations {
     }
     return record;
   }
-
-  /** The 422 for an action the authorization's state forbids, saying why. */
-  #refuse(record: CardAuthorizationRecord, action: 'canceled' | 'captured'): never {
-    const { authorization } = record;
-    const id = authorization.cardAuthorizationId;
-    switch (authorization.status) {
-      case 'PENDING':
-        throw new SandboxError(
-          'CARD_AUTHORIZATION_PENDING',
-          `card authorization ${id} is still PENDING: the shopper has not finished the card step; it can be ${action} once it is AUTHORIZED`,
-        );
-      case 'FAILED':
-        return invalid(`card authorization ${id} FAILED (${authorization.failureCode}); only an AUTHORIZED one can be ${action}`);
-      case 'CANCELED':
-        return invalid(`card authorization ${id} is CANCELED; nothing is reserved on it any more`);
-      case 'EXPIRED':
-        return invalid(`card authorization ${id} EXPIRED at ${authorization.expiresAt}; nothing is reserved on it any more`);
-      case 'CAPTURED':
-        if (action === 'canceled') return invalid(`card authorization ${id} is CAPTURED; refund its charges instead`);
-        return invalid(
-          authorization.supportsMulticapture
-            ? `card authorization ${id} is CAPTURED: its final capture was made`
-            : `card authorization ${id} is CAPTURED and was created without supportsMulticapture, so it takes one capture only`,
-        );
-      default:
-        return invalid(`card authorization ${id} is ${authorization.status}; only an AUTHORIZED one can be ${action}`);
-    }
-  }
-}
-
-function invalid(message: string): never {
-  throw new SandboxError('CARD_AUTHORIZATION_STATUS_INVALID_ERROR', message);
 }

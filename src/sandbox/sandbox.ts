@@ -190,18 +190,18 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 function paymentLinkAndBoltRoutes(paymentLinks: SandboxPaymentLinks, bolt: SandboxBolt): SandboxRoute[] {
   return [
     apiRoute('POST', '/api/v1/payment-links', ({ merchant, body, origin }) => jsonResponse(201, paymentLinks.create(merchant, body, origin))),
-    apiRoute('GET', '/api/v1/payment-links/:id', ({ merchant, params }) => jsonResponse(200, paymentLinks.get(merchant, params.id!))),
-    apiRoute('PATCH', '/api/v1/payment-links/:id/disable', ({ merchant, params }) => jsonResponse(200, paymentLinks.disable(merchant, params.id!)), { bodyless: true }),
+    apiRoute('GET', '/api/v1/payment-links/:id', ({ merchant, params }) => jsonResponse(200, paymentLinks.get(merchant, params.id))),
+    apiRoute('PATCH', '/api/v1/payment-links/:id/disable', ({ merchant, params }) => jsonResponse(200, paymentLinks.disable(merchant, params.id)), { bodyless: true }),
     apiRoute('POST', '/api/v1/bolt-intents', ({ merchant, body, origin }) => jsonResponse(201, bolt.createIntent(merchant, body, origin))),
-    apiRoute('GET', '/api/v1/bolt-intents/:id', ({ merchant, params }) => jsonResponse(200, bolt.getIntent(merchant, params.id!))),
+    apiRoute('GET', '/api/v1/bolt-intents/:id', ({ merchant, params }) => jsonResponse(200, bolt.getIntent(merchant, params.id))),
     apiRoute('GET', '/api/v1/bolt-devices', ({ merchant, url }) => jsonResponse(200, bolt.listDevices(merchant, pageParams(url.searchParams)))),
-    apiRoute('GET', '/api/v1/bolt-devices/:id', ({ merchant, params }) => jsonResponse(200, bolt.getDevice(merchant, params.id!))),
-    apiRoute('PATCH', '/api/v1/bolt-devices/:id/name', ({ merchant, params, body }) => jsonResponse(200, bolt.renameDevice(merchant, params.id!, body))),
+    apiRoute('GET', '/api/v1/bolt-devices/:id', ({ merchant, params }) => jsonResponse(200, bolt.getDevice(merchant, params.id))),
+    apiRoute('PATCH', '/api/v1/bolt-devices/:id/name', ({ merchant, params, body }) => jsonResponse(200, bolt.renameDevice(merchant, params.id, body))),
     apiRoute(
       'POST',
       '/api/v1/bolt-devices/:id/health-check',
       ({ merchant, params }) => {
-        bolt.requestHealthCheck(merchant, params.id!);
+        bolt.requestHealthCheck(merchant, params.id);
         return new Response(null, { status: 202, headers: { 'cache-control': 'no-store' } });
       },
       { bodyless: true },

@@ -126,7 +126,7 @@ export class SandboxCards {
 
   #usableToken(merchant: SandboxMerchant, tokenId: string, field: string): CardTokenRecord {
     const token = this.#store.cardTokens.get(tokenId);
-    if (!token || token.merchantId !== merchant.merchantId) throw SandboxError.field(field, 'does not match a card token of this merchant');
+    if (token?.merchantId !== merchant.merchantId) throw SandboxError.field(field, 'does not match a card token of this merchant');
     if (token.usedAt) throw SandboxError.field(field, 'has already been used; create a new card token');
     if (this.#now().getTime() - token.createdAt.getTime() > SANDBOX_CARD_TOKEN_TTL_MS) {
       throw SandboxError.field(field, 'has expired; create a new card token');

@@ -34,7 +34,7 @@ export class SandboxFaults {
   readonly #hanging = new Set<() => void>();
 
   /** `rules` is where the rules are kept (the sandbox's store); a map of its own by default. */
-  constructor(now: () => Date, log?: (line: string) => void, rules: Map<string, SandboxFaultRule> = new Map()) {
+  constructor(now: () => Date, log?: (line: string) => void, rules = new Map<string, SandboxFaultRule>()) {
     this.#now = now;
     this.#log = log;
     this.#rules = rules;
@@ -114,9 +114,9 @@ export class SandboxFaults {
         await real?.body?.cancel();
         return jsonAnswer(429, serviceErrorBody('TOO_MANY_REQUESTS_ERROR', 'too many requests (sandbox fault)'), { 'retry-after': String(rule.retryAfterSeconds ?? 1) });
       case 'slow-body':
-        return this.#slow(real!, rule.delayMs ?? 1_000);
+        return this.#slow(real ?? (await answer(request)), rule.delayMs ?? 1_000);
       case 'truncated-body':
-        return truncated(real!);
+        return truncated(real ?? (await answer(request)));
       case 'malformed-json': {
         const status = real?.status ?? 200;
         const text = real ? await real.text() : '{"message":"ok","data":[';
@@ -161,11 +161,16 @@ export class SandboxFaults {
         done();
         reject(new SandboxConnectionReset());
       };
+      // The caller's own abort reason, whatever it is, as fetch rejects with it.
+      const rejectAsAborted = () => reject(signal.reason); // eslint-disable-line @typescript-eslint/prefer-promise-reject-errors
       const onAbort = () => {
         done();
-        reject(signal.reason);
+        rejectAsAborted();
       };
-      if (signal.aborted) return reject(signal.reason);
+      if (signal.aborted) {
+        rejectAsAborted();
+        return;
+      }
       signal.addEventListener('abort', onAbort, { once: true });
       this.#hanging.add(end);
       if (ms !== undefined) {
@@ -188,7 +193,10 @@ export class SandboxFaults {
     const body = new ReadableStream<Uint8Array>({
       pull: async (controller) => {
         bytes ??= source ? new Uint8Array(await new Response(source).arrayBuffer()) : new Uint8Array();
-        if (sent >= bytes.length) return controller.close();
+        if (sent >= bytes.length) {
+          controller.close();
+          return;
+        }
         await new Promise<void>((resolve) => {
           timer = setTimeout(resolve, ms / pieces);
           this.#timers.add(timer);

@@ -25,7 +25,7 @@ export class IdempotencyStore {
   readonly #now: () => Date;
 
   /** `entries` is where the keys are kept (the sandbox's store), by merchant and key, oldest first. */
-  constructor(now: () => Date, entries: Map<string, IdempotencyEntry> = new Map()) {
+  constructor(now: () => Date, entries = new Map<string, IdempotencyEntry>()) {
     this.#now = now;
     this.#entries = entries;
   }
@@ -96,5 +96,7 @@ export function canonicalJson(value: unknown): string {
     const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
-  return JSON.stringify(value) ?? 'null';
+  // JSON.stringify gives undefined for undefined, a function or a symbol, which its type omits.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+  return (JSON.stringify(value) as string | undefined) ?? 'null';
 }

@@ -1,5 +1,6 @@
 import { buildWebhookHeaders, decodeWebhookKey, signWebhookPayload } from '../../core/webhook-signature.js';
 import { newId } from '../store/ids.js';
+import { unrefTimer } from '../unref-timer.js';
 
 /** Attempts per delivery, the first included, as the service makes them. */
 export const WEBHOOK_MAX_ATTEMPTS = 10;
@@ -116,7 +117,7 @@ export class WebhookDispatcher {
   /** Insertion order is creation order, so the first key is the oldest. */
   readonly #log: Map<string, WebhookDelivery>;
   readonly #active = new Set<DeliveryState>();
-  #idleWaiters: Array<() => void> = [];
+  #idleWaiters: (() => void)[] = [];
   #closed = false;
 
   /**
@@ -142,7 +143,7 @@ export class WebhookDispatcher {
     this.#timeoutMs = nonNegative('timeoutMs', options.timeoutMs ?? WEBHOOK_TIMEOUT_MS);
     this.#now = options.now ?? (() => new Date());
     this.#maxLogEntries = positiveInteger('maxLogEntries', options.maxLogEntries ?? WEBHOOK_MAX_LOG_ENTRIES);
-    this.#log = options.log ?? new Map();
+    this.#log = options.log ?? new Map<string, WebhookDelivery>();
   }
 
   /** Whether webhooks are sent at all: both the URL and the key are configured. */
@@ -160,7 +161,9 @@ export class WebhookDispatcher {
     if (!this.enabled || this.#closed) return undefined;
     let body: string | undefined;
     try {
-      body = JSON.stringify(resource);
+      // undefined for a resource JSON cannot represent (undefined, a function), which its type omits.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+      body = JSON.stringify(resource) as string | undefined;
     } catch {
       return undefined;
     }
@@ -249,7 +252,7 @@ export class WebhookDispatcher {
     const controller = new AbortController();
     state.controller = controller;
     const timeout = setTimeout(() => controller.abort(TIMEOUT_REASON), this.#timeoutMs);
-    timeout.unref?.();
+    unrefTimer(timeout);
     let httpStatus: number | null = null;
     let error: string | null = null;
     try {
@@ -287,7 +290,7 @@ export class WebhookDispatcher {
     delivery.nextAttemptAt = new Date(this.#now().getTime() + delayMs).toISOString();
     state.timer = setTimeout(() => void this.#attempt(state), delayMs);
     // A pending retry alone must not keep the sandbox process running.
-    state.timer.unref?.();
+    unrefTimer(state.timer);
   }
 
   #settle(state: DeliveryState, status: 'DELIVERED' | 'FAILED'): void {

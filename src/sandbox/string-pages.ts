@@ -7,7 +7,6 @@
 import { formatAmount } from '../core/money.js';
 import { escapeText } from './http/html.js';
 import * as layout from './http/page-layout.js';
-import { formatBangkokTime, PAGE_HEADERS } from './http/page-layout.js';
 import { SandboxError } from './http/sandbox-error.js';
 
 /** Escapes text for element content and quoted attribute values alike. */
@@ -19,17 +18,15 @@ export function formatAmountSatang(amountSatang: number, currency: string): stri
 }
 
 /** An ISO timestamp as people in Thailand read it. */
-export const formatExpiry = formatBangkokTime;
+export const formatExpiry = layout.formatBangkokTime;
 
 /** A page answer with the hosted pages' headers. */
 export function htmlResponse(status: number, html: string): Response {
-  return new Response(html, { status, headers: PAGE_HEADERS });
+  return new Response(html, { status, headers: layout.PAGE_HEADERS });
 }
 
 /** A 303 to `location`. */
-export function seeOther(location: string): Response {
-  return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
-}
+export const seeOther = layout.seeOther;
 
 /** Refuses a request whose method is not one of `methods` with 405 and an Allow header. */
 export function allowOnly(request: Request, methods: readonly string[]): void {

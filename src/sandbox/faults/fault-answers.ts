@@ -1,4 +1,5 @@
 import { serviceErrorBody } from '../../core/service-error.js';
+import { jsonResponse } from '../http/sandbox-error.js';
 
 /** Largest body read to match a rule's `referenceId`. */
 const MAX_MATCHED_BODY_BYTES = 64 * 1024;
@@ -41,10 +42,6 @@ export async function bodyReferenceId(request: Request): Promise<string | undefi
   }
 }
 
-export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers } });
-}
-
 export function statusAnswer(status: number): Response {
   const gateway = GATEWAY_PAGES[status];
   if (gateway) {
@@ -52,7 +49,7 @@ export function statusAnswer(status: number): Response {
     return new Response(page, { status, headers: { 'content-type': 'text/html', server: 'nginx' } });
   }
   const message = status === 503 ? 'the service is temporarily unavailable (sandbox fault)' : 'the service failed to answer this request (sandbox fault)';
-  return jsonAnswer(status, { ...serviceErrorBody('INTERNAL_SERVER_ERROR', message), code: status });
+  return jsonResponse(status, { ...serviceErrorBody('INTERNAL_SERVER_ERROR', message), code: status });
 }
 
 /** The real answer's headers with its full Content-Length, then half its body, then an error. */
@@ -72,3 +69,10 @@ export async function truncated(real: Response): Promise<Response> {
   return new Response(body, { status: real.status === 204 ? 200 : real.status, headers });
 }
 
+const CAPTIVE_PORTAL_PAGE =
+  '<!doctype html><html><head><title>Sign in to the network</title></head><body><h1>Welcome</h1><p>Please accept the terms of use to continue.</p><form method="post"><button>Accept</button></form></body></html>';
+
+/** A 200 HTML page where JSON was expected, as a captive portal or a misrouted proxy answers. */
+export function captivePortalAnswer(): Response {
+  return new Response(CAPTIVE_PORTAL_PAGE, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
+}

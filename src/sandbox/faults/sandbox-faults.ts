@@ -1,9 +1,9 @@
 import { SERVICE_HEADERS } from '../../core/constants.js';
 import { serviceErrorBody } from '../../core/service-error.js';
-import { SandboxError } from '../http/sandbox-error.js';
+import { jsonResponse, SandboxError } from '../http/sandbox-error.js';
 import { newId } from '../store/ids.js';
 import { defineStoreSlice } from '../store/sandbox-store.js';
-import { bodyReferenceId, jsonAnswer, SandboxConnectionReset, statusAnswer, truncated } from './fault-answers.js';
+import { bodyReferenceId, captivePortalAnswer, SandboxConnectionReset, statusAnswer, truncated } from './fault-answers.js';
 import {
   CARRIES_REAL_ANSWER,
   checkInput,
@@ -16,9 +16,6 @@ import {
 
 /** The fault rules, by id, oldest first. */
 export const FAULT_RULES = defineStoreSlice('faultRules', () => new Map<string, SandboxFaultRule>());
-
-const CAPTIVE_PORTAL_PAGE =
-  '<!doctype html><html><head><title>Sign in to the network</title></head><body><h1>Welcome</h1><p>Please accept the terms of use to continue.</p><form method="post"><button>Accept</button></form></body></html>';
 
 /**
  * The sandbox's fault injection: rules that spoil matching requests on their way in or their
@@ -112,7 +109,7 @@ export class SandboxFaults {
         return statusAnswer(rule.status ?? 500);
       case 'rate-limit':
         await real?.body?.cancel();
-        return jsonAnswer(429, serviceErrorBody('TOO_MANY_REQUESTS_ERROR', 'too many requests (sandbox fault)'), { 'retry-after': String(rule.retryAfterSeconds ?? 1) });
+        return jsonResponse(429, serviceErrorBody('TOO_MANY_REQUESTS_ERROR', 'too many requests (sandbox fault)'), { 'retry-after': String(rule.retryAfterSeconds ?? 1) });
       case 'slow-body':
         return this.#slow(real ?? (await answer(request)), rule.delayMs ?? 1_000);
       case 'truncated-body':
@@ -128,7 +125,7 @@ export class SandboxFaults {
       }
       case 'wrong-content-type':
         await real?.body?.cancel();
-        return new Response(CAPTIVE_PORTAL_PAGE, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
+        return captivePortalAnswer();
     }
   }
 

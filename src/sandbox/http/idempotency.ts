@@ -1,4 +1,5 @@
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_TTL_MS } from '../../core/constants.js';
+import { defineStoreSlice } from '../store/sandbox-store.js';
 import { SandboxError } from './sandbox-error.js';
 
 /** An answer kept so a retry with the same key gets it again. */
@@ -14,6 +15,9 @@ export interface IdempotencyEntry {
   createdAtMs: number;
   answer: Promise<StoredAnswer | undefined>;
 }
+
+/** The idempotency keys of every merchant, oldest first. */
+export const IDEMPOTENCY_KEYS = defineStoreSlice('idempotencyKeys', () => new Map<string, IdempotencyEntry>());
 
 /**
  * The service's idempotency on POST and PATCH: a retry with the same key and the same request

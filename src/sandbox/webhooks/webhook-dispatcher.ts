@@ -1,5 +1,6 @@
 import { buildWebhookHeaders, decodeWebhookKey, signWebhookPayload } from '../../core/webhook-signature.js';
 import { newId } from '../store/ids.js';
+import { defineStoreSlice } from '../store/sandbox-store.js';
 import { unrefTimer } from '../unref-timer.js';
 
 /** Attempts per delivery, the first included, as the service makes them. */
@@ -69,6 +70,9 @@ export interface WebhookDelivery {
   /** The exact bytes sent (and signed), as text. */
   body: string;
 }
+
+/** The webhook deliveries the sandbox sent, by id, oldest first, as the store keeps them. */
+export const WEBHOOK_DELIVERIES = defineStoreSlice('webhookDeliveries', () => new Map<string, WebhookDelivery>());
 
 /**
  * Delay before attempt `failedAttempts + 1`: `min(maxRetryDelayMs, retryBaseDelayMs * 2^(failedAttempts-1))`

@@ -1,5 +1,6 @@
 import { detectCardBrand, isExpiryInFuture, securityCodeLength } from '../../core/card.js';
 import { INSTALLMENT_MIN_AMOUNT_SATANG, type InstallmentPeriod } from '../../core/constants.js';
+import { formatAmount } from '../../core/money.js';
 import { CreateCardTokenRequestSchema, type CardToken } from '../../core/schemas/card-token.js';
 import type { PaymentMethodRequest } from '../../core/schemas/payment-method.js';
 import { SANDBOX_CARD_TOKEN_TTL_MS, SANDBOX_TEST_CARDS, type TestCard, type TestCardBehaviour } from '../defaults.js';
@@ -87,7 +88,7 @@ export class SandboxCards {
       if (amount < minimum) {
         throw SandboxError.field(
           `${card.field}.installmentPeriod`,
-          `of ${card.installmentPeriod} months needs an amount of at least ${minimum} (${(minimum / 100).toLocaleString('en-US')}.00 THB)`,
+          `of ${card.installmentPeriod} months needs an amount of at least ${minimum} (${formatAmount(minimum, 'THB', undefined, { currencyDisplay: 'code' })})`,
         );
       }
     }

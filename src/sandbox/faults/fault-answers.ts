@@ -1,3 +1,4 @@
+import { readBodyText } from '../../core/request-body.js';
 import { serviceErrorBody } from '../../core/service-error.js';
 import { jsonResponse } from '../http/sandbox-error.js';
 
@@ -31,10 +32,9 @@ const GATEWAY_PAGES: Record<number, string> = {
 
 /** The `referenceId` of a JSON request body, read from a copy so the request keeps its body. */
 export async function bodyReferenceId(request: Request): Promise<string | undefined> {
-  if (request.body === null || Number(request.headers.get('content-length') ?? 0) > MAX_MATCHED_BODY_BYTES) return undefined;
+  if (request.body === null) return undefined;
   try {
-    const text = await request.clone().text();
-    if (text.length > MAX_MATCHED_BODY_BYTES) return undefined;
+    const text = await readBodyText(request.clone(), MAX_MATCHED_BODY_BYTES);
     const value = (JSON.parse(text) as { referenceId?: unknown } | null)?.referenceId;
     return typeof value === 'string' ? value : undefined;
   } catch {

@@ -10,6 +10,7 @@
  * therefore verifies when uploaded as it was downloaded; other pictures cannot be read.
  */
 import QRCode from 'qrcode';
+import { formatAmount } from '../../core/money.js';
 import { QR_PNG_RENDER_OPTIONS } from '../charges/qr-image.js';
 
 /** `tEXt` keyword under which a slip PNG carries its QR text. */
@@ -137,12 +138,6 @@ const BANGKOK_TIME = new Intl.DateTimeFormat('en-GB', {
   hourCycle: 'h23',
 });
 
-/** Satang as "THB 1,234.56", by integer arithmetic. */
-function formatThb(amountSatang: number): string {
-  const baht = Math.floor(amountSatang / 100);
-  const satang = String(amountSatang % 100).padStart(2, '0');
-  return `THB ${baht.toLocaleString('en-US')}.${satang}`;
-}
 
 /** The slip as PNG bytes; see the module comment for what it shows and carries. */
 export async function renderSlipPng(content: SlipImageContent): Promise<Uint8Array> {
@@ -158,7 +153,7 @@ export async function renderSlipPng(content: SlipImageContent): Promise<Uint8Arr
   canvas.text(`${BANGKOK_TIME.format(content.paidAt)} BKK`, MARGIN_PX, 100, 2, MUTED);
   canvas.fill(MARGIN_PX, 128, canvas.width - 2 * MARGIN_PX, 2, RULE);
   const rows: [string, string, number][] = [
-    ['AMOUNT', formatThb(content.amountSatang), 3],
+    ['AMOUNT', formatAmount(content.amountSatang, 'THB', undefined, { currencyDisplay: 'code' }), 3],
     ['TO', content.payeeName, 2],
     ['REF 1', content.reference, 2],
     ['TRANSACTION REF', content.transactionRef, 2],

@@ -29,7 +29,6 @@ const GATEWAY_PAGES: Record<number, string> = {
   504: 'Gateway Time-out',
 };
 
-
 /** The `referenceId` of a JSON request body, read from a copy so the request keeps its body. */
 export async function bodyReferenceId(request: Request): Promise<string | undefined> {
   if (request.body === null) return undefined;

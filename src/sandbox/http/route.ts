@@ -102,8 +102,9 @@ export interface PageArea {
   /** The prefix without a trailing slash; it covers the path itself and everything under it. */
   prefix: string;
   /**
-   * The page for a path under the prefix that no route has, or whose id segment is not valid
-   * percent-encoding: an HTML 404 that offers no action.
+   * The page for a path under the prefix (`prefix/…`) that no route has: an HTML 404 that offers
+   * no action. (A page's id segment that is not valid percent-encoding reaches its route as it
+   * was written, like any unknown id.)
    */
   notFound(context: RouteContext): Response | Promise<Response>;
   /**

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import type { SandboxFaultInput } from '../src/sandbox/faults.js';
+import type { SandboxFaultInput } from '../src/sandbox/faults/fault-rules.js';
 import { CARDS, expect, expectPaid, FUTURE_EXPIRY, merchantApi, onlyChargeFor, openShop, payButton, SANDBOX, spaced, test, typeCard } from './support.js';
 
 /**

@@ -2,13 +2,13 @@ import {
   escapeHtml,
   formatAmountSatang,
   formatExpiry,
-  paymentMethodLabel,
   renderButton,
   renderDocument,
   renderIssuer,
   summaryRow,
   type PageLinks,
-} from './pages.js';
+} from './string-pages.js';
+import { paymentMethodLabel } from './http/page-layout.js';
 
 /** What the bolt page shows about a bolt intent. */
 export interface BoltIntentView {

@@ -26,14 +26,17 @@ import {
 } from '../core/schemas/payment-method.js';
 import { renderBoltIntentPage, type BoltIntentView } from './bolt-pages.js';
 import { SANDBOX_DEFAULTS } from './defaults.js';
-import { SANDBOX_PAGES_PATH, STYLESHEET_HREF } from './hosted-pages.js';
-import { newId } from './ids.js';
-import { allowOnly, decodePathSegment, htmlResponse, readFormPost, seeOther } from './page-forms.js';
-import { escapeHtml, formatAmountSatang, renderDocument, renderErrorPage, renderIssuer } from './pages.js';
-import { parseRequest, type ChargeOutcome, type SandboxMerchant, type SandboxPayments } from './payments.js';
-import { SandboxError } from './sandbox-error.js';
-import { pageNewestFirst } from './store.js';
-import type { WebhookDispatcher } from './webhook-dispatcher.js';
+import { SANDBOX_PAGES_PATH, STYLESHEET_HREF } from './http/page-layout.js';
+import { newId } from './store/ids.js';
+import { readFormPost } from './http/read-body.js';
+import { allowOnly, decodePathSegment, escapeHtml, formatAmountSatang, htmlResponse, renderDocument, renderErrorPage, renderIssuer, seeOther } from './string-pages.js';
+import type { ChargeOutcome } from './charges/charge-records.js';
+import type { SandboxPayments } from './charges/sandbox-payments.js';
+import { parseRequest } from './http/parse-request.js';
+import type { SandboxMerchant } from './partners/sandbox-merchant.js';
+import { SandboxError } from './http/sandbox-error.js';
+import { pageNewestFirst } from './store/sandbox-store.js';
+import type { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 
 /** Where the bolt pages live: `/{boltIntentId}` is an intent's page, the path itself lists the open ones. */
 export const SANDBOX_BOLT_PAGE_PATH = `${SANDBOX_PAGES_PATH}/bolt`;

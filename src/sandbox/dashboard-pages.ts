@@ -1,4 +1,4 @@
-import { escapeHtml, formatAmountSatang } from './pages.js';
+import { escapeHtml, formatAmountSatang } from './string-pages.js';
 
 /**
  * The pages of the sandbox dashboard. Like the hosted pages (pages.ts), every function here is

@@ -4,16 +4,18 @@ import { CHARGE_FAILURE_CODES } from '../core/schemas/charge.js';
 import type { PaymentLink } from '../core/schemas/payment-link.js';
 import type { PaymentMethodResponse } from '../core/schemas/payment-method.js';
 import type { Transaction } from '../core/schemas/transaction.js';
-import type { SandboxAuthorizations } from './authorizations.js';
+import type { SandboxAuthorizations } from './authorizations/card-authorizations.js';
 import { isChargeFailureCode, type SandboxBolt } from './bolt.js';
 import { cell, defineSection, relatedTable, type Column, type DashboardSection, type RelatedTable } from './dashboard.js';
-import type { HostedPages } from './hosted-pages.js';
-import { paymentMethodLabel } from './pages.js';
+import type { HostedSteps as HostedPages } from './hosted-pages/hosted-steps.js';
+import { paymentMethodLabel } from './http/page-layout.js';
 import type { SandboxPaymentLinks } from './payment-links.js';
-import type { SandboxMerchant, SandboxPayments } from './payments.js';
-import { SandboxError } from './sandbox-error.js';
-import { pageNewestFirst, type ChargeRecord, type RefundRecord } from './store.js';
-import type { WebhookAttempt, WebhookDelivery, WebhookDispatcher } from './webhook-dispatcher.js';
+import type { SandboxPayments } from './charges/sandbox-payments.js';
+import type { SandboxMerchant } from './partners/sandbox-merchant.js';
+import { SandboxError } from './http/sandbox-error.js';
+import type { ChargeRecord, RefundRecord } from './charges/charge-records.js';
+import { pageNewestFirst } from './store/sandbox-store.js';
+import type { WebhookAttempt, WebhookDelivery, WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 
 /** What the dashboard's sections read and act through: the same objects the API routes use. */
 export interface DashboardSectionDeps {

@@ -1,5 +1,5 @@
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../core/constants.js';
-import { constantTimeEqual } from './auth.js';
+import { constantTimeEqual } from './partners/authenticate.js';
 import {
   DASHBOARD_CSRF_FIELD,
   DASHBOARD_CSS,
@@ -14,11 +14,11 @@ import {
   type Notice,
   type TableView,
 } from './dashboard-pages.js';
-import { newId } from './ids.js';
-import { SANDBOX_PAGES_CSS } from './pages.js';
-import type { SandboxMerchant } from './payments.js';
-import { readText } from './read-body.js';
-import { SandboxError } from './sandbox-error.js';
+import { newId } from './store/ids.js';
+import { SANDBOX_PAGES_CSS } from './hosted-pages/page-stylesheet.js';
+import type { SandboxMerchant } from './partners/sandbox-merchant.js';
+import { readText } from './http/read-body.js';
+import { SandboxError } from './http/sandbox-error.js';
 
 /** Where the dashboard lives on the sandbox. */
 export const SANDBOX_DASHBOARD_PATH = '/sandbox/dashboard';

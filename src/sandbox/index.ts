@@ -4,8 +4,8 @@
  */
 export { Sandbox, createSandbox, defaultSandboxMerchant, REPLAYED_HEADER, type SandboxOptions } from './sandbox.js';
 export { listenSandbox, type RunningSandbox } from './listen.js';
+export { SandboxFaults } from './faults/sandbox-faults.js';
 export {
-  SandboxFaults,
   SANDBOX_FAULT_KINDS,
   SANDBOX_FAULT_STATUSES,
   SANDBOX_FAULTS_PATH,
@@ -13,9 +13,10 @@ export {
   type SandboxFaultRule,
   type SandboxFaultInput,
   type SandboxFaultHit,
-} from './faults.js';
-export type { SandboxMerchant, ChargeOutcome } from './payments.js';
-export type { SandboxPartner } from './auth.js';
+} from './faults/fault-rules.js';
+export type { SandboxMerchant } from './partners/sandbox-merchant.js';
+export type { ChargeOutcome } from './charges/charge-records.js';
+export type { SandboxPartner } from './partners/authenticate.js';
 export {
   SANDBOX_DEFAULTS,
   SANDBOX_TEST_CARDS,
@@ -28,10 +29,10 @@ export {
   SANDBOX_REFUND_FAILURE_CODE,
   type TestCard,
 } from './defaults.js';
-export { SANDBOX_PAGES_PATH } from './hosted-pages.js';
+export { SANDBOX_PAGES_PATH } from './http/page-layout.js';
 export { SANDBOX_DASHBOARD_PATH, SANDBOX_DASHBOARD_SESSION_TTL_MS } from './dashboard.js';
-export { SANDBOX_CARD_AUTHORIZATION_TTL_MS } from './authorizations.js';
-export type { WebhookDelivery, WebhookAttempt } from './webhook-dispatcher.js';
+export { SANDBOX_CARD_AUTHORIZATION_TTL_MS } from './authorizations/card-authorizations.js';
+export type { WebhookDelivery, WebhookAttempt } from './webhooks/webhook-dispatcher.js';
 export {
   SANDBOX_BOLT_DEVICES,
   SANDBOX_BOLT_HEALTH_CHECK_DELAY_MS,
@@ -40,11 +41,5 @@ export {
   type SandboxBoltOptions,
   type SandboxBoltDeviceSeed,
 } from './bolt.js';
-export {
-  buildSlipQrPayload,
-  parseSlipQrPayload,
-  SANDBOX_SLIPS_PAGE_PATH,
-  SANDBOX_SLIP_SENDING_BANK_CODE,
-  type SlipDescription,
-  type SlipQrFields,
-} from './qr-slips.js';
+export { buildSlipQrPayload, parseSlipQrPayload, type SlipQrFields } from './slips/slip-qr.js';
+export { SANDBOX_SLIPS_PAGE_PATH, SANDBOX_SLIP_SENDING_BANK_CODE, type SlipDescription } from './slips/qr-slips.js';

@@ -1,4 +1,5 @@
-import { escapeHtml, formatAmountSatang, paymentMethodLabel } from './pages.js';
+import { paymentMethodLabel } from './http/page-layout.js';
+import { escapeHtml, formatAmountSatang } from './string-pages.js';
 
 /**
  * The hosted pay page of a payment link, and the pages around it (the PromptPay QR, the end of a

@@ -3,7 +3,7 @@ import { detectCardBrand, isExpiryInFuture, normalizeDigits, passesLuhn, securit
 import type { CustomerRequest } from '../core/schemas/common.js';
 import type { DeviceType } from '../core/schemas/payment-method.js';
 import { SANDBOX_DEFAULTS, SANDBOX_TEST_CARDS } from './defaults.js';
-import { PAGE_HEADERS, SANDBOX_PAGES_PATH } from './hosted-pages.js';
+import { PAGE_HEADERS, SANDBOX_PAGES_PATH } from './http/page-layout.js';
 import {
   PAYMENT_LINK_PAGES_CSS,
   renderPaymentLinkPage,
@@ -26,10 +26,10 @@ import {
   type PaymentLinkRecord,
   type SandboxPaymentLinks,
 } from './payment-links.js';
-import { renderErrorPage } from './pages.js';
-import type { SandboxPayments } from './payments.js';
-import { readText } from './read-body.js';
-import { SandboxError } from './sandbox-error.js';
+import { renderErrorPage } from './string-pages.js';
+import type { SandboxPayments } from './charges/sandbox-payments.js';
+import { readText } from './http/read-body.js';
+import { SandboxError } from './http/sandbox-error.js';
 
 const STYLESHEETS = [`${SANDBOX_PAGES_PATH}/style.css`, `${PAYMENT_LINK_PAGES_PATH}/style.css`];
 

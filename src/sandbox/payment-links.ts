@@ -10,12 +10,15 @@ import {
 } from '../core/schemas/payment-link.js';
 import type { DeviceType, PaymentMethodRequest, PaymentMethodType } from '../core/schemas/payment-method.js';
 import type { FieldIssue } from '../core/validation.js';
-import { SANDBOX_PAGES_PATH } from './hosted-pages.js';
-import { newId } from './ids.js';
-import { parseRequest, type ChargeOutcome, type SandboxMerchant, type SandboxPayments } from './payments.js';
-import { SandboxError } from './sandbox-error.js';
-import { pageNewestFirst } from './store.js';
-import type { WebhookDispatcher } from './webhook-dispatcher.js';
+import { SANDBOX_PAGES_PATH } from './http/page-layout.js';
+import { newId } from './store/ids.js';
+import type { ChargeOutcome } from './charges/charge-records.js';
+import type { SandboxPayments } from './charges/sandbox-payments.js';
+import { parseRequest } from './http/parse-request.js';
+import type { SandboxMerchant } from './partners/sandbox-merchant.js';
+import { SandboxError } from './http/sandbox-error.js';
+import { pageNewestFirst } from './store/sandbox-store.js';
+import type { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 
 /** Where the hosted pay page of each payment link lives: `{PAYMENT_LINK_PAGES_PATH}/{paymentLinkId}`. */
 export const PAYMENT_LINK_PAGES_PATH = `${SANDBOX_PAGES_PATH}/payment-links`;

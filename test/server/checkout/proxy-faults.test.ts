@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_STATUS_TOKEN_HEADER } from '../../../src/core/constants.js';
 import { listenSandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../../../src/sandbox/index.js';
-import { SANDBOX_FAULT_KINDS, type SandboxFaultInput, type SandboxFaultKind } from '../../../src/sandbox/faults.js';
+import { SANDBOX_FAULT_KINDS, type SandboxFaultInput, type SandboxFaultKind } from '../../../src/sandbox/faults/fault-rules.js';
 import { createCheckoutHandler, ServiceClient, toNodeListener, type CheckoutLogEntry, type ResolvedOrder } from '../../../src/server/index.js';
 import { FUTURE_EXPIRY_YEAR } from '../../support/sandbox-client.js';
 

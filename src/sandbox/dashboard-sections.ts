@@ -9,7 +9,7 @@ import { isChargeFailureCode, type SandboxBolt } from './bolt.js';
 import { cell, defineSection, relatedTable, type Column, type DashboardSection, type RelatedTable } from './dashboard.js';
 import type { HostedSteps as HostedPages } from './hosted-pages/hosted-steps.js';
 import { paymentMethodLabel } from './http/page-layout.js';
-import type { SandboxPaymentLinks } from './payment-links.js';
+import type { SandboxPaymentLinks } from './payment-links/payment-links.js';
 import type { SandboxPayments } from './charges/sandbox-payments.js';
 import type { SandboxMerchant } from './partners/sandbox-merchant.js';
 import { SandboxError } from './http/sandbox-error.js';

@@ -17,8 +17,8 @@ import { apiRoute, publicRoute, type SandboxRoute } from './http/route.js';
 import { jsonResponse } from './http/sandbox-error.js';
 import type { SandboxPartner } from './partners/authenticate.js';
 import { defaultSandboxMerchant, type SandboxMerchant } from './partners/sandbox-merchant.js';
-import { PaymentLinkPages } from './payment-link-pay-page.js';
-import { SandboxPaymentLinks } from './payment-links.js';
+import { paymentLinkRoutes } from './payment-links/payment-link-routes.js';
+import { SandboxPaymentLinks } from './payment-links/payment-links.js';
 import { SandboxQrSlips } from './slips/qr-slips.js';
 import { slipRoutes } from './slips/slip-routes.js';
 import { defineStoreSlice, SandboxStore } from './store/sandbox-store.js';
@@ -116,7 +116,6 @@ export class Sandbox {
     this.bolt = new SandboxBolt({ payments: this.payments, webhooks: this.webhooks, now, merchants: this.merchants, maxBodyBytes, options: options.bolt });
     this.paymentLinks = new SandboxPaymentLinks({ payments: this.payments, webhooks: this.webhooks, merchants: this.merchants, now });
 
-    const linkPages = new PaymentLinkPages({ links: this.paymentLinks, payments: this.payments, now, maxBodyBytes, publicUrl: options.publicUrl });
     const dashboard =
       options.dashboard === false
         ? undefined
@@ -134,14 +133,15 @@ export class Sandbox {
               bolt: this.bolt,
             }),
           });
-    const pageHandlers: PageHandler[] = [(request, url) => linkPages.handle(request, url), (request, url) => this.bolt.handlePage(request, url)];
+    const pageHandlers: PageHandler[] = [(request, url) => this.bolt.handlePage(request, url)];
     if (dashboard) pageHandlers.push((request, url) => dashboard.handle(request, url));
 
     const routes: SandboxRoute[] = [
       ...slipRoutes(this.qrSlips, this.payments, maxBodyBytes),
       ...chargeRoutes(this.payments),
       ...authorizationRoutes(this.authorizations),
-      ...paymentLinkAndBoltRoutes(this.paymentLinks, this.bolt),
+      ...paymentLinkRoutes({ links: this.paymentLinks, payments: this.payments, now, maxBodyBytes }),
+      ...boltApiRoutes(this.bolt),
       ...webhookRoutes(this.webhooks),
       ...faultRoutes(this.faults),
       ...hostedPageRoutes({ steps, payments: this.payments, now, maxBodyBytes }),
@@ -186,12 +186,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   return new Sandbox(options);
 }
 
-/** The payment link and bolt endpoints. */
-function paymentLinkAndBoltRoutes(paymentLinks: SandboxPaymentLinks, bolt: SandboxBolt): SandboxRoute[] {
+/** The bolt endpoints. */
+function boltApiRoutes(bolt: SandboxBolt): SandboxRoute[] {
   return [
-    apiRoute('POST', '/api/v1/payment-links', ({ merchant, body, origin }) => jsonResponse(201, paymentLinks.create(merchant, body, origin))),
-    apiRoute('GET', '/api/v1/payment-links/:id', ({ merchant, params }) => jsonResponse(200, paymentLinks.get(merchant, params.id!))),
-    apiRoute('PATCH', '/api/v1/payment-links/:id/disable', ({ merchant, params }) => jsonResponse(200, paymentLinks.disable(merchant, params.id!)), { bodyless: true }),
     apiRoute('POST', '/api/v1/bolt-intents', ({ merchant, body, origin }) => jsonResponse(201, bolt.createIntent(merchant, body, origin))),
     apiRoute('GET', '/api/v1/bolt-intents/:id', ({ merchant, params }) => jsonResponse(200, bolt.getIntent(merchant, params.id!))),
     apiRoute('GET', '/api/v1/bolt-devices', ({ merchant, url }) => jsonResponse(200, bolt.listDevices(merchant, pageParams(url.searchParams)))),

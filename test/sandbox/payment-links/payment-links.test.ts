@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PaymentLinkSchema } from '../../src/core/schemas/payment-link.js';
-import { parseWebhookEvent } from '../../src/core/schemas/webhook-events.js';
-import { verifyWebhookSignature } from '../../src/core/webhook-signature.js';
-import { REPLAYED_HEADER, SANDBOX_DEFAULTS, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { basic, CLIENT_AUTH, FUTURE_EXPIRY_YEAR, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type SandboxClient } from '../support/sandbox-client.js';
+import { PaymentLinkSchema } from '../../../src/core/schemas/payment-link.js';
+import { parseWebhookEvent } from '../../../src/core/schemas/webhook-events.js';
+import { verifyWebhookSignature } from '../../../src/core/webhook-signature.js';
+import { REPLAYED_HEADER, SANDBOX_DEFAULTS, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
+import { basic, CLIENT_AUTH, FUTURE_EXPIRY_YEAR, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
 
 const KEY = Buffer.from('a webhook key of thirty-two byte').toString('base64');
 const REDIRECT_URL = 'https://shop.example/orders/2001/thanks';

@@ -1,6 +1,7 @@
 import { authorizationRoutes } from './authorizations/authorization-routes.js';
 import { SandboxAuthorizations } from './authorizations/card-authorizations.js';
-import { SandboxBolt, type SandboxBoltOptions } from './bolt.js';
+import { SandboxBolt, type SandboxBoltOptions } from './bolt/bolt.js';
+import { boltRoutes } from './bolt/bolt-routes.js';
 import { chargeRoutes } from './charges/charge-routes.js';
 import { SandboxPayments } from './charges/sandbox-payments.js';
 import { SandboxDashboard } from './dashboard.js';
@@ -12,8 +13,7 @@ import { hostedPageRoutes } from './hosted-pages/hosted-page-routes.js';
 import { HostedSteps } from './hosted-pages/hosted-steps.js';
 import { CORS_HEADERS, isClientPath, SandboxDispatcher, type PageHandler } from './http/dispatcher.js';
 import { IdempotencyStore, type IdempotencyEntry } from './http/idempotency.js';
-import { pageParams } from './http/list-params.js';
-import { apiRoute, publicRoute, type SandboxRoute } from './http/route.js';
+import { publicRoute, type SandboxRoute } from './http/route.js';
 import { jsonResponse } from './http/sandbox-error.js';
 import type { SandboxPartner } from './partners/authenticate.js';
 import { defaultSandboxMerchant, type SandboxMerchant } from './partners/sandbox-merchant.js';
@@ -113,7 +113,7 @@ export class Sandbox {
     this.qrSlips = new SandboxQrSlips({ payments: this.payments, now, maxBodyBytes });
     const steps = new HostedSteps(this.payments, now);
     steps.addSteps((id) => this.authorizations.hostedStep(id));
-    this.bolt = new SandboxBolt({ payments: this.payments, webhooks: this.webhooks, now, merchants: this.merchants, maxBodyBytes, options: options.bolt });
+    this.bolt = new SandboxBolt({ store, payments: this.payments, webhooks: this.webhooks, now, merchants: this.merchants, options: options.bolt });
     this.paymentLinks = new SandboxPaymentLinks({ payments: this.payments, webhooks: this.webhooks, merchants: this.merchants, now });
 
     const dashboard =
@@ -133,7 +133,7 @@ export class Sandbox {
               bolt: this.bolt,
             }),
           });
-    const pageHandlers: PageHandler[] = [(request, url) => this.bolt.handlePage(request, url)];
+    const pageHandlers: PageHandler[] = [];
     if (dashboard) pageHandlers.push((request, url) => dashboard.handle(request, url));
 
     const routes: SandboxRoute[] = [
@@ -141,7 +141,7 @@ export class Sandbox {
       ...chargeRoutes(this.payments),
       ...authorizationRoutes(this.authorizations),
       ...paymentLinkRoutes({ links: this.paymentLinks, payments: this.payments, now, maxBodyBytes }),
-      ...boltApiRoutes(this.bolt),
+      ...boltRoutes({ bolt: this.bolt, maxBodyBytes }),
       ...webhookRoutes(this.webhooks),
       ...faultRoutes(this.faults),
       ...hostedPageRoutes({ steps, payments: this.payments, now, maxBodyBytes }),
@@ -184,24 +184,4 @@ export class Sandbox {
 /** Creates a sandbox; see {@link Sandbox}. */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   return new Sandbox(options);
-}
-
-/** The bolt endpoints. */
-function boltApiRoutes(bolt: SandboxBolt): SandboxRoute[] {
-  return [
-    apiRoute('POST', '/api/v1/bolt-intents', ({ merchant, body, origin }) => jsonResponse(201, bolt.createIntent(merchant, body, origin))),
-    apiRoute('GET', '/api/v1/bolt-intents/:id', ({ merchant, params }) => jsonResponse(200, bolt.getIntent(merchant, params.id!))),
-    apiRoute('GET', '/api/v1/bolt-devices', ({ merchant, url }) => jsonResponse(200, bolt.listDevices(merchant, pageParams(url.searchParams)))),
-    apiRoute('GET', '/api/v1/bolt-devices/:id', ({ merchant, params }) => jsonResponse(200, bolt.getDevice(merchant, params.id!))),
-    apiRoute('PATCH', '/api/v1/bolt-devices/:id/name', ({ merchant, params, body }) => jsonResponse(200, bolt.renameDevice(merchant, params.id!, body))),
-    apiRoute(
-      'POST',
-      '/api/v1/bolt-devices/:id/health-check',
-      ({ merchant, params }) => {
-        bolt.requestHealthCheck(merchant, params.id!);
-        return new Response(null, { status: 202, headers: { 'cache-control': 'no-store' } });
-      },
-      { bodyless: true },
-    ),
-  ];
 }

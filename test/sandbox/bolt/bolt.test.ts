@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BoltDeviceListSchema, BoltDeviceSchema, BoltIntentSchema } from '../../src/core/schemas/bolt.js';
-import { ChargeSchema } from '../../src/core/schemas/charge.js';
-import { verifyWebhookSignature } from '../../src/core/webhook-signature.js';
+import { BoltDeviceListSchema, BoltDeviceSchema, BoltIntentSchema } from '../../../src/core/schemas/bolt.js';
+import { ChargeSchema } from '../../../src/core/schemas/charge.js';
+import { verifyWebhookSignature } from '../../../src/core/webhook-signature.js';
 import {
   defaultSandboxMerchant,
   SANDBOX_BOLT_CARD,
@@ -9,8 +9,8 @@ import {
   SANDBOX_DEFAULTS,
   type Sandbox,
   type SandboxOptions,
-} from '../../src/sandbox/index.js';
-import { basic, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type SandboxClient } from '../support/sandbox-client.js';
+} from '../../../src/sandbox/index.js';
+import { basic, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
 
 const WEBHOOK_KEY = Buffer.from('a webhook key of thirty-two byte').toString('base64');
 const RETURN_URL = 'https://shop.example/bolt/return?order=7';

@@ -30,7 +30,8 @@ export {
   type TestCard,
 } from './defaults.js';
 export { SANDBOX_PAGES_PATH } from './http/page-layout.js';
-export { SANDBOX_DASHBOARD_PATH, SANDBOX_DASHBOARD_SESSION_TTL_MS } from './dashboard.js';
+export { SANDBOX_DASHBOARD_PATH } from './dashboard/dashboard.js';
+export { SANDBOX_DASHBOARD_SESSION_TTL_MS } from './dashboard/dashboard-sessions.js';
 export { SANDBOX_CARD_AUTHORIZATION_TTL_MS } from './authorizations/card-authorizations.js';
 export type { WebhookDelivery, WebhookAttempt } from './webhooks/webhook-dispatcher.js';
 export { SANDBOX_BOLT_PAGE_PATH, type SandboxBoltOptions } from './bolt/bolt.js';

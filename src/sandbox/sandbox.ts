@@ -4,14 +4,14 @@ import { SandboxBolt, type SandboxBoltOptions } from './bolt/bolt.js';
 import { boltRoutes } from './bolt/bolt-routes.js';
 import { chargeRoutes } from './charges/charge-routes.js';
 import { SandboxPayments } from './charges/sandbox-payments.js';
-import { SandboxDashboard } from './dashboard.js';
-import { sandboxDashboardSections } from './dashboard-sections.js';
+import { SandboxDashboard } from './dashboard/dashboard.js';
+import { sandboxDashboardSections } from './dashboard/dashboard-sections.js';
 import { SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_REFUND_SETTLE_DELAY_MS } from './defaults.js';
 import { faultRoutes } from './faults/fault-routes.js';
 import { FAULT_RULES, SandboxFaults } from './faults/sandbox-faults.js';
 import { hostedPageRoutes } from './hosted-pages/hosted-page-routes.js';
 import { HostedSteps } from './hosted-pages/hosted-steps.js';
-import { CORS_HEADERS, isClientPath, SandboxDispatcher, type PageHandler } from './http/dispatcher.js';
+import { CORS_HEADERS, isClientPath, SandboxDispatcher } from './http/dispatcher.js';
 import { IdempotencyStore, type IdempotencyEntry } from './http/idempotency.js';
 import { publicRoute, type SandboxRoute } from './http/route.js';
 import { jsonResponse } from './http/sandbox-error.js';
@@ -120,6 +120,7 @@ export class Sandbox {
       options.dashboard === false
         ? undefined
         : new SandboxDashboard({
+            store,
             merchants: this.merchants,
             now,
             maxBodyBytes,
@@ -133,8 +134,6 @@ export class Sandbox {
               bolt: this.bolt,
             }),
           });
-    const pageHandlers: PageHandler[] = [];
-    if (dashboard) pageHandlers.push((request, url) => dashboard.handle(request, url));
 
     const routes: SandboxRoute[] = [
       ...slipRoutes(this.qrSlips, this.payments, maxBodyBytes),
@@ -142,6 +141,7 @@ export class Sandbox {
       ...authorizationRoutes(this.authorizations),
       ...paymentLinkRoutes({ links: this.paymentLinks, payments: this.payments, now, maxBodyBytes }),
       ...boltRoutes({ bolt: this.bolt, maxBodyBytes }),
+      ...(dashboard?.routes() ?? []),
       ...webhookRoutes(this.webhooks),
       ...faultRoutes(this.faults),
       ...hostedPageRoutes({ steps, payments: this.payments, now, maxBodyBytes }),
@@ -154,7 +154,6 @@ export class Sandbox {
       idempotency: new IdempotencyStore(now, store.slice(IDEMPOTENCY_KEYS)),
       maxBodyBytes,
       publicUrl: options.publicUrl,
-      pageHandlers,
       log: options.log,
     });
   }

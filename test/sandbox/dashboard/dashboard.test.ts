@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SANDBOX_DASHBOARD_COOKIE } from '../../src/sandbox/dashboard.js';
-import { parseCliOptions } from '../../src/sandbox/cli.js';
-import { satangFromBaht } from '../../src/sandbox/dashboard-sections.js';
-import { SANDBOX_DASHBOARD_PATH, SANDBOX_DASHBOARD_SESSION_TTL_MS, SANDBOX_DEFAULTS, type Sandbox, type SandboxMerchant, type SandboxOptions } from '../../src/sandbox/index.js';
-import { basic, FUTURE_EXPIRY_YEAR, newSandbox, ORIGIN, type SandboxClient } from '../support/sandbox-client.js';
+import { SANDBOX_DASHBOARD_COOKIE } from '../../../src/sandbox/dashboard/dashboard-sessions.js';
+import { parseCliOptions } from '../../../src/sandbox/cli.js';
+import { satangFromBaht } from '../../../src/sandbox/dashboard/sections/section-values.js';
+import { SANDBOX_DASHBOARD_PATH, SANDBOX_DASHBOARD_SESSION_TTL_MS, SANDBOX_DEFAULTS, type Sandbox, type SandboxMerchant, type SandboxOptions } from '../../../src/sandbox/index.js';
+import { basic, FUTURE_EXPIRY_YEAR, newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
 
 const KEY = Buffer.from('a webhook key of thirty-two byte').toString('base64');
 const HOOK_URL = 'http://127.0.0.1:9/hooks';

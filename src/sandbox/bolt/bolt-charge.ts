@@ -3,7 +3,6 @@ import type { Charge } from '../../core/schemas/charge.js';
 import {
   PAYMENT_METHOD_RESPONSE_MEMBERS,
   type PaymentMethodFamily,
-  type PaymentMethodResponse,
   type PaymentMethodType,
 } from '../../core/schemas/payment-method.js';
 import type { ChargeOutcome } from '../charges/charge-records.js';
@@ -43,7 +42,7 @@ const BOLT_METHOD_FAMILY: Readonly<Record<BoltPaymentMethodType, PaymentMethodFa
 /** `paymentMethod` of a new intent: the type, and every member null but the chosen one. */
 export function boltPaymentMethod(type: BoltPaymentMethodType): BoltPaymentMethod {
   const members = Object.fromEntries(Object.values(BOLT_METHOD_MEMBERS).map((member) => [member, null]));
-  return { paymentMethodType: type, ...members, [BOLT_METHOD_MEMBERS[type]]: {} } as BoltPaymentMethod;
+  return { paymentMethodType: type, ...members, [BOLT_METHOD_MEMBERS[type]]: {} };
 }
 
 /**
@@ -67,7 +66,7 @@ export function boltChargeDraft(intent: BoltIntent, outcome: ChargeOutcome, now:
     source: 'API',
     sourceId: intent.id,
     transactionTime: null,
-    paymentMethod: { paymentMethodType: type, ...members, [BOLT_METHOD_MEMBERS[type]]: detail } as PaymentMethodResponse,
+    paymentMethod: { paymentMethodType: type, ...members, [BOLT_METHOD_MEMBERS[type]]: detail },
     failureCode: '',
     customer: null,
     createdAt: at,

@@ -125,7 +125,7 @@ export class BoltDevices {
 
   #own(merchant: SandboxMerchant, id: string): BoltDeviceRecord {
     const record = this.#devices.get(id);
-    if (!record || record.merchantId !== merchant.merchantId) throw new SandboxError('NOT_FOUND_ERROR', `no bolt device with id ${id}`);
+    if (record?.merchantId !== merchant.merchantId) throw new SandboxError('NOT_FOUND_ERROR', `no bolt device with id ${id}`);
     return record;
   }
 

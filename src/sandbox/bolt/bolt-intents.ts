@@ -165,9 +165,10 @@ export class BoltIntents {
       this.#update(record, actor, { latestChargeId: charge.chargeId, latestChargeStatus: 'FAILED', latestChargeFailureCode: failureCode, result: failureCode });
     } else if (action === 'pay') {
       const charge = this.#charge(record, { status: 'SUCCEEDED' });
+      // The intent shows the card the terminal read, on the member of its method.
       const read = { last4: SANDBOX_BOLT_CARD.last4, brand: SANDBOX_BOLT_CARD.brand };
-      if (charge.paymentMethod.card) intent.paymentMethod = { ...intent.paymentMethod!, card: read };
-      if (charge.paymentMethod.cardInstallments) intent.paymentMethod = { ...intent.paymentMethod!, cardInstallments: read };
+      if (intent.paymentMethod && charge.paymentMethod.card) intent.paymentMethod = { ...intent.paymentMethod, card: read };
+      if (intent.paymentMethod && charge.paymentMethod.cardInstallments) intent.paymentMethod = { ...intent.paymentMethod, cardInstallments: read };
       this.#update(record, actor, { status: 'PAID', latestChargeId: charge.chargeId, latestChargeStatus: 'SUCCEEDED', latestChargeFailureCode: '', result: 'CH_SUCCEEDED' });
       this.#options.webhooks.send('bolt_intent.paid', structuredClone(intent), intent.id);
     } else {
@@ -180,7 +181,7 @@ export class BoltIntents {
   /** An intent of `merchant`, brought up to date, or NOT_FOUND_ERROR. */
   own(merchant: SandboxMerchant, id: string): BoltIntentRecord {
     const record = this.#intents.get(id);
-    if (!record || record.intent.merchantId !== merchant.merchantId) throw new SandboxError('NOT_FOUND_ERROR', `no bolt intent with id ${id}`);
+    if (record?.intent.merchantId !== merchant.merchantId) throw new SandboxError('NOT_FOUND_ERROR', `no bolt intent with id ${id}`);
     this.#refresh(record);
     return record;
   }

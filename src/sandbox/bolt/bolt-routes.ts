@@ -19,7 +19,7 @@ const BOLT_PAGES: PageArea = {
   notFound: () => intentNotFound(),
 };
 
-type Message = { kind: 'error' | 'success'; text: string };
+interface Message { kind: 'error' | 'success'; text: string }
 
 /**
  * The routes of bolt: intents and devices of the API, and the bolt pages (the terminal's list of
@@ -40,7 +40,8 @@ export function boltRoutes({ bolt, maxBodyBytes }: { bolt: SandboxBolt; maxBodyB
     if (action !== 'pay' && action !== 'decline' && action !== 'cancel') return show(400, { kind: 'error', text: 'Choose pay, decline or cancel.' });
     if (record.intent.status !== 'ACTIVE') return show(409, { kind: 'error', text: `This payment request is already ${record.intent.status}.` });
     if (action === 'decline') {
-      const failureCode = form.get('failureCode') || 'CH_PROCESSING_FAILED';
+      const chosen = form.get('failureCode') ?? '';
+      const failureCode = chosen === '' ? 'CH_PROCESSING_FAILED' : chosen;
       if (!isChargeFailureCode(failureCode)) return show(400, { kind: 'error', text: `Choose a failure code: ${CHARGE_FAILURE_CODES.join(', ')}.` });
       intents.complete(record, action, failureCode);
       return show(200, { kind: 'error', text: `The payment was declined (${failureCode}). The request stays open: the shopper can try again.` });

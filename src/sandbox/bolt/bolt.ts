@@ -122,7 +122,7 @@ export class SandboxBolt {
       this.#timers.delete(timer);
       run();
     }, Math.max(0, delayMs));
-    timer.unref?.();
+    timer.unref();
     this.#timers.add(timer);
   }
 }

@@ -77,7 +77,7 @@ export class DashboardSessions {
       submitted: new Map(),
     };
     sessions.set(session.id, session);
-    while (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value as string);
+    dropOldest(sessions, MAX_SESSIONS);
     return session;
   }
 
@@ -109,7 +109,7 @@ export class DashboardSessions {
   remember(session: DashboardSession, formId: string, location: string): void {
     const { submitted } = session;
     submitted.set(formId, location);
-    while (submitted.size > MAX_REMEMBERED_FORMS) submitted.delete(submitted.keys().next().value as string);
+    dropOldest(submitted, MAX_REMEMBERED_FORMS);
   }
 
   /** Refuses a form whose CSRF token is not the session's (compared in constant time). */
@@ -134,6 +134,14 @@ export class DashboardSessions {
   cookie(url: URL, sessionId: string, maxAgeSeconds: number): string {
     const secure = url.protocol === 'https:' || this.#options.publicOrigin?.startsWith('https:') === true;
     return `${SANDBOX_DASHBOARD_COOKIE}=${sessionId}; Path=${this.#options.path}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+  }
+}
+
+/** Deletes the first-inserted entries of `map` until it holds at most `keep`. */
+function dropOldest(map: Map<string, unknown>, keep: number): void {
+  for (const key of map.keys()) {
+    if (map.size <= keep) return;
+    map.delete(key);
   }
 }
 

@@ -25,7 +25,7 @@ export class DashboardTables {
   /** A table of records: a section's own columns, linked to each record, or columns of its own. */
   table(related: RelatedTable): TableView {
     const owner = 'section' in related ? this.#sections.find((section) => section.slug === related.section) : undefined;
-    const columns: readonly Column<unknown>[] = owner ? owner.columns : 'columns' in related ? (related.columns as readonly Column<unknown>[]) : [];
+    const columns: readonly Column<unknown>[] = owner ? owner.columns : 'columns' in related ? related.columns : [];
     return {
       caption: related.title,
       columns: columns.map((column) => column.label),

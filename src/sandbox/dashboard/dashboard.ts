@@ -21,7 +21,7 @@ import {
   type DashboardFrame,
   type Notice,
 } from './dashboard-pages.js';
-import type { ActionTarget, DashboardSection } from './dashboard-section.js';
+import type { DashboardSection } from './dashboard-section.js';
 import { DashboardSessions, SANDBOX_DASHBOARD_SESSION_TTL_MS, type SignedIn } from './dashboard-sessions.js';
 import { DashboardTables } from './dashboard-tables.js';
 
@@ -110,7 +110,7 @@ export class SandboxDashboard {
     /** A page only a signed-in merchant gets; anyone else is sent to sign in. */
     const signed = (handle: (context: RouteContext, signed: SignedIn) => Response | Promise<Response>) => (context: RouteContext) => {
       const signedIn = this.#sessions.signedIn(context.request);
-      return signedIn ? handle(context, signedIn) : this.#signedOut(context)!;
+      return signedIn ? handle(context, signedIn) : this.#signInFirst(context.request);
     };
     const sections = `${SANDBOX_DASHBOARD_PATH}/:section`;
     return [
@@ -225,14 +225,14 @@ export class SandboxDashboard {
     if (!action.available(record)) {
       return this.#detail(again, signed, 409, { kind: 'error', text: `“${action.label}” is not possible for this ${section.singular.toLowerCase()} any more.` });
     }
-    let target: ActionTarget | void;
+    let location: string;
     try {
-      target = action.run(record, form, signed.merchant);
+      const target = action.run(record, form, signed.merchant);
+      location = `${target ? this.#tables.recordHref(target.section, target.id) : this.#tables.recordHref(section.slug, recordId)}?done=${encodeURIComponent(action.name)}`;
     } catch (error) {
       if (!(error instanceof SandboxError)) throw error;
       return this.#detail(again, signed, error.status, { kind: 'error', text: error.message });
     }
-    const location = `${target ? this.#tables.recordHref(target.section, target.id) : this.#tables.recordHref(section.slug, recordId)}?done=${encodeURIComponent(action.name)}`;
     this.#sessions.remember(signed.session, formId, location);
     return seeOther(location);
   }
@@ -253,9 +253,14 @@ export class SandboxDashboard {
     };
   }
 
-  /** For a request without a live session to a page that needs one: sign in first (GET), or say the session ended. */
+  /** The answer for a request without a live session to a page that needs one, or undefined. */
   #signedOut({ request, url }: RouteContext): Response | undefined {
     if (OPEN_PATHS.has(url.pathname) || this.#sessions.signedIn(request)) return undefined;
+    return this.#signInFirst(request);
+  }
+
+  /** Sign in first (a GET), or a page saying the session ended (a form posted after it did). */
+  #signInFirst(request: Request): Response {
     if (request.method === 'GET' || request.method === 'HEAD') return seeOther(LOGIN_PATH);
     return this.#errorPage(401, undefined, 'Signed out', 'Your dashboard session has ended. Sign in again, then retry.');
   }

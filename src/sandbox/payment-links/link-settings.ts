@@ -36,10 +36,12 @@ export const LINK_SETTING_METHODS = {
 /** A method a payment link's page can charge. */
 export type PaymentLinkMethod = (typeof LINK_SETTING_METHODS)[LinkSettingMember][number];
 
-// A type alias, not an interface, so it fits the schema's loose (index-signature) object type.
+// Type aliases, not interfaces: only a type alias fits the schema's loose (index-signature) object type.
+// eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- an interface has no index signature
 type Toggle = { isEnabled: boolean };
 
 /** `linkSettings` as a link reads back: every member and every installment period spelled out. */
+// eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- an interface has no index signature
 export type ResolvedLinkSettings = {
   card: Toggle;
   cardInstallments: Toggle & Record<(typeof INSTALLMENT_SETTING_MEMBERS)[InstallmentPeriod], Toggle>;

@@ -36,7 +36,7 @@ export interface PaymentLinkOrderView {
   /** Whole satang. */
   amountSatang: number;
   currency: string;
-  items: Array<{ itemName: string; description: string | null; quantity: number; priceSatang: number }>;
+  items: { itemName: string; description: string | null; quantity: number; priceSatang: number }[];
   /** ISO 8601, or null when the link does not expire. */
   expiresAt: string | null;
 }
@@ -78,7 +78,7 @@ export interface PaymentLinkFormView extends PaymentLinkPageLinks {
   errors: Partial<Record<PaymentLinkField, string>>;
   notice?: PaymentLinkNotice;
   /** Shown in a "sandbox test cards" disclosure. */
-  testCards: ReadonlyArray<{ number: string; description: string }>;
+  testCards: readonly { number: string; description: string }[];
 }
 
 /** The PromptPay QR of an attempt, with the ways on from it. */

@@ -29,10 +29,11 @@ const GROUP_HEADINGS: Readonly<Partial<Record<LinkSettingMember, string>>> = {
   buyNowPayLater: 'Buy now, pay later',
 };
 
+const PROCESSING_FAILED = 'The payment could not be processed.';
 const FAILURE_MESSAGES: Readonly<Record<string, string>> = {
   CH_INSUFFICIENT_FUNDS: 'The card has insufficient funds.',
   CH_AUTHENTICATION_FAILED: 'The payment could not be verified.',
-  CH_PROCESSING_FAILED: 'The payment could not be processed.',
+  CH_PROCESSING_FAILED: PROCESSING_FAILED,
 };
 
 /** Where the charge's hosted steps send the payer back to: the link's page, naming the attempt. */
@@ -141,7 +142,7 @@ export class PaymentLinkPayPage {
     const closed = this.#closed(record);
     if (closed || !charge) return closed ?? this.#form(200, record, context);
     if (charge.status === 'FAILED') {
-      const reason = FAILURE_MESSAGES[charge.failureCode ?? ''] ?? FAILURE_MESSAGES.CH_PROCESSING_FAILED!;
+      const reason = FAILURE_MESSAGES[charge.failureCode ?? ''] ?? PROCESSING_FAILED;
       const text = `${reason} (${charge.failureCode}) Nothing was charged: try again, or choose another method.`;
       return this.#form(failedStatus, record, context, { notice: { kind: 'error', text } });
     }

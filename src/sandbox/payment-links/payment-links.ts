@@ -271,7 +271,7 @@ export class SandboxPaymentLinks {
 
   #own(merchant: SandboxMerchant, paymentLinkId: string): PaymentLinkRecord {
     const record = this.#links.get(paymentLinkId);
-    if (!record || record.link.merchantId !== merchant.merchantId) {
+    if (record?.link.merchantId !== merchant.merchantId) {
       throw new SandboxError('NOT_FOUND_ERROR', `no payment link with id ${paymentLinkId}`);
     }
     return record;

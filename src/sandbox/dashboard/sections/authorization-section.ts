@@ -72,7 +72,7 @@ export function authorizationSection({ authorizations, pages }: DashboardSection
         inputs: () => [{ name: 'amount', label: 'Amount (THB)', hint: 'Leave empty to capture everything still capturable.', inputMode: 'decimal' }],
         run: (a, form, merchant) => {
           const amount = satangFromBaht(form.get('amount') ?? '', 'amount') ?? a.capturableAmount ?? 0;
-          authorizations.capture(merchant, a.cardAuthorizationId, { amount, currency: a.currency, referenceId: a.referenceId || a.cardAuthorizationId });
+          authorizations.capture(merchant, a.cardAuthorizationId, { amount, currency: a.currency, referenceId: a.referenceId === '' ? a.cardAuthorizationId : a.referenceId });
         },
       },
       {

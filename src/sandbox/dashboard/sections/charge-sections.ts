@@ -16,12 +16,12 @@ export function chargeSections({ payments, pages }: DashboardSectionDeps, { refu
   const { store } = payments;
   const ownCharge = (merchant: SandboxMerchant, id: string): ChargeRecord => {
     const record = store.charges.get(id);
-    if (!record || record.charge.merchantId !== merchant.merchantId) throw new SandboxError('NOT_FOUND_ERROR', `This sandbox has no charge ${id}.`);
+    if (record?.charge.merchantId !== merchant.merchantId) throw new SandboxError('NOT_FOUND_ERROR', `This sandbox has no charge ${id}.`);
     return record;
   };
   const ownRefund = (merchant: SandboxMerchant, id: string): RefundRecord => {
     const record = store.refunds.get(id);
-    if (!record || record.refund.merchantId !== merchant.merchantId) throw new SandboxError('NOT_FOUND_ERROR', `This sandbox has no refund ${id}.`);
+    if (record?.refund.merchantId !== merchant.merchantId) throw new SandboxError('NOT_FOUND_ERROR', `This sandbox has no refund ${id}.`);
     return record;
   };
 
@@ -144,7 +144,7 @@ export function chargeSections({ payments, pages }: DashboardSectionDeps, { refu
       {
         title: 'Transaction',
         section: 'transactions',
-        records: store.transactions.has(refund.refundId) ? [store.transactions.get(refund.refundId)!.transaction] : [],
+        records: [refund.refundId].flatMap((id) => store.transactions.get(id)?.transaction ?? []),
         empty: 'No transaction: one is recorded when the refund succeeds.',
       },
       webhooksOf(merchant, refund.refundId, 'refund.'),

@@ -22,13 +22,13 @@ export interface DashboardSectionDeps {
 /** The lookups several sections share: the records that belong to another record. */
 export interface SectionQueries {
   /** The charges made for a source (a payment link, a bolt intent, an authorization), newest first. */
-  chargesOf(sourceId: string): ChargeRecord[];
+  chargesOf: (sourceId: string) => ChargeRecord[];
   /** The refunds of a charge, newest first. */
-  refundsOf(chargeId: string): RefundRecord[];
+  refundsOf: (chargeId: string) => RefundRecord[];
   /** The merchant's webhook deliveries, newest first; `of` keeps those about one resource. */
-  deliveries(merchant: SandboxMerchant, of?: { resourceId: string; events: readonly string[] }): WebhookDelivery[];
+  deliveries: (merchant: SandboxMerchant, of?: { resourceId: string; events: readonly string[] }) => WebhookDelivery[];
   /** The table of the webhooks sent about one resource, by the prefixes of their events. */
-  webhooksOf(merchant: SandboxMerchant, resourceId: string, ...events: string[]): RelatedTable;
+  webhooksOf: (merchant: SandboxMerchant, resourceId: string, ...events: string[]) => RelatedTable;
 }
 
 /** The {@link SectionQueries} over the sandbox's store and webhook log. */

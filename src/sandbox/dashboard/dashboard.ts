@@ -104,7 +104,8 @@ export class SandboxDashboard {
   routes(): SandboxRoute[] {
     const area: PageArea = {
       prefix: SANDBOX_DASHBOARD_PATH,
-      notFound: (context) => this.#signedOut(context) ?? this.#refusal(context, new SandboxError('NOT_FOUND_ERROR', 'There is no dashboard page at this address.')),
+      notFound: (context) =>
+        this.#signedOut(context) ?? withoutTrailingSlash(context) ?? this.#refusal(context, new SandboxError('NOT_FOUND_ERROR', 'There is no dashboard page at this address.')),
       error: (error, context) => (error.status === 405 ? this.#signedOut(context) : undefined) ?? this.#refusal(context, error),
     };
     /** A page only a signed-in merchant gets; anyone else is sent to sign in. */
@@ -284,6 +285,13 @@ export class SandboxDashboard {
     this.#sessions.checkCsrfToken(signed.session, form.get(DASHBOARD_CSRF_FIELD) ?? '');
     return form;
   }
+}
+
+/** `/sandbox/dashboard/charges/` is the page without its trailing slash: sends a GET there. */
+function withoutTrailingSlash({ request, url }: RouteContext): Response | undefined {
+  const trimmed = url.pathname.replace(/\/+$/, '');
+  if (trimmed === url.pathname || (request.method !== 'GET' && request.method !== 'HEAD')) return undefined;
+  return seeOther(`${trimmed}${url.search}`);
 }
 
 function page(status: number, body: Html, headers: Record<string, string> = {}): Response {

@@ -4,7 +4,8 @@ import { SANDBOX_DASHBOARD_PATH } from './dashboard/dashboard.js';
 import { SANDBOX_DEFAULTS, SANDBOX_TEST_CARDS } from './defaults.js';
 import { SANDBOX_PAGES_PATH } from './http/page-layout.js';
 import { listenSandbox } from './listen.js';
-import { defaultSandboxMerchant } from './sandbox.js';
+import type { SandboxPartner } from './partners/authenticate.js';
+import { defaultSandboxMerchant, type SandboxMerchant } from './partners/sandbox-merchant.js';
 
 const HELP = `satang-sandbox: a local emulator of the payment service
 
@@ -86,8 +87,8 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv) {
     quiet: values.quiet === true,
     port: Number(portText),
     host: pick('host', 'SANDBOX_HOST') ?? SANDBOX_DEFAULTS.host,
-    merchants: [merchant],
-    partners: [{ partnerId, apiKey: pick('partner-key', 'SANDBOX_PARTNER_KEY') ?? SANDBOX_DEFAULTS.partnerApiKey }],
+    merchants: [merchant] as [SandboxMerchant],
+    partners: [{ partnerId, apiKey: pick('partner-key', 'SANDBOX_PARTNER_KEY') ?? SANDBOX_DEFAULTS.partnerApiKey }] as [SandboxPartner],
     webhook: { url: webhookUrl, webhookKeyBase64 },
     ...(publicUrl ? { publicUrl: publicUrl.replace(/\/$/, '') } : {}),
     ...(noDashboard ? { dashboard: false as const } : {}),
@@ -122,8 +123,8 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
     process.exitCode = 1;
     return;
   }
-  const merchant = options.merchants[0]!;
-  const partner = options.partners[0]!;
+  const [merchant] = options.merchants;
+  const [partner] = options.partners;
   const base = options.publicUrl ?? running.url;
   console.log(`satang-sandbox listening on ${running.url}
 

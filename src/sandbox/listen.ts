@@ -23,7 +23,8 @@ export async function listenSandbox(
 ): Promise<RunningSandbox> {
   const { port = SANDBOX_DEFAULTS.port, host = SANDBOX_DEFAULTS.host, ...sandboxOptions } = options;
   const sandbox = new Sandbox(sandboxOptions);
-  const server = createServer(sandboxListener(sandbox));
+  const listener = sandboxListener(sandbox);
+  const server = createServer((req, res) => void listener(req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

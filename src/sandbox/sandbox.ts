@@ -12,7 +12,7 @@ import { FAULT_RULES, SandboxFaults } from './faults/sandbox-faults.js';
 import { hostedPageRoutes } from './hosted-pages/hosted-page-routes.js';
 import { HostedSteps } from './hosted-pages/hosted-steps.js';
 import { CORS_HEADERS, isClientPath, SandboxDispatcher } from './http/dispatcher.js';
-import { IdempotencyStore, type IdempotencyEntry } from './http/idempotency.js';
+import { IDEMPOTENCY_KEYS, IdempotencyStore } from './http/idempotency.js';
 import { publicRoute, type SandboxRoute } from './http/route.js';
 import { jsonResponse } from './http/sandbox-error.js';
 import type { SandboxPartner } from './partners/authenticate.js';
@@ -21,8 +21,8 @@ import { paymentLinkRoutes } from './payment-links/payment-link-routes.js';
 import { SandboxPaymentLinks } from './payment-links/payment-links.js';
 import { SandboxQrSlips } from './slips/qr-slips.js';
 import { slipRoutes } from './slips/slip-routes.js';
-import { defineStoreSlice, SandboxStore } from './store/sandbox-store.js';
-import { WebhookDispatcher, type WebhookDelivery, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher.js';
+import { SandboxStore } from './store/sandbox-store.js';
+import { WEBHOOK_DELIVERIES, WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher.js';
 import { webhookRoutes } from './webhooks/webhook-routes.js';
 
 export { REPLAYED_HEADER } from './http/dispatcher.js';
@@ -60,11 +60,6 @@ export interface SandboxOptions {
    */
   dashboard?: boolean;
 }
-
-/** The webhook deliveries the sandbox sent, by id, oldest first. */
-const WEBHOOK_DELIVERIES = defineStoreSlice('webhookDeliveries', () => new Map<string, WebhookDelivery>());
-/** The idempotency keys of every merchant, oldest first. */
-const IDEMPOTENCY_KEYS = defineStoreSlice('idempotencyKeys', () => new Map<string, IdempotencyEntry>());
 
 /**
  * A local, in-memory emulator of the payment service. `fetch` answers a `Request` exactly as the

@@ -54,6 +54,11 @@ describe('formatAmount', () => {
       expect(formatAmount(-250, 'THB', 'en')).toBe('-฿2.50');
     });
 
+    it('shows the ISO code of THB too when asked for the code', () => {
+      expect(formatAmount(123456, 'THB', 'en', { currencyDisplay: 'code' })).toBe('THB 1,234.56');
+      expect(formatAmount(-250, 'THB', 'th', { currencyDisplay: 'code' })).toBe('-THB 2.50');
+    });
+
     it('refuses what is not an ISO 4217 code', () => {
       for (const currency of ['baht', 'TH', 'THBX', '']) expect(() => formatAmount(100, currency, 'en')).toThrow(RangeError);
     });

@@ -131,7 +131,7 @@ describe('parseCliOptions', () => {
 
     it('uses the partner id for both the merchant and the partner', () => {
       const options = parseCliOptions(['--partner-id', 'ptn_x'], {});
-      expect(options.merchants[0]!.partnerId).toBe('ptn_x');
+      expect(options.merchants[0].partnerId).toBe('ptn_x');
       expect(options.partners[0]).toEqual({ partnerId: 'ptn_x', apiKey: SANDBOX_DEFAULTS.partnerApiKey });
     });
 
@@ -205,6 +205,6 @@ describe('parseCliOptions with URLs that only look right', () => {
   });
 
   it('lets an empty flag fall back to the environment', () => {
-    expect(parseCliOptions(['--merchant-id='], { SANDBOX_MERCHANT_ID: 'from-env' }).merchants[0]!.merchantId).toBe('from-env');
+    expect(parseCliOptions(['--merchant-id='], { SANDBOX_MERCHANT_ID: 'from-env' }).merchants[0].merchantId).toBe('from-env');
   });
 });

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { verifyEmvCrc } from '../../src/core/emv-qr.js';
 import { verifyWebhookSignature } from '../../src/core/webhook-signature.js';
 import { SANDBOX_DEFAULTS, SANDBOX_TEST_CARDS } from '../../src/sandbox/defaults.js';
+import type { Answer as SandboxAnswer } from '../support/sandbox-client.js';
 import { scanQrPngBase64 } from '../support/scan-qr.js';
 
 const CLI_PATH = fileURLToPath(new URL('../../bin/satang-sandbox.js', import.meta.url));
@@ -59,8 +60,8 @@ function spawnCli(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): CliProce
   liveChildren.add(child);
   let stdout = '';
   let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const closed = new Promise<Exit>((resolve) => {
     child.once('close', (code, signal) => {
       liveChildren.delete(child);
@@ -125,12 +126,9 @@ afterAll(() => {
 // ---------------------------------------------------------------------------------------------
 // HTTP
 
-interface Answer {
-  status: number;
-  headers: Headers;
+/** An answer over the socket; `body` is the parsed body when it is JSON. */
+interface Answer extends SandboxAnswer {
   text: string;
-  /** The parsed body when it is JSON. */
-  body: any;
 }
 
 interface CallInit {
@@ -400,7 +398,7 @@ describe('satang-sandbox CLI', () => {
 
   describe('started with --webhook-url and --webhook-key', () => {
     const webhookKey = randomBytes(32).toString('base64');
-    const received: Array<{ path: string; headers: IncomingHttpHeaders; raw: Buffer }> = [];
+    const received: { path: string; headers: IncomingHttpHeaders; raw: Buffer }[] = [];
     let receiver: Server | undefined;
     let cli: RunningCli | undefined;
 

@@ -3,7 +3,7 @@ import { SERVICE_HEADERS } from '../../src/core/constants.js';
 import { parseWebhookEvent, WEBHOOK_EVENT_NAMES } from '../../src/core/schemas/webhook-events.js';
 import { verifyWebhookSignature } from '../../src/core/webhook-signature.js';
 import { SANDBOX_DEFAULTS, type Sandbox } from '../../src/sandbox/index.js';
-import { basic, FUTURE_EXPIRY_YEAR, newSandbox, ORIGIN, type SandboxClient } from '../support/sandbox-client.js';
+import { basic, FUTURE_EXPIRY_YEAR, newSandbox, ORIGIN, type Answer, type SandboxClient } from '../support/sandbox-client.js';
 
 /**
  * Across every resource at once: each of the contract's 12 webhook events is sent, signed and in
@@ -16,7 +16,7 @@ const START = Date.parse('2025-03-14T09:26:53.000Z');
 let sandbox: Sandbox;
 let client: SandboxClient;
 let now = START;
-let delivered: Array<{ event: string; raw: string; signature: string }>;
+let delivered: { event: string; raw: string; signature: string }[];
 
 function start() {
   now = START;
@@ -38,11 +38,12 @@ function start() {
     },
   }));
 }
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset until a test starts one
 afterEach(() => sandbox?.close());
 
-const ok = (answer: { status: number; body: unknown }, status = 201) => {
+const ok = (answer: Answer, status = 201) => {
   expect(answer.status, JSON.stringify(answer.body)).toBe(status);
-  return answer.body as any;
+  return answer.body;
 };
 
 /** The form of a hosted page: where it posts and its hidden fields. */
@@ -124,7 +125,7 @@ describe('every capability of the service', () => {
     const slip = ok(await client.post('/api/v1/charges', { amount: 10_000, currency: 'THB', referenceId: 'p-qr', paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY', qrPromptPay: {} } }));
     const slipRaw = (await sandbox.fetch(new Request(`${ORIGIN}/sandbox/v1/charges/${slip.chargeId}/slip?format=raw`, { headers: { authorization: basic(SANDBOX_DEFAULTS.merchantId, SANDBOX_DEFAULTS.apiKey) } }))).text();
 
-    const calls: Array<[string, string, unknown?]> = [
+    const calls: [string, string, unknown?][] = [
       ['POST', '/api/v1/charges', { amount: 10_000, currency: 'THB', referenceId: 'p-1', paymentMethod: { paymentMethodType: 'ALIPAY', alipay: {} } }],
       ['GET', '/api/v1/charges'],
       ['GET', `/api/v1/charges/${charge.chargeId}`],

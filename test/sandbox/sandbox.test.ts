@@ -9,6 +9,7 @@ let client: SandboxClient;
 function start(options: Parameters<typeof newSandbox>[0] = {}) {
   ({ sandbox, client } = newSandbox(options));
 }
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset until a test starts one
 afterEach(() => sandbox?.close());
 
 const alipay = { paymentMethod: { paymentMethodType: 'ALIPAY' } };

@@ -9,9 +9,9 @@ export function authorizationRoutes(authorizations: SandboxAuthorizations): Sand
   return [
     apiRoute('POST', path, ({ merchant, body, origin }) => jsonResponse(201, authorizations.create(merchant, body, origin))),
     apiRoute('GET', path, ({ merchant, url }) => jsonResponse(200, authorizations.list(merchant, pageParams(url.searchParams)))),
-    apiRoute('GET', `${path}/:id`, ({ merchant, params }) => jsonResponse(200, authorizations.get(merchant, params.id!))),
-    apiRoute('POST', `${path}/:id/cancel`, ({ merchant, params }) => jsonResponse(200, authorizations.cancel(merchant, params.id!)), { bodyless: true }),
-    apiRoute('GET', `${path}/:id/charges`, ({ merchant, params, url }) => jsonResponse(200, authorizations.listCaptures(merchant, params.id!, pageParams(url.searchParams)))),
-    apiRoute('POST', `${path}/:id/charges`, ({ merchant, params, body }) => jsonResponse(201, authorizations.capture(merchant, params.id!, body))),
+    apiRoute('GET', `${path}/:id`, ({ merchant, params }) => jsonResponse(200, authorizations.get(merchant, params.id))),
+    apiRoute('POST', `${path}/:id/cancel`, ({ merchant, params }) => jsonResponse(200, authorizations.cancel(merchant, params.id)), { bodyless: true }),
+    apiRoute('GET', `${path}/:id/charges`, ({ merchant, params, url }) => jsonResponse(200, authorizations.listCaptures(merchant, params.id, pageParams(url.searchParams)))),
+    apiRoute('POST', `${path}/:id/charges`, ({ merchant, params, body }) => jsonResponse(201, authorizations.capture(merchant, params.id, body))),
   ];
 }

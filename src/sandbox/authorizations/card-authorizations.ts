@@ -282,7 +282,7 @@ export class SandboxAuthorizations {
 
   #find(merchant: SandboxMerchant, cardAuthorizationId: string): CardAuthorizationRecord {
     const record = this.records.get(cardAuthorizationId);
-    if (!record || record.authorization.merchantId !== merchant.merchantId) {
+    if (record?.authorization.merchantId !== merchant.merchantId) {
       throw new SandboxError('NOT_FOUND_ERROR', `no card authorization with id ${cardAuthorizationId}`);
     }
     return this.#current(record);

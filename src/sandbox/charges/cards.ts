@@ -1,5 +1,6 @@
 import { detectCardBrand, isExpiryInFuture, securityCodeLength } from '../../core/card.js';
 import { INSTALLMENT_MIN_AMOUNT_SATANG, type InstallmentPeriod } from '../../core/constants.js';
+import { formatAmount } from '../../core/money.js';
 import { CreateCardTokenRequestSchema, type CardToken } from '../../core/schemas/card-token.js';
 import type { PaymentMethodRequest } from '../../core/schemas/payment-method.js';
 import { SANDBOX_CARD_TOKEN_TTL_MS, SANDBOX_TEST_CARDS, type TestCard, type TestCardBehaviour } from '../defaults.js';
@@ -87,7 +88,7 @@ export class SandboxCards {
       if (amount < minimum) {
         throw SandboxError.field(
           `${card.field}.installmentPeriod`,
-          `of ${card.installmentPeriod} months needs an amount of at least ${minimum} (${(minimum / 100).toLocaleString('en-US')}.00 THB)`,
+          `of ${card.installmentPeriod} months needs an amount of at least ${minimum} (${formatAmount(minimum, 'THB', undefined, { currencyDisplay: 'code' })})`,
         );
       }
     }
@@ -126,7 +127,7 @@ export class SandboxCards {
 
   #usableToken(merchant: SandboxMerchant, tokenId: string, field: string): CardTokenRecord {
     const token = this.#store.cardTokens.get(tokenId);
-    if (!token || token.merchantId !== merchant.merchantId) throw SandboxError.field(field, 'does not match a card token of this merchant');
+    if (token?.merchantId !== merchant.merchantId) throw SandboxError.field(field, 'does not match a card token of this merchant');
     if (token.usedAt) throw SandboxError.field(field, 'has already been used; create a new card token');
     if (this.#now().getTime() - token.createdAt.getTime() > SANDBOX_CARD_TOKEN_TTL_MS) {
       throw SandboxError.field(field, 'has expired; create a new card token');

@@ -21,14 +21,14 @@ export function chargeRoutes(payments: SandboxPayments): SandboxRoute[] {
       const filters = { referenceId: query.get('referenceId') ?? undefined, sourceIn, sourceId: query.get('sourceId') ?? undefined };
       return jsonResponse(200, payments.listCharges(merchant, filters, pageParams(query)));
     }),
-    apiRoute('GET', '/api/v1/charges/:chargeId', ({ merchant, params }) => jsonResponse(200, payments.getCharge(merchant, params.chargeId!))),
+    apiRoute('GET', '/api/v1/charges/:chargeId', ({ merchant, params }) => jsonResponse(200, payments.getCharge(merchant, params.chargeId))),
 
     apiRoute('POST', '/api/v1/refunds', ({ merchant, body }) => jsonResponse(201, payments.createRefund(merchant, body))),
-    apiRoute('GET', '/api/v1/refunds/:refundId', ({ merchant, params }) => jsonResponse(200, payments.getRefund(merchant, params.refundId!))),
+    apiRoute('GET', '/api/v1/refunds/:refundId', ({ merchant, params }) => jsonResponse(200, payments.getRefund(merchant, params.refundId))),
 
     apiRoute('GET', '/api/v1/transactions', ({ merchant, url }) =>
       jsonResponse(200, payments.listTransactions(merchant, { referenceId: url.searchParams.get('referenceId') ?? undefined }, pageParams(url.searchParams))),
     ),
-    apiRoute('GET', '/api/v1/transactions/:transactionId', ({ merchant, params }) => jsonResponse(200, payments.getTransaction(merchant, params.transactionId!))),
+    apiRoute('GET', '/api/v1/transactions/:transactionId', ({ merchant, params }) => jsonResponse(200, payments.getTransaction(merchant, params.transactionId))),
   ];
 }

@@ -5,6 +5,7 @@ import { SandboxError } from '../http/sandbox-error.js';
 import type { SandboxMerchant } from '../partners/sandbox-merchant.js';
 import { newId } from '../store/ids.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
+import { unrefTimer } from '../unref-timer.js';
 import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import type { ChargeStateMachine } from './charge-state-machine.js';
 import type { SandboxTransactions } from './transactions.js';
@@ -37,7 +38,7 @@ export class SandboxRefunds {
     const { store, charges, now } = this.#options;
     const request = parseRequest(CreateRefundRequestSchema, body);
     const record = store.charges.get(request.chargeId);
-    if (!record || record.charge.merchantId !== merchant.merchantId) {
+    if (record?.charge.merchantId !== merchant.merchantId) {
       throw new SandboxError('NOT_FOUND_ERROR', `no charge with id ${request.chargeId}`);
     }
     const { charge } = record;
@@ -53,7 +54,8 @@ export class SandboxRefunds {
     }
     const remaining = charge.amount - record.refundedAmount;
     if (remaining <= 0) throw new SandboxError('REQUEST_CONFLICT_ERROR', `charge ${charge.chargeId} is already fully refunded`);
-    const amount = request.amount ? request.amount : remaining;
+    // No amount, or 0, refunds what is left of the charge.
+    const amount = request.amount === undefined || request.amount === 0 ? remaining : request.amount;
     if (amount > remaining) throw SandboxError.field('amount', `must be at most ${remaining}, the amount left to refund`);
     if (amount !== charge.amount && charge.paymentMethod.paymentMethodType !== 'CARD') {
       throw SandboxError.field('amount', 'partial refunds are only possible for CARD charges; omit amount for a full refund');
@@ -85,7 +87,7 @@ export class SandboxRefunds {
   /** `GET /api/v1/refunds/{refundId}`. */
   get(merchant: SandboxMerchant, refundId: string): Refund {
     const record = this.#options.store.refunds.get(refundId);
-    if (!record || record.refund.merchantId !== merchant.merchantId) throw new SandboxError('NOT_FOUND_ERROR', `no refund with id ${refundId}`);
+    if (record?.refund.merchantId !== merchant.merchantId) throw new SandboxError('NOT_FOUND_ERROR', `no refund with id ${refundId}`);
     return structuredClone(record.refund);
   }
 
@@ -98,7 +100,7 @@ export class SandboxRefunds {
   #settle(refundId: string, fails: boolean): void {
     const { store, charges, transactions, webhooks, now } = this.#options;
     const record = store.refunds.get(refundId);
-    if (!record || record.refund.status !== 'PENDING') return;
+    if (record?.refund.status !== 'PENDING') return;
     const { refund } = record;
     const at = now().toISOString();
     refund.updatedAt = at;
@@ -121,7 +123,7 @@ export class SandboxRefunds {
       this.#timers.delete(timer);
       run();
     }, this.#options.settleDelayMs);
-    timer.unref?.();
+    unrefTimer(timer);
     this.#timers.add(timer);
   }
 }

@@ -171,7 +171,7 @@ export class SandboxPayments {
   /** A copy of a charge of `merchant`, or a 404. */
   getCharge(merchant: SandboxMerchant, chargeId: string): Charge {
     const record = this.store.charges.get(chargeId);
-    if (!record || record.charge.merchantId !== merchant.merchantId) {
+    if (record?.charge.merchantId !== merchant.merchantId) {
       throw new SandboxError('NOT_FOUND_ERROR', `no charge with id ${chargeId}`);
     }
     return structuredClone(record.charge);

@@ -50,7 +50,7 @@ export class SandboxTransactions {
   /** `GET /api/v1/transactions/{transactionId}`. */
   get(merchant: SandboxMerchant, transactionId: string): Transaction {
     const record = this.#store.transactions.get(transactionId);
-    if (!record || record.transaction.merchantId !== merchant.merchantId) {
+    if (record?.transaction.merchantId !== merchant.merchantId) {
       throw new SandboxError('NOT_FOUND_ERROR', `no transaction with id ${transactionId}`);
     }
     return structuredClone(record.transaction);

@@ -1,4 +1,6 @@
+import { readBodyText } from '../../core/request-body.js';
 import { serviceErrorBody } from '../../core/service-error.js';
+import { jsonResponse } from '../http/sandbox-error.js';
 
 /** Largest body read to match a rule's `referenceId`. */
 const MAX_MATCHED_BODY_BYTES = 64 * 1024;
@@ -27,22 +29,16 @@ const GATEWAY_PAGES: Record<number, string> = {
   504: 'Gateway Time-out',
 };
 
-
 /** The `referenceId` of a JSON request body, read from a copy so the request keeps its body. */
 export async function bodyReferenceId(request: Request): Promise<string | undefined> {
-  if (request.body === null || Number(request.headers.get('content-length') ?? 0) > MAX_MATCHED_BODY_BYTES) return undefined;
+  if (request.body === null) return undefined;
   try {
-    const text = await request.clone().text();
-    if (text.length > MAX_MATCHED_BODY_BYTES) return undefined;
+    const text = await readBodyText(request.clone(), MAX_MATCHED_BODY_BYTES);
     const value = (JSON.parse(text) as { referenceId?: unknown } | null)?.referenceId;
     return typeof value === 'string' ? value : undefined;
   } catch {
     return undefined;
   }
-}
-
-export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers } });
 }
 
 export function statusAnswer(status: number): Response {
@@ -52,7 +48,7 @@ export function statusAnswer(status: number): Response {
     return new Response(page, { status, headers: { 'content-type': 'text/html', server: 'nginx' } });
   }
   const message = status === 503 ? 'the service is temporarily unavailable (sandbox fault)' : 'the service failed to answer this request (sandbox fault)';
-  return jsonAnswer(status, { ...serviceErrorBody('INTERNAL_SERVER_ERROR', message), code: status });
+  return jsonResponse(status, { ...serviceErrorBody('INTERNAL_SERVER_ERROR', message), code: status });
 }
 
 /** The real answer's headers with its full Content-Length, then half its body, then an error. */
@@ -72,3 +68,10 @@ export async function truncated(real: Response): Promise<Response> {
   return new Response(body, { status: real.status === 204 ? 200 : real.status, headers });
 }
 
+const CAPTIVE_PORTAL_PAGE =
+  '<!doctype html><html><head><title>Sign in to the network</title></head><body><h1>Welcome</h1><p>Please accept the terms of use to continue.</p><form method="post"><button>Accept</button></form></body></html>';
+
+/** A 200 HTML page where JSON was expected, as a captive portal or a misrouted proxy answers. */
+export function captivePortalAnswer(): Response {
+  return new Response(CAPTIVE_PORTAL_PAGE, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
+}

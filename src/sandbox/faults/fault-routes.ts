@@ -14,7 +14,7 @@ export function faultRoutes(faults: SandboxFaults): SandboxRoute[] {
     }),
     apiRoute('DELETE', SANDBOX_FAULTS_PATH, () => jsonResponse(200, { deleted: faults.clear() }), { bodyless: true }),
     apiRoute('GET', `${SANDBOX_FAULTS_PATH}/:faultId`, ({ params }) => {
-      const rule = faults.get(params.faultId!);
+      const rule = faults.get(params.faultId);
       if (!rule) throw missing(params.faultId);
       return jsonResponse(200, rule);
     }),
@@ -22,7 +22,7 @@ export function faultRoutes(faults: SandboxFaults): SandboxRoute[] {
       'DELETE',
       `${SANDBOX_FAULTS_PATH}/:faultId`,
       ({ params }) => {
-        if (!faults.remove(params.faultId!)) throw missing(params.faultId);
+        if (!faults.remove(params.faultId)) throw missing(params.faultId);
         return jsonResponse(200, { deleted: 1 });
       },
       { bodyless: true },

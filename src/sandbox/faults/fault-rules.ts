@@ -120,7 +120,7 @@ export function checkInput(input: unknown): Omit<SandboxFaultRule, 'faultId' | '
   const when = body.when === undefined ? (validKind && CARRIES_REAL_ANSWER.has(kind as SandboxFaultKind) ? 'after' : 'before') : body.when;
   if (when !== 'before' && when !== 'after') issues.push({ field: 'when', message: 'must be before or after' });
   else if (when === 'before' && validKind && CARRIES_REAL_ANSWER.has(kind as SandboxFaultKind)) {
-    issues.push({ field: 'when', message: `must be after for ${String(kind)}: it spoils the real answer` });
+    issues.push({ field: 'when', message: `must be after for ${kind}: it spoils the real answer` });
   }
   const times = body.times === undefined ? 1 : body.times;
   if (!isWhole(times, 1, SANDBOX_MAX_FAULT_TIMES)) issues.push({ field: 'times', message: `must be a whole number from 1 to ${SANDBOX_MAX_FAULT_TIMES}` });

@@ -1,9 +1,9 @@
 import { SERVICE_HEADERS } from '../../core/constants.js';
 import { serviceErrorBody } from '../../core/service-error.js';
-import { SandboxError } from '../http/sandbox-error.js';
+import { jsonResponse, SandboxError } from '../http/sandbox-error.js';
 import { newId } from '../store/ids.js';
 import { defineStoreSlice } from '../store/sandbox-store.js';
-import { bodyReferenceId, jsonAnswer, SandboxConnectionReset, statusAnswer, truncated } from './fault-answers.js';
+import { bodyReferenceId, captivePortalAnswer, SandboxConnectionReset, statusAnswer, truncated } from './fault-answers.js';
 import {
   CARRIES_REAL_ANSWER,
   checkInput,
@@ -16,9 +16,6 @@ import {
 
 /** The fault rules, by id, oldest first. */
 export const FAULT_RULES = defineStoreSlice('faultRules', () => new Map<string, SandboxFaultRule>());
-
-const CAPTIVE_PORTAL_PAGE =
-  '<!doctype html><html><head><title>Sign in to the network</title></head><body><h1>Welcome</h1><p>Please accept the terms of use to continue.</p><form method="post"><button>Accept</button></form></body></html>';
 
 /**
  * The sandbox's fault injection: rules that spoil matching requests on their way in or their
@@ -34,7 +31,7 @@ export class SandboxFaults {
   readonly #hanging = new Set<() => void>();
 
   /** `rules` is where the rules are kept (the sandbox's store); a map of its own by default. */
-  constructor(now: () => Date, log?: (line: string) => void, rules: Map<string, SandboxFaultRule> = new Map()) {
+  constructor(now: () => Date, log?: (line: string) => void, rules = new Map<string, SandboxFaultRule>()) {
     this.#now = now;
     this.#log = log;
     this.#rules = rules;
@@ -112,11 +109,11 @@ export class SandboxFaults {
         return statusAnswer(rule.status ?? 500);
       case 'rate-limit':
         await real?.body?.cancel();
-        return jsonAnswer(429, serviceErrorBody('TOO_MANY_REQUESTS_ERROR', 'too many requests (sandbox fault)'), { 'retry-after': String(rule.retryAfterSeconds ?? 1) });
+        return jsonResponse(429, serviceErrorBody('TOO_MANY_REQUESTS_ERROR', 'too many requests (sandbox fault)'), { 'retry-after': String(rule.retryAfterSeconds ?? 1) });
       case 'slow-body':
-        return this.#slow(real!, rule.delayMs ?? 1_000);
+        return this.#slow(real ?? (await answer(request)), rule.delayMs ?? 1_000);
       case 'truncated-body':
-        return truncated(real!);
+        return truncated(real ?? (await answer(request)));
       case 'malformed-json': {
         const status = real?.status ?? 200;
         const text = real ? await real.text() : '{"message":"ok","data":[';
@@ -128,7 +125,7 @@ export class SandboxFaults {
       }
       case 'wrong-content-type':
         await real?.body?.cancel();
-        return new Response(CAPTIVE_PORTAL_PAGE, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
+        return captivePortalAnswer();
     }
   }
 
@@ -161,11 +158,16 @@ export class SandboxFaults {
         done();
         reject(new SandboxConnectionReset());
       };
+      // The caller's own abort reason, whatever it is, as fetch rejects with it.
+      const rejectAsAborted = () => reject(signal.reason); // eslint-disable-line @typescript-eslint/prefer-promise-reject-errors
       const onAbort = () => {
         done();
-        reject(signal.reason);
+        rejectAsAborted();
       };
-      if (signal.aborted) return reject(signal.reason);
+      if (signal.aborted) {
+        rejectAsAborted();
+        return;
+      }
       signal.addEventListener('abort', onAbort, { once: true });
       this.#hanging.add(end);
       if (ms !== undefined) {
@@ -188,7 +190,10 @@ export class SandboxFaults {
     const body = new ReadableStream<Uint8Array>({
       pull: async (controller) => {
         bytes ??= source ? new Uint8Array(await new Response(source).arrayBuffer()) : new Uint8Array();
-        if (sent >= bytes.length) return controller.close();
+        if (sent >= bytes.length) {
+          controller.close();
+          return;
+        }
         await new Promise<void>((resolve) => {
           timer = setTimeout(resolve, ms / pieces);
           this.#timers.add(timer);

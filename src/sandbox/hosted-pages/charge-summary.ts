@@ -39,7 +39,7 @@ export function renderChargeSummary(charge: ChargeView, { showStatus = false }: 
   ];
   if (showStatus) {
     const status = charge.status;
-    rows.push(summaryRow('Status', html`<span class="badge badge-${status.toLowerCase()}">${STATUS_LABELS[status] ?? status}</span>`));
+    rows.push(summaryRow('Status', html`<span class="badge badge-${status.toLowerCase()}">${STATUS_LABELS[status]}</span>`));
     if (charge.failureCode) rows.push(summaryRow('Failure code', html`<span class="mono">${charge.failureCode}</span>`));
   }
   return html`<dl class="summary" aria-label="Payment details">

@@ -36,7 +36,7 @@ export interface HostedPageRoutesOptions {
  */
 export function hostedPageRoutes({ steps, payments, now, maxBodyBytes }: HostedPageRoutesOptions): SandboxRoute[] {
   const stepRoutes = (['otp', 'force', 'authorize'] as const).flatMap((step) => {
-    const path = `${SANDBOX_PAGES_PATH}/${step}/:id`;
+    const path = `${SANDBOX_PAGES_PATH}/${step}/:id` as const;
     return [
       pageRoute(HOSTED_PAGES_AREA, 'GET', path, (context) => showStep(steps, step, context)),
       pageRoute(HOSTED_PAGES_AREA, 'POST', path, (context) => takeStep(steps, step, context, maxBodyBytes)),
@@ -70,10 +70,13 @@ export function hostedPageRoutes({ steps, payments, now, maxBodyBytes }: HostedP
   ];
 }
 
+/** What a step page gets: the id of the charge or authorization in its path. */
+type StepContext = RouteContext<{ readonly id: string }>;
+
 /** The step waiting on this page, or the reason there is none. */
-function pendingStep(steps: HostedSteps, step: StepPage, { params }: RouteContext): HostedStep | Response {
-  const subject = steps.find(params.id!);
-  if (!subject || subject.step !== step) {
+function pendingStep(steps: HostedSteps, step: StepPage, { params }: StepContext): HostedStep | Response {
+  const subject = steps.find(params.id);
+  if (subject?.step !== step) {
     return pageResponse(404, renderErrorPage({ stylesheetHref: STYLESHEET_HREF, title: 'Payment not found', message: 'No payment is waiting for this step. Check the link, or start the payment again.' }));
   }
   if (subject.view().status !== 'PENDING') return finished(subject, 'This payment is already complete');
@@ -87,12 +90,12 @@ function stepPage(step: StepPage, subject: HostedStep, action: string, error?: s
   return renderAuthorizePage({ ...view, methodLabel: subject.methodLabel });
 }
 
-function showStep(steps: HostedSteps, step: StepPage, context: RouteContext): Response {
+function showStep(steps: HostedSteps, step: StepPage, context: StepContext): Response {
   const subject = pendingStep(steps, step, context);
   return subject instanceof Response ? subject : pageResponse(200, stepPage(step, subject, context.url.pathname));
 }
 
-async function takeStep(steps: HostedSteps, step: StepPage, context: RouteContext, maxBodyBytes: number): Promise<Response> {
+async function takeStep(steps: HostedSteps, step: StepPage, context: StepContext, maxBodyBytes: number): Promise<Response> {
   const subject = pendingStep(steps, step, context);
   if (subject instanceof Response) return subject;
   const form = await readFormPost(context.request, maxBodyBytes);

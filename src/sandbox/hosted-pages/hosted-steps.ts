@@ -108,7 +108,7 @@ export class HostedSteps {
   /** The newest pending QR charges, for the payer simulator's list. */
   pendingQrCharges(): PendingQrCharge[] {
     const now = this.#now().getTime();
-    const pending: Array<PendingQrCharge & { seq: number }> = [];
+    const pending: (PendingQrCharge & { seq: number })[] = [];
     for (const record of this.#payments.store.charges.values()) {
       if (record.qr && record.charge.status === 'PENDING') {
         pending.push({

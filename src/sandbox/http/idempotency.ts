@@ -1,4 +1,5 @@
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_TTL_MS } from '../../core/constants.js';
+import { defineStoreSlice } from '../store/sandbox-store.js';
 import { SandboxError } from './sandbox-error.js';
 
 /** An answer kept so a retry with the same key gets it again. */
@@ -15,6 +16,9 @@ export interface IdempotencyEntry {
   answer: Promise<StoredAnswer | undefined>;
 }
 
+/** The idempotency keys of every merchant, oldest first. */
+export const IDEMPOTENCY_KEYS = defineStoreSlice('idempotencyKeys', () => new Map<string, IdempotencyEntry>());
+
 /**
  * The service's idempotency on POST and PATCH: a retry with the same key and the same request
  * answers as the first call did and changes nothing; the same key with another request is 412.
@@ -25,7 +29,7 @@ export class IdempotencyStore {
   readonly #now: () => Date;
 
   /** `entries` is where the keys are kept (the sandbox's store), by merchant and key, oldest first. */
-  constructor(now: () => Date, entries: Map<string, IdempotencyEntry> = new Map()) {
+  constructor(now: () => Date, entries = new Map<string, IdempotencyEntry>()) {
     this.#now = now;
     this.#entries = entries;
   }
@@ -96,5 +100,7 @@ export function canonicalJson(value: unknown): string {
     const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
-  return JSON.stringify(value) ?? 'null';
+  // JSON.stringify gives undefined for undefined, a function or a symbol, which its type omits.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+  return (JSON.stringify(value) as string | undefined) ?? 'null';
 }

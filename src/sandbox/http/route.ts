@@ -23,12 +23,22 @@ import type { SandboxError } from './sandbox-error.js';
  */
 export type RouteArea = 'api' | 'client' | 'public' | 'page';
 
+/** The `:name` segments of a path pattern, e.g. `'id'` for `/api/v1/charges/:id`. */
+type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+/** The params a route of path `P` gets: one string per `:name` segment. */
+export type PathParams<P extends string> = Readonly<Record<ParamNames<P>, string>>;
+
 /** What every handler gets. */
-export interface RouteContext {
+export interface RouteContext<Params = Readonly<Record<string, string>>> {
   request: Request;
   url: URL;
   /** The `:name` segments of the route's path, percent-decoded. */
-  params: Record<string, string>;
+  params: Params;
   /**
    * Origin written into URLs the answer hands out (redirect and page URLs): the sandbox's
    * `publicUrl` when set, else the origin the request came to. No trailing slash.
@@ -37,7 +47,7 @@ export interface RouteContext {
 }
 
 /** What a handler behind a key gets besides {@link RouteContext}. */
-export interface KeyedRouteContext extends RouteContext {
+export interface KeyedRouteContext<Params = Readonly<Record<string, string>>> extends RouteContext<Params> {
   /** The merchant the key authenticated (a partner key acts for the merchant it names). */
   merchant: SandboxMerchant;
   /**
@@ -47,7 +57,7 @@ export interface KeyedRouteContext extends RouteContext {
   body: unknown;
 }
 
-export type RouteHandler<C extends RouteContext> = (context: C) => Response | Promise<Response>;
+export type RouteHandler<C> = (context: C) => Response | Promise<Response>;
 
 /** A route authenticated by a key: `/api/…` or `/client/…`. */
 export interface KeyedRoute extends RouteShape {
@@ -59,13 +69,13 @@ export interface KeyedRoute extends RouteShape {
    * JSON reader, so one route can take both.
    */
   readBody?: (request: Request) => Promise<unknown>;
-  handle: RouteHandler<KeyedRouteContext>;
+  handle(context: KeyedRouteContext): Response | Promise<Response>;
 }
 
 /** A route that nobody authenticates: the health check. Answers JSON errors like the API. */
 export interface PublicRoute extends RouteShape {
   area: 'public';
-  handle: RouteHandler<RouteContext>;
+  handle(context: RouteContext): Response | Promise<Response>;
 }
 
 /** A hosted or dashboard page. */
@@ -73,9 +83,14 @@ export interface PageRoute extends RouteShape {
   area: 'page';
   /** The area whose "not found" page and error answers this route shares. */
   pageArea: PageArea;
-  handle: RouteHandler<RouteContext>;
+  handle(context: RouteContext): Response | Promise<Response>;
 }
 
+/**
+ * Any route. Each stores its handler for any params (a method, so a handler written for the
+ * params of its own path, as the factories below type it, fits): the table fills exactly the
+ * names of the route's pattern.
+ */
 export type SandboxRoute = KeyedRoute | PublicRoute | PageRoute;
 
 /**
@@ -87,8 +102,9 @@ export interface PageArea {
   /** The prefix without a trailing slash; it covers the path itself and everything under it. */
   prefix: string;
   /**
-   * The page for a path under the prefix that no route has, or whose id segment is not valid
-   * percent-encoding: an HTML 404 that offers no action.
+   * The page for a path under the prefix (`prefix/…`) that no route has: an HTML 404 that offers
+   * no action. (A page's id segment that is not valid percent-encoding reaches its route as it
+   * was written, like any unknown id.)
    */
   notFound(context: RouteContext): Response | Promise<Response>;
   /**
@@ -99,23 +115,25 @@ export interface PageArea {
   error?(error: SandboxError, context: RouteContext): Response | Promise<Response>;
 }
 
+type KeyedOptions = Pick<KeyedRoute, 'bodyless' | 'readBody'>;
+
 /** A route of the merchant API (`/api/…`, `/sandbox/v1/…`), behind the API key. */
-export function apiRoute(method: HttpMethod, path: string, handle: RouteHandler<KeyedRouteContext>, options: Pick<KeyedRoute, 'bodyless' | 'readBody'> = {}): KeyedRoute {
+export function apiRoute<P extends string>(method: HttpMethod, path: P, handle: RouteHandler<KeyedRouteContext<PathParams<P>>>, options: KeyedOptions = {}): KeyedRoute {
   return { method, path, area: 'api', handle, ...options };
 }
 
 /** A route a browser calls with the publishable key (`/client/…`). */
-export function clientRoute(method: HttpMethod, path: string, handle: RouteHandler<KeyedRouteContext>, options: Pick<KeyedRoute, 'bodyless' | 'readBody'> = {}): KeyedRoute {
+export function clientRoute<P extends string>(method: HttpMethod, path: P, handle: RouteHandler<KeyedRouteContext<PathParams<P>>>, options: KeyedOptions = {}): KeyedRoute {
   return { method, path, area: 'client', handle, ...options };
 }
 
 /** A route nobody authenticates. */
-export function publicRoute(method: HttpMethod, path: string, handle: RouteHandler<RouteContext>): PublicRoute {
+export function publicRoute<P extends string>(method: HttpMethod, path: P, handle: RouteHandler<RouteContext<PathParams<P>>>): PublicRoute {
   return { method, path, area: 'public', handle };
 }
 
 /** A page of `pageArea`; its path must lie under the area's prefix. */
-export function pageRoute(pageArea: PageArea, method: HttpMethod, path: string, handle: RouteHandler<RouteContext>): PageRoute {
+export function pageRoute<P extends string>(pageArea: PageArea, method: HttpMethod, path: P, handle: RouteHandler<RouteContext<PathParams<P>>>): PageRoute {
   if (path !== pageArea.prefix && !path.startsWith(`${pageArea.prefix}/`)) {
     throw new Error(`page route ${path} lies outside its area ${pageArea.prefix}`);
   }

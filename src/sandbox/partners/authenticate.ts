@@ -16,7 +16,7 @@ export function constantTimeEqual(a: string, b: string): boolean {
   const x = new TextEncoder().encode(a);
   const y = new TextEncoder().encode(b);
   let diff = x.length ^ y.length;
-  for (let i = 0; i < x.length; i += 1) diff |= x[i]! ^ (y[i % Math.max(y.length, 1)] ?? 0);
+  for (const [i, byte] of x.entries()) diff |= byte ^ (y[i % Math.max(y.length, 1)] ?? 0);
   return diff === 0;
 }
 
@@ -40,7 +40,7 @@ export function authenticate(
   if (!match) throw invalid('Authorization must be Basic base64(merchantId:key)');
   let decoded: string;
   try {
-    decoded = new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(atob(match[1]!), (c) => c.charCodeAt(0)));
+    decoded = new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(atob(match[1] ?? ''), (c) => c.charCodeAt(0)));
   } catch {
     throw invalid('Authorization must be Basic base64(merchantId:key)');
   }

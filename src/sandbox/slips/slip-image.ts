@@ -10,6 +10,7 @@
  * therefore verifies when uploaded as it was downloaded; other pictures cannot be read.
  */
 import QRCode from 'qrcode';
+import { formatAmount } from '../../core/money.js';
 import { QR_PNG_RENDER_OPTIONS } from '../charges/qr-image.js';
 
 /** `tEXt` keyword under which a slip PNG carries its QR text. */
@@ -70,6 +71,9 @@ const FONT: Readonly<Record<string, string>> = {
   "'": '0c040800000000', '*': '0004150e150400', '_': '0000000000001f', '@': '0e11010d15150e',
   '!': '04040404040004',
 };
+
+/** What a character the font lacks is drawn as. */
+const UNKNOWN_GLYPH = FONT['?'] ?? '';
 const GLYPH_WIDTH = 5;
 const GLYPH_HEIGHT = 7;
 /** One blank column between glyphs. */
@@ -102,7 +106,7 @@ class Raster {
     let cursor = x;
     for (const char of text.toUpperCase()) {
       if (cursor + GLYPH_WIDTH * scale > x + maxWidth) break;
-      const glyph = FONT[char] ?? FONT['?']!;
+      const glyph = FONT[char] ?? UNKNOWN_GLYPH;
       for (let row = 0; row < GLYPH_HEIGHT; row += 1) {
         const bits = Number.parseInt(glyph.slice(row * 2, row * 2 + 2), 16);
         for (let col = 0; col < GLYPH_WIDTH; col += 1) {
@@ -120,7 +124,7 @@ class Raster {
 }
 
 function textWidth(text: string, scale: number): number {
-  return Math.max(0, [...text].length * GLYPH_ADVANCE - 1) * scale;
+  return Math.max(0, Array.from(text).length * GLYPH_ADVANCE - 1) * scale;
 }
 
 const BANGKOK_TIME = new Intl.DateTimeFormat('en-GB', {
@@ -134,12 +138,6 @@ const BANGKOK_TIME = new Intl.DateTimeFormat('en-GB', {
   hourCycle: 'h23',
 });
 
-/** Satang as "THB 1,234.56", by integer arithmetic. */
-function formatThb(amountSatang: number): string {
-  const baht = Math.floor(amountSatang / 100);
-  const satang = String(amountSatang % 100).padStart(2, '0');
-  return `THB ${baht.toLocaleString('en-US')}.${satang}`;
-}
 
 /** The slip as PNG bytes; see the module comment for what it shows and carries. */
 export async function renderSlipPng(content: SlipImageContent): Promise<Uint8Array> {
@@ -154,8 +152,8 @@ export async function renderSlipPng(content: SlipImageContent): Promise<Uint8Arr
   canvas.text('TRANSFER SUCCESSFUL', MARGIN_PX, 76, 2, SUCCESS);
   canvas.text(`${BANGKOK_TIME.format(content.paidAt)} BKK`, MARGIN_PX, 100, 2, MUTED);
   canvas.fill(MARGIN_PX, 128, canvas.width - 2 * MARGIN_PX, 2, RULE);
-  const rows: Array<[string, string, number]> = [
-    ['AMOUNT', formatThb(content.amountSatang), 3],
+  const rows: [string, string, number][] = [
+    ['AMOUNT', formatAmount(content.amountSatang, 'THB', undefined, { currencyDisplay: 'code' }), 3],
     ['TO', content.payeeName, 2],
     ['REF 1', content.reference, 2],
     ['TRANSACTION REF', content.transactionRef, 2],
@@ -209,7 +207,7 @@ export function readSlipTextFromPng(bytes: Uint8Array): string | undefined {
 }
 
 /** An 8-bit indexed PNG of `raster` in {@link PALETTE}, with `tEXt` chunks (Latin-1 text). */
-async function encodeIndexedPng(raster: Raster, texts: ReadonlyArray<readonly [string, string]>): Promise<Uint8Array> {
+async function encodeIndexedPng(raster: Raster, texts: readonly (readonly [string, string])[]): Promise<Uint8Array> {
   const header = new Uint8Array(13);
   const headerView = new DataView(header.buffer);
   headerView.setUint32(0, raster.width);
@@ -260,7 +258,7 @@ const CRC32_TABLE = (() => {
 /** CRC-32 (ISO-HDLC), the checksum of every PNG chunk. */
 function crc32(bytes: Uint8Array): number {
   let crc = 0xffffffff;
-  for (const byte of bytes) crc = CRC32_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
+  for (const byte of bytes) crc = (CRC32_TABLE[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
 }
 

@@ -59,7 +59,7 @@ export function parseSlipQrPayload(text: string): SlipQrFields | undefined {
   try {
     const fields = parseEmvTlv(text);
     const last = fields.at(-1);
-    if (!last || last.tag !== SLIP_QR_TAGS.crc || !/^[0-9A-F]{4}$/.test(last.value)) return undefined;
+    if (last?.tag !== SLIP_QR_TAGS.crc || !/^[0-9A-F]{4}$/.test(last.value)) return undefined;
     if (crc16CcittFalse(text.slice(0, -4)) !== last.value) return undefined;
     const country = fields.find((f) => f.tag === SLIP_QR_TAGS.country)?.value;
     const data = fields.find((f) => f.tag === SLIP_QR_TAGS.data)?.value;

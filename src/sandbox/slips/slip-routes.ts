@@ -38,8 +38,8 @@ export function slipRoutes(slips: SandboxQrSlips, payments: SandboxPayments, max
     apiRoute('GET', '/sandbox/v1/charges/:chargeId/slip', async ({ merchant, params, url, origin }) => {
       const format = url.searchParams.get('format');
       if (format !== null && !SLIP_FORMATS.includes(format)) throw SandboxError.field('format', 'must be json, raw or png');
-      const record = payments.store.charges.get(params.chargeId!);
-      if (!record || record.charge.merchantId !== merchant.merchantId) throw new SandboxError('NOT_FOUND_ERROR', `no charge with id ${params.chargeId}`);
+      const record = payments.store.charges.get(params.chargeId);
+      if (record?.charge.merchantId !== merchant.merchantId) throw new SandboxError('NOT_FOUND_ERROR', `no charge with id ${params.chargeId}`);
       const slip = slips.issue(record, merchant);
       if (format === 'raw') return new Response(slip.raw, { headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
       if (format === 'png') return pngResponse(await slips.png(slip), false, slip);
@@ -62,7 +62,7 @@ export function slipRoutes(slips: SandboxQrSlips, payments: SandboxPayments, max
       return seeOther(slipPagePath(slip));
     }),
     pageRoute(SLIP_PAGES_AREA, 'GET', `${SANDBOX_SLIPS_PAGE_PATH}/:file`, async ({ params, url }) => {
-      const file = params.file!;
+      const file = params.file;
       const isPng = file.endsWith('.png');
       const slip = slips.find(isPng ? file.slice(0, -'.png'.length) : file);
       if (!slip) return slipNotFound();

@@ -7,7 +7,7 @@ export function newId(prefix: string, length = 24, alphabet = ALPHABET): string 
   while (out.length < length) {
     const bytes = crypto.getRandomValues(new Uint8Array(length * 2));
     for (const byte of bytes) {
-      if (byte < 248 && out.length < length) out += alphabet[byte % alphabet.length];
+      if (byte < 248 && out.length < length) out += alphabet.charAt(byte % alphabet.length);
     }
   }
   return `${prefix}${out}`;

@@ -1,5 +1,7 @@
 import { buildWebhookHeaders, decodeWebhookKey, signWebhookPayload } from '../../core/webhook-signature.js';
 import { newId } from '../store/ids.js';
+import { defineStoreSlice } from '../store/sandbox-store.js';
+import { unrefTimer } from '../unref-timer.js';
 
 /** Attempts per delivery, the first included, as the service makes them. */
 export const WEBHOOK_MAX_ATTEMPTS = 10;
@@ -69,6 +71,9 @@ export interface WebhookDelivery {
   body: string;
 }
 
+/** The webhook deliveries the sandbox sent, by id, oldest first, as the store keeps them. */
+export const WEBHOOK_DELIVERIES = defineStoreSlice('webhookDeliveries', () => new Map<string, WebhookDelivery>());
+
 /**
  * Delay before attempt `failedAttempts + 1`: `min(maxRetryDelayMs, retryBaseDelayMs * 2^(failedAttempts-1))`
  * with equal jitter (half fixed, half random), so receivers recovering from an outage are not hit
@@ -116,7 +121,7 @@ export class WebhookDispatcher {
   /** Insertion order is creation order, so the first key is the oldest. */
   readonly #log: Map<string, WebhookDelivery>;
   readonly #active = new Set<DeliveryState>();
-  #idleWaiters: Array<() => void> = [];
+  #idleWaiters: (() => void)[] = [];
   #closed = false;
 
   /**
@@ -142,7 +147,7 @@ export class WebhookDispatcher {
     this.#timeoutMs = nonNegative('timeoutMs', options.timeoutMs ?? WEBHOOK_TIMEOUT_MS);
     this.#now = options.now ?? (() => new Date());
     this.#maxLogEntries = positiveInteger('maxLogEntries', options.maxLogEntries ?? WEBHOOK_MAX_LOG_ENTRIES);
-    this.#log = options.log ?? new Map();
+    this.#log = options.log ?? new Map<string, WebhookDelivery>();
   }
 
   /** Whether webhooks are sent at all: both the URL and the key are configured. */
@@ -160,7 +165,9 @@ export class WebhookDispatcher {
     if (!this.enabled || this.#closed) return undefined;
     let body: string | undefined;
     try {
-      body = JSON.stringify(resource);
+      // undefined for a resource JSON cannot represent (undefined, a function), which its type omits.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+      body = JSON.stringify(resource) as string | undefined;
     } catch {
       return undefined;
     }
@@ -249,7 +256,7 @@ export class WebhookDispatcher {
     const controller = new AbortController();
     state.controller = controller;
     const timeout = setTimeout(() => controller.abort(TIMEOUT_REASON), this.#timeoutMs);
-    timeout.unref?.();
+    unrefTimer(timeout);
     let httpStatus: number | null = null;
     let error: string | null = null;
     try {
@@ -287,7 +294,7 @@ export class WebhookDispatcher {
     delivery.nextAttemptAt = new Date(this.#now().getTime() + delayMs).toISOString();
     state.timer = setTimeout(() => void this.#attempt(state), delayMs);
     // A pending retry alone must not keep the sandbox process running.
-    state.timer.unref?.();
+    unrefTimer(state.timer);
   }
 
   #settle(state: DeliveryState, status: 'DELIVERED' | 'FAILED'): void {

@@ -15,7 +15,7 @@ export function webhookRoutes(webhooks: WebhookDispatcher): SandboxRoute[] {
       'POST',
       '/sandbox/v1/webhook-deliveries/:deliveryId/redeliver',
       ({ params }) => {
-        const delivery = webhooks.redeliver(params.deliveryId!);
+        const delivery = webhooks.redeliver(params.deliveryId);
         if (!delivery) throw new SandboxError('NOT_FOUND_ERROR', `no webhook delivery with id ${params.deliveryId}`);
         return jsonResponse(202, delivery);
       },

@@ -12,7 +12,7 @@ import {
   type Sandbox,
   type SandboxMerchant,
 } from '../../../src/sandbox/index.js';
-import { basic, FUTURE_EXPIRY_YEAR, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
+import { basic, FUTURE_EXPIRY_YEAR, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type Answer, type SandboxClient } from '../../support/sandbox-client.js';
 
 const PATH = '/api/v1/card-authorizations';
 const RETURN_URL = 'https://shop.example/checkout/return?order=1';
@@ -47,16 +47,18 @@ function start(options: { merchant?: Partial<SandboxMerchant> } = {}) {
     webhook: {
       url: 'http://127.0.0.1:9/webhooks',
       webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64,
+      // eslint-disable-next-line @typescript-eslint/require-await -- answers asynchronously, as fetch does
       fetch: async (_url, init) => {
         // As a real fetch does: a delivery aborted by close() never arrives.
         if (init?.signal?.aborted) throw init.signal.reason;
         const headers = new Headers(init?.headers);
-        mine.push({ event: headers.get(SERVICE_HEADERS.event) ?? '', signature: headers.get(SERVICE_HEADERS.signature) ?? '', raw: String(init?.body) });
+        mine.push({ event: headers.get(SERVICE_HEADERS.event) ?? '', signature: headers.get(SERVICE_HEADERS.signature) ?? '', raw: typeof init?.body === 'string' ? init.body : '' });
         return new Response(null, { status: 204 });
       },
     },
   }));
 }
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset until a test starts one
 afterEach(() => sandbox?.close());
 
 const securityCodeOf = (pan: string) => (pan.startsWith('37') ? '1234' : '123');
@@ -84,12 +86,12 @@ const capture = (id: string, body: Record<string, unknown>, headers: Record<stri
 const cancel = (id: string, headers: Record<string, string> = {}) => client.request('POST', `${PATH}/${id}/cancel`, { headers });
 
 /** The webhooks received so far, once every delivery has settled. */
-async function received(): Promise<Array<{ event: string; body: any }>> {
+async function received() {
   await sandbox.webhooks.idle();
   return hooks.map((hook) => ({ event: hook.event, body: JSON.parse(hook.raw) }));
 }
 
-function expectRefusal(answer: { status: number; body: any }, status: number, errorCode: string, message: string | RegExp) {
+function expectRefusal(answer: Answer, status: number, errorCode: string, message: string | RegExp) {
   expect(answer.status).toBe(status);
   expect(answer.body).toMatchObject({ code: status, error: { errorCode } });
   if (typeof message === 'string') expect(answer.body.message).toContain(message);
@@ -316,7 +318,7 @@ describe('POST /api/v1/card-authorizations', () => {
     const card = { pan: VISA, expiryMonth: 12, expiryYear: FUTURE_EXPIRY_YEAR, cardHolderName: 'A', securityCode: '123' };
     const base = { amount: 10_000, currency: 'THB', referenceId: 'o', paymentMethod: { paymentMethodType: 'CARD', card } };
     const lastYear = (new Date().getUTCFullYear() - 1) % 100;
-    const cases: Array<[string, Record<string, unknown>, string]> = [
+    const cases: [string, Record<string, unknown>, string][] = [
       ['no amount', { amount: undefined }, 'amount'],
       ['an amount below 1.00 THB', { amount: 99 }, 'amount must be at least 100'],
       ['a fractional amount', { amount: 100.5 }, 'amount must be a whole number of satang'],
@@ -403,12 +405,12 @@ describe('GET /api/v1/card-authorizations', () => {
     expect(all.status).toBe(200);
     expect(CardAuthorizationListSchema.safeParse(all.body).success).toBe(true);
     expect(all.body.totalCount).toBe(5);
-    expect(all.body.data.map((a: any) => a.cardAuthorizationId)).toEqual([...ids].reverse());
+    expect(all.body.data.map((a: { cardAuthorizationId: string }) => a.cardAuthorizationId)).toEqual([...ids].reverse());
     expect(all.body.data[0]).toEqual(await read(ids[4]!));
 
     const page = await client.get(`${PATH}?limit=2&offset=1`);
     expect(page.body.totalCount).toBe(5);
-    expect(page.body.data.map((a: any) => a.cardAuthorizationId)).toEqual([ids[3], ids[2]]);
+    expect(page.body.data.map((a: { cardAuthorizationId: string }) => a.cardAuthorizationId)).toEqual([ids[3], ids[2]]);
   });
 
   it('shows only the merchant’s own authorizations', async () => {
@@ -600,7 +602,7 @@ describe('POST /api/v1/card-authorizations/{id}/charges (capture)', () => {
 
     expect(await read(id)).toMatchObject({ status: 'CAPTURED', capturedAmount: 10_000, capturableAmount: 0, latestChargeId: chargeId, updatedAt: new Date(now).toISOString() });
     const bySource = await client.get(`/api/v1/charges?sourceId=${id}`);
-    expect(bySource.body.data.map((c: any) => c.chargeId)).toEqual([chargeId]);
+    expect(bySource.body.data.map((c: { chargeId: string }) => c.chargeId)).toEqual([chargeId]);
   });
 
   it('ends the authorization with one partial capture when it does not support multicapture; a second capture is 422', async () => {
@@ -625,8 +627,8 @@ describe('POST /api/v1/card-authorizations/{id}/charges (capture)', () => {
     expect(captures.status).toBe(200);
     expect(ChargeListSchema.safeParse(captures.body).success).toBe(true);
     expect(captures.body.totalCount).toBe(3);
-    expect(captures.body.data.map((c: any) => c.chargeId)).toEqual([third, second, first]);
-    expect(captures.body.data.map((c: any) => c.amount)).toEqual([5_000, 2_000, 3_000]);
+    expect(captures.body.data.map((c: { chargeId: string }) => c.chargeId)).toEqual([third, second, first]);
+    expect(captures.body.data.map((c: { amount: number }) => c.amount)).toEqual([5_000, 2_000, 3_000]);
     const paged = await client.get(`${PATH}/${id}/charges?limit=1&offset=1`);
     expect(paged.body).toMatchObject({ totalCount: 3, data: [{ chargeId: second }] });
   });
@@ -688,7 +690,7 @@ describe('POST /api/v1/card-authorizations/{id}/charges (capture)', () => {
   });
 
   describe('bad input', () => {
-    const cases: Array<[string, Record<string, unknown>, string]> = [
+    const cases: [string, Record<string, unknown>, string][] = [
       ['no amount', { amount: undefined }, 'amount'],
       ['a zero amount', { amount: 0 }, 'amount must be at least 100'],
       ['a string amount', { amount: '1000' }, 'amount must be a whole number of satang'],

@@ -13,6 +13,7 @@ let client: SandboxClient;
 function start(options: Parameters<typeof newSandbox>[0] = {}) {
   ({ sandbox, client } = newSandbox({ refundSettleDelayMs: 0, ...options }));
 }
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset until a test starts one
 afterEach(() => sandbox?.close());
 
 const until = async (check: () => Promise<boolean>, timeoutMs = 2_000) => {
@@ -86,7 +87,7 @@ describe('card tokens', () => {
 });
 
 describe('charging the playground test cards', () => {
-  const outcomes: Array<[string, string, string | null, string]> = [
+  const outcomes: [string, string, string | null, string][] = [
     ['4111111111111111', 'SUCCEEDED', null, 'NONE'],
     ['5372074248113841', 'SUCCEEDED', null, 'NONE'],
     ['378282246310005', 'SUCCEEDED', null, 'NONE'],
@@ -176,7 +177,7 @@ describe('installments', () => {
     expect(created.body.redirect.redirectUrl).toMatch(/\/sandbox\/pages\/otp\/ch_/);
   });
 
-  const minimums: Array<[number, number]> = [[3, 300_000], [4, 300_000], [6, 400_000], [10, 500_000]];
+  const minimums: [number, number][] = [[3, 300_000], [4, 300_000], [6, 400_000], [10, 500_000]];
   for (const [period, minimum] of minimums) {
     it(`refuses ${period} months below ${minimum / 100} THB and accepts it at the minimum`, async () => {
       start();

@@ -11,6 +11,7 @@ function start() {
   ({ sandbox, client } = newSandbox());
 }
 afterEach(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset until a test starts one
   sandbox?.close();
   await running?.close();
   running = undefined;

@@ -9,6 +9,7 @@ function start() {
   now = Date.now();
   ({ sandbox, client } = newSandbox({ now: () => new Date(now) }));
 }
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset until a test starts one
 afterEach(() => sandbox?.close());
 
 const RETURN_URL = 'https://shop.example/checkout/return?order=1';

@@ -29,8 +29,8 @@ export function boltRoutes({ bolt, maxBodyBytes }: { bolt: SandboxBolt; maxBodyB
   const { intents } = bolt;
 
   /** The intent's page; a POST acts on it as the terminal or the shopper's app would. */
-  const intentPage = async ({ request, url, params }: RouteContext): Promise<Response> => {
-    const record = intents.find(params.id!);
+  const intentPage = async ({ request, url, params }: RouteContext<{ readonly id: string }>): Promise<Response> => {
+    const record = intents.find(params.id);
     if (!record) return intentNotFound();
     const show = (status: number, message?: Message) => pageResponse(status, renderIntent(record, url.pathname, message));
     if (request.method === 'GET') return show(200);
@@ -65,15 +65,15 @@ export function boltRoutes({ bolt, maxBodyBytes }: { bolt: SandboxBolt; maxBodyB
 
   return [
     apiRoute('POST', '/api/v1/bolt-intents', ({ merchant, body, origin }) => jsonResponse(201, bolt.createIntent(merchant, body, origin))),
-    apiRoute('GET', '/api/v1/bolt-intents/:id', ({ merchant, params }) => jsonResponse(200, bolt.getIntent(merchant, params.id!))),
+    apiRoute('GET', '/api/v1/bolt-intents/:id', ({ merchant, params }) => jsonResponse(200, bolt.getIntent(merchant, params.id))),
     apiRoute('GET', '/api/v1/bolt-devices', ({ merchant, url }) => jsonResponse(200, bolt.listDevices(merchant, pageParams(url.searchParams)))),
-    apiRoute('GET', '/api/v1/bolt-devices/:id', ({ merchant, params }) => jsonResponse(200, bolt.getDevice(merchant, params.id!))),
-    apiRoute('PATCH', '/api/v1/bolt-devices/:id/name', ({ merchant, params, body }) => jsonResponse(200, bolt.renameDevice(merchant, params.id!, body))),
+    apiRoute('GET', '/api/v1/bolt-devices/:id', ({ merchant, params }) => jsonResponse(200, bolt.getDevice(merchant, params.id))),
+    apiRoute('PATCH', '/api/v1/bolt-devices/:id/name', ({ merchant, params, body }) => jsonResponse(200, bolt.renameDevice(merchant, params.id, body))),
     apiRoute(
       'POST',
       '/api/v1/bolt-devices/:id/health-check',
       ({ merchant, params }) => {
-        bolt.requestHealthCheck(merchant, params.id!);
+        bolt.requestHealthCheck(merchant, params.id);
         return new Response(null, { status: 202, headers: { 'cache-control': 'no-store' } });
       },
       { bodyless: true },

@@ -14,12 +14,13 @@ import { SANDBOX_PAGES_PATH } from '../http/page-layout.js';
 import type { SandboxMerchant } from '../partners/sandbox-merchant.js';
 import type { SandboxPayments } from '../charges/sandbox-payments.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
+import { unrefTimer } from '../unref-timer.js';
 import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { BoltDevices, SANDBOX_BOLT_DEVICES, SANDBOX_BOLT_HEALTH_CHECK_DELAY_MS, type SandboxBoltDeviceSeed } from './bolt-devices.js';
 import { BoltIntents, type BoltIntentAction } from './bolt-intents.js';
 
 /** Where the bolt pages live: `/{boltIntentId}` is an intent's page, the path itself lists the open ones. */
-export const SANDBOX_BOLT_PAGE_PATH = `${SANDBOX_PAGES_PATH}/bolt`;
+export const SANDBOX_BOLT_PAGE_PATH = `${SANDBOX_PAGES_PATH}/bolt` as const;
 
 /** Bolt settings of a sandbox. */
 export interface SandboxBoltOptions {
@@ -122,7 +123,7 @@ export class SandboxBolt {
       this.#timers.delete(timer);
       run();
     }, Math.max(0, delayMs));
-    timer.unref();
+    unrefTimer(timer);
     this.#timers.add(timer);
   }
 }

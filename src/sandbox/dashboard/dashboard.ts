@@ -28,9 +28,9 @@ import { DashboardTables } from './dashboard-tables.js';
 /** Where the dashboard lives on the sandbox. */
 export const SANDBOX_DASHBOARD_PATH = '/sandbox/dashboard';
 
-const STYLESHEET_HREF = `${SANDBOX_DASHBOARD_PATH}/style.css`;
-const LOGIN_PATH = `${SANDBOX_DASHBOARD_PATH}/login`;
-const LOGOUT_PATH = `${SANDBOX_DASHBOARD_PATH}/logout`;
+const STYLESHEET_HREF = `${SANDBOX_DASHBOARD_PATH}/style.css` as const;
+const LOGIN_PATH = `${SANDBOX_DASHBOARD_PATH}/login` as const;
+const LOGOUT_PATH = `${SANDBOX_DASHBOARD_PATH}/logout` as const;
 const STYLESHEET = `${SANDBOX_PAGES_CSS}${DASHBOARD_CSS}`;
 /** Pages anyone may open; every other one answers only a signed-in merchant. */
 const OPEN_PATHS: ReadonlySet<string> = new Set([STYLESHEET_HREF, LOGIN_PATH]);
@@ -49,6 +49,14 @@ const PAGE_HEADERS = {
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
 };
+
+/** The path's params of a section's list, and of one of its records. */
+interface SectionParams {
+  readonly section: string;
+}
+interface RecordParams extends SectionParams {
+  readonly id: string;
+}
 
 export interface SandboxDashboardOptions {
   store: SandboxStore;
@@ -109,7 +117,7 @@ export class SandboxDashboard {
       error: (error, context) => (error.status === 405 ? this.#signedOut(context) : undefined) ?? this.#refusal(context, error),
     };
     /** A page only a signed-in merchant gets; anyone else is sent to sign in. */
-    const signed = (handle: (context: RouteContext, signed: SignedIn) => Response | Promise<Response>) => (context: RouteContext) => {
+    const signed = <P>(handle: (context: RouteContext<P>, signed: SignedIn) => Response | Promise<Response>) => (context: RouteContext<P>) => {
       const signedIn = this.#sessions.signedIn(context.request);
       return signedIn ? handle(context, signedIn) : this.#signInFirst(context.request);
     };
@@ -126,12 +134,12 @@ export class SandboxDashboard {
     ];
   }
 
-  #loginPage({ request }: RouteContext): Response {
+  #loginPage({ request }: RouteContext<unknown>): Response {
     if (this.#sessions.signedIn(request)) return seeOther(SANDBOX_DASHBOARD_PATH);
     return page(200, renderLoginPage({ stylesheetHref: STYLESHEET_HREF, action: LOGIN_PATH }));
   }
 
-  async #login({ request, url }: RouteContext): Promise<Response> {
+  async #login({ request, url }: RouteContext<unknown>): Promise<Response> {
     this.#sessions.checkOrigin(request, url);
     const form = await readFormPost(request, this.#maxBodyBytes);
     const merchantId = (form.get('merchantId') ?? '').trim();
@@ -146,7 +154,7 @@ export class SandboxDashboard {
     return seeOther(SANDBOX_DASHBOARD_PATH, { 'set-cookie': this.#sessions.cookie(url, session.id, SANDBOX_DASHBOARD_SESSION_TTL_MS / 1000) });
   }
 
-  async #logout(context: RouteContext, signed: SignedIn): Promise<Response> {
+  async #logout(context: RouteContext<unknown>, signed: SignedIn): Promise<Response> {
     await this.#checkedForm(context, signed);
     this.#sessions.end(signed.session);
     return seeOther(LOGIN_PATH, { 'set-cookie': this.#sessions.cookie(context.url, '', 0) });
@@ -162,8 +170,8 @@ export class SandboxDashboard {
     return page(200, renderHomePage({ frame: this.#frame(signed, undefined), sections, note }));
   }
 
-  #list({ url, params }: RouteContext, signed: SignedIn): Response {
-    const section = this.#section(params.section!);
+  #list({ url, params }: RouteContext<SectionParams>, signed: SignedIn): Response {
+    const section = this.#section(params.section);
     const { limit, offset } = pageParams(url.searchParams);
     const { data, totalCount } = section.list(signed.merchant, { limit, offset });
     const href = this.#tables.sectionHref(section.slug);
@@ -179,9 +187,9 @@ export class SandboxDashboard {
     return page(200, renderListPage({ frame: this.#frame(signed, section), title: section.title, hint: section.hint, table, paging }));
   }
 
-  #detail({ url, params }: RouteContext, signed: SignedIn, status = 200, notice?: Notice): Response {
-    const section = this.#section(params.section!);
-    const record = section.get(signed.merchant, params.id!);
+  #detail({ url, params }: RouteContext<RecordParams>, signed: SignedIn, status = 200, notice?: Notice): Response {
+    const section = this.#section(params.section);
+    const record = section.get(signed.merchant, params.id);
     const done = url.searchParams.get('done');
     const doneAction = done === null ? undefined : section.actions?.find((action) => action.name === done);
     const shownNotice = notice ?? (doneAction ? { kind: 'success' as const, text: doneAction.done } : undefined);
@@ -209,16 +217,16 @@ export class SandboxDashboard {
     return page(status, renderDetailPage(view));
   }
 
-  async #act(context: RouteContext, signed: SignedIn): Promise<Response> {
+  async #act(context: RouteContext<RecordParams & { readonly action: string }>, signed: SignedIn): Promise<Response> {
     const form = await this.#checkedForm(context, signed);
     const formId = form.get(DASHBOARD_FORM_ID_FIELD) ?? '';
     if (!/^[A-Za-z0-9]{8,64}$/.test(formId)) throw new SandboxError('API_VALIDATION_ERROR', 'This form is incomplete. Reload the page and try again.');
     const first = this.#sessions.submission(signed.session, formId);
     if (first !== undefined) return seeOther(first);
 
-    const section = this.#section(context.params.section!);
-    const record = section.get(signed.merchant, context.params.id!);
-    const name = context.params.action!;
+    const section = this.#section(context.params.section);
+    const record = section.get(signed.merchant, context.params.id);
+    const name = context.params.action;
     const action = section.actions?.find((candidate) => candidate.name === name);
     if (!action) throw new SandboxError('NOT_FOUND_ERROR', `A ${section.singular.toLowerCase()} has no action “${name}”.`);
     const recordId = section.id(record);
@@ -255,7 +263,7 @@ export class SandboxDashboard {
   }
 
   /** The answer for a request without a live session to a page that needs one, or undefined. */
-  #signedOut({ request, url }: RouteContext): Response | undefined {
+  #signedOut({ request, url }: RouteContext<unknown>): Response | undefined {
     if (OPEN_PATHS.has(url.pathname) || this.#sessions.signedIn(request)) return undefined;
     return this.#signInFirst(request);
   }
@@ -267,7 +275,7 @@ export class SandboxDashboard {
   }
 
   /** A refused request as a page: what went wrong, and the way back. */
-  #refusal({ request }: RouteContext, error: SandboxError): Response {
+  #refusal({ request }: RouteContext<unknown>, error: SandboxError): Response {
     const title = error.status === 404 ? 'Not found' : error.status === 403 ? 'Refused' : 'Cannot do that';
     return this.#errorPage(error.status, this.#sessions.signedIn(request), title, error.message, error.headers);
   }
@@ -279,7 +287,7 @@ export class SandboxDashboard {
   }
 
   /** The form of a signed-in POST, once its origin and CSRF token are checked. */
-  async #checkedForm({ request, url }: RouteContext, signed: SignedIn): Promise<URLSearchParams> {
+  async #checkedForm({ request, url }: RouteContext<unknown>, signed: SignedIn): Promise<URLSearchParams> {
     this.#sessions.checkOrigin(request, url);
     const form = await readFormPost(request, this.#maxBodyBytes);
     this.#sessions.checkCsrfToken(signed.session, form.get(DASHBOARD_CSRF_FIELD) ?? '');
@@ -288,7 +296,7 @@ export class SandboxDashboard {
 }
 
 /** `/sandbox/dashboard/charges/` is the page without its trailing slash: sends a GET there. */
-function withoutTrailingSlash({ request, url }: RouteContext): Response | undefined {
+function withoutTrailingSlash({ request, url }: RouteContext<unknown>): Response | undefined {
   const trimmed = url.pathname.replace(/\/+$/, '');
   if (trimmed === url.pathname || (request.method !== 'GET' && request.method !== 'HEAD')) return undefined;
   return seeOther(`${trimmed}${url.search}`);

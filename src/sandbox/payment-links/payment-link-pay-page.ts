@@ -42,6 +42,9 @@ const ATTEMPT_PARAM = 'attempt';
 /** What a form token looks like; anything else gets a fresh one, so it cannot name another attempt. */
 const FORM_TOKEN = /^[A-Za-z0-9_-]{8,64}$/;
 
+/** What a route of a link's page gets: the link's id from its path. */
+type LinkPageRequest = RouteContext<{ readonly paymentLinkId: string }>;
+
 /** The request a page answers, as far as the page cares. */
 interface PageContext {
   url: URL;
@@ -82,8 +85,8 @@ export class PaymentLinkPayPage {
   }
 
   /** GET: the form, the link's end, or the outcome of the attempt `?attempt=` names. */
-  async show({ request, url, params }: RouteContext): Promise<Response> {
-    const record = this.#links.find(params.paymentLinkId!);
+  async show({ request, url, params }: LinkPageRequest): Promise<Response> {
+    const record = this.#links.find(params.paymentLinkId);
     if (!record) return paymentLinkNotFound();
     const context: PageContext = { url, deviceType: deviceTypeOf(request) };
     const token = url.searchParams.get(ATTEMPT_PARAM);
@@ -93,8 +96,8 @@ export class PaymentLinkPayPage {
   }
 
   /** POST: pays the link as the form says, once per form token. */
-  async pay({ request, url, params, origin }: RouteContext): Promise<Response> {
-    const record = this.#links.find(params.paymentLinkId!);
+  async pay({ request, url, params, origin }: LinkPageRequest): Promise<Response> {
+    const record = this.#links.find(params.paymentLinkId);
     if (!record) return paymentLinkNotFound();
     const context: PageContext = { url, deviceType: deviceTypeOf(request) };
     const form = await readFormPost(request, this.#maxBodyBytes);

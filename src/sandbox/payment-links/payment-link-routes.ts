@@ -27,8 +27,8 @@ export function paymentLinkRoutes({ links, payments, now, maxBodyBytes }: Paymen
   const payPage = new PaymentLinkPayPage({ links, payments, now, maxBodyBytes });
   return [
     apiRoute('POST', '/api/v1/payment-links', ({ merchant, body, origin }) => jsonResponse(201, links.create(merchant, body, origin))),
-    apiRoute('GET', '/api/v1/payment-links/:id', ({ merchant, params }) => jsonResponse(200, links.get(merchant, params.id!))),
-    apiRoute('PATCH', '/api/v1/payment-links/:id/disable', ({ merchant, params }) => jsonResponse(200, links.disable(merchant, params.id!)), { bodyless: true }),
+    apiRoute('GET', '/api/v1/payment-links/:id', ({ merchant, params }) => jsonResponse(200, links.get(merchant, params.id))),
+    apiRoute('PATCH', '/api/v1/payment-links/:id/disable', ({ merchant, params }) => jsonResponse(200, links.disable(merchant, params.id)), { bodyless: true }),
 
     pageRoute(PAYMENT_LINK_PAGES, 'GET', `${PAYMENT_LINK_PAGES_PATH}/style.css`, () => stylesheetResponse(PAYMENT_LINK_PAGES_CSS)),
     pageRoute(PAYMENT_LINK_PAGES, 'GET', `${PAYMENT_LINK_PAGES_PATH}/:paymentLinkId`, (context) => payPage.show(context)),

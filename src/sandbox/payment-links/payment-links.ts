@@ -27,7 +27,7 @@ import {
 import { PAYMENT_LINKS, type PaymentLinkAttempt, type PaymentLinkPayment, type PaymentLinkRecord } from './payment-link-record.js';
 
 /** Where the hosted pay page of each payment link lives: `{PAYMENT_LINK_PAGES_PATH}/{paymentLinkId}`. */
-export const PAYMENT_LINK_PAGES_PATH = `${SANDBOX_PAGES_PATH}/payment-links`;
+export const PAYMENT_LINK_PAGES_PATH = `${SANDBOX_PAGES_PATH}/payment-links` as const;
 
 export interface SandboxPaymentLinksOptions {
   payments: SandboxPayments;

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { base64Decode } from '../core/base64.js';
-import { SANDBOX_DASHBOARD_PATH } from './dashboard.js';
+import { SANDBOX_DASHBOARD_PATH } from './dashboard/dashboard.js';
 import { SANDBOX_DEFAULTS, SANDBOX_TEST_CARDS } from './defaults.js';
 import { SANDBOX_PAGES_PATH } from './http/page-layout.js';
 import { listenSandbox } from './listen.js';

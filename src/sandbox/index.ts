@@ -30,16 +30,12 @@ export {
   type TestCard,
 } from './defaults.js';
 export { SANDBOX_PAGES_PATH } from './http/page-layout.js';
-export { SANDBOX_DASHBOARD_PATH, SANDBOX_DASHBOARD_SESSION_TTL_MS } from './dashboard.js';
+export { SANDBOX_DASHBOARD_PATH } from './dashboard/dashboard.js';
+export { SANDBOX_DASHBOARD_SESSION_TTL_MS } from './dashboard/dashboard-sessions.js';
 export { SANDBOX_CARD_AUTHORIZATION_TTL_MS } from './authorizations/card-authorizations.js';
 export type { WebhookDelivery, WebhookAttempt } from './webhooks/webhook-dispatcher.js';
-export {
-  SANDBOX_BOLT_DEVICES,
-  SANDBOX_BOLT_HEALTH_CHECK_DELAY_MS,
-  SANDBOX_BOLT_CARD,
-  SANDBOX_BOLT_PAGE_PATH,
-  type SandboxBoltOptions,
-  type SandboxBoltDeviceSeed,
-} from './bolt.js';
+export { SANDBOX_BOLT_PAGE_PATH, type SandboxBoltOptions } from './bolt/bolt.js';
+export { SANDBOX_BOLT_DEVICES, SANDBOX_BOLT_HEALTH_CHECK_DELAY_MS, type SandboxBoltDeviceSeed } from './bolt/bolt-devices.js';
+export { SANDBOX_BOLT_CARD } from './bolt/bolt-charge.js';
 export { buildSlipQrPayload, parseSlipQrPayload, type SlipQrFields } from './slips/slip-qr.js';
 export { SANDBOX_SLIPS_PAGE_PATH, SANDBOX_SLIP_SENDING_BANK_CODE, type SlipDescription } from './slips/qr-slips.js';

@@ -1,24 +1,24 @@
 import { authorizationRoutes } from './authorizations/authorization-routes.js';
 import { SandboxAuthorizations } from './authorizations/card-authorizations.js';
-import { SandboxBolt, type SandboxBoltOptions } from './bolt.js';
+import { SandboxBolt, type SandboxBoltOptions } from './bolt/bolt.js';
+import { boltRoutes } from './bolt/bolt-routes.js';
 import { chargeRoutes } from './charges/charge-routes.js';
 import { SandboxPayments } from './charges/sandbox-payments.js';
-import { SandboxDashboard } from './dashboard.js';
-import { sandboxDashboardSections } from './dashboard-sections.js';
+import { SandboxDashboard } from './dashboard/dashboard.js';
+import { sandboxDashboardSections } from './dashboard/dashboard-sections.js';
 import { SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_REFUND_SETTLE_DELAY_MS } from './defaults.js';
 import { faultRoutes } from './faults/fault-routes.js';
 import { FAULT_RULES, SandboxFaults } from './faults/sandbox-faults.js';
 import { hostedPageRoutes } from './hosted-pages/hosted-page-routes.js';
 import { HostedSteps } from './hosted-pages/hosted-steps.js';
-import { CORS_HEADERS, isClientPath, SandboxDispatcher, type PageHandler } from './http/dispatcher.js';
+import { CORS_HEADERS, isClientPath, SandboxDispatcher } from './http/dispatcher.js';
 import { IDEMPOTENCY_KEYS, IdempotencyStore } from './http/idempotency.js';
-import { pageParams } from './http/list-params.js';
-import { apiRoute, publicRoute, type SandboxRoute } from './http/route.js';
+import { publicRoute, type SandboxRoute } from './http/route.js';
 import { jsonResponse } from './http/sandbox-error.js';
 import type { SandboxPartner } from './partners/authenticate.js';
 import { defaultSandboxMerchant, type SandboxMerchant } from './partners/sandbox-merchant.js';
-import { PaymentLinkPages } from './payment-link-pay-page.js';
-import { SandboxPaymentLinks } from './payment-links.js';
+import { paymentLinkRoutes } from './payment-links/payment-link-routes.js';
+import { SandboxPaymentLinks } from './payment-links/payment-links.js';
 import { SandboxQrSlips } from './slips/qr-slips.js';
 import { slipRoutes } from './slips/slip-routes.js';
 import { SandboxStore } from './store/sandbox-store.js';
@@ -108,14 +108,14 @@ export class Sandbox {
     this.qrSlips = new SandboxQrSlips({ payments: this.payments, now, maxBodyBytes });
     const steps = new HostedSteps(this.payments, now);
     steps.addSteps((id) => this.authorizations.hostedStep(id));
-    this.bolt = new SandboxBolt({ payments: this.payments, webhooks: this.webhooks, now, merchants: this.merchants, maxBodyBytes, options: options.bolt });
+    this.bolt = new SandboxBolt({ store, payments: this.payments, webhooks: this.webhooks, now, merchants: this.merchants, options: options.bolt });
     this.paymentLinks = new SandboxPaymentLinks({ payments: this.payments, webhooks: this.webhooks, merchants: this.merchants, now });
 
-    const linkPages = new PaymentLinkPages({ links: this.paymentLinks, payments: this.payments, now, maxBodyBytes, publicUrl: options.publicUrl });
     const dashboard =
       options.dashboard === false
         ? undefined
         : new SandboxDashboard({
+            store,
             merchants: this.merchants,
             now,
             maxBodyBytes,
@@ -129,14 +129,14 @@ export class Sandbox {
               bolt: this.bolt,
             }),
           });
-    const pageHandlers: PageHandler[] = [(request, url) => linkPages.handle(request, url), (request, url) => this.bolt.handlePage(request, url)];
-    if (dashboard) pageHandlers.push((request, url) => dashboard.handle(request, url));
 
     const routes: SandboxRoute[] = [
       ...slipRoutes(this.qrSlips, this.payments, maxBodyBytes),
       ...chargeRoutes(this.payments),
       ...authorizationRoutes(this.authorizations),
-      ...paymentLinkAndBoltRoutes(this.paymentLinks, this.bolt),
+      ...paymentLinkRoutes({ links: this.paymentLinks, payments: this.payments, now, maxBodyBytes }),
+      ...boltRoutes({ bolt: this.bolt, maxBodyBytes }),
+      ...(dashboard?.routes() ?? []),
       ...webhookRoutes(this.webhooks),
       ...faultRoutes(this.faults),
       ...hostedPageRoutes({ steps, payments: this.payments, now, maxBodyBytes }),
@@ -149,7 +149,6 @@ export class Sandbox {
       idempotency: new IdempotencyStore(now, store.slice(IDEMPOTENCY_KEYS)),
       maxBodyBytes,
       publicUrl: options.publicUrl,
-      pageHandlers,
       log: options.log,
     });
   }
@@ -179,27 +178,4 @@ export class Sandbox {
 /** Creates a sandbox; see {@link Sandbox}. */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   return new Sandbox(options);
-}
-
-/** The payment link and bolt endpoints. */
-function paymentLinkAndBoltRoutes(paymentLinks: SandboxPaymentLinks, bolt: SandboxBolt): SandboxRoute[] {
-  return [
-    apiRoute('POST', '/api/v1/payment-links', ({ merchant, body, origin }) => jsonResponse(201, paymentLinks.create(merchant, body, origin))),
-    apiRoute('GET', '/api/v1/payment-links/:id', ({ merchant, params }) => jsonResponse(200, paymentLinks.get(merchant, params.id))),
-    apiRoute('PATCH', '/api/v1/payment-links/:id/disable', ({ merchant, params }) => jsonResponse(200, paymentLinks.disable(merchant, params.id)), { bodyless: true }),
-    apiRoute('POST', '/api/v1/bolt-intents', ({ merchant, body, origin }) => jsonResponse(201, bolt.createIntent(merchant, body, origin))),
-    apiRoute('GET', '/api/v1/bolt-intents/:id', ({ merchant, params }) => jsonResponse(200, bolt.getIntent(merchant, params.id))),
-    apiRoute('GET', '/api/v1/bolt-devices', ({ merchant, url }) => jsonResponse(200, bolt.listDevices(merchant, pageParams(url.searchParams)))),
-    apiRoute('GET', '/api/v1/bolt-devices/:id', ({ merchant, params }) => jsonResponse(200, bolt.getDevice(merchant, params.id))),
-    apiRoute('PATCH', '/api/v1/bolt-devices/:id/name', ({ merchant, params, body }) => jsonResponse(200, bolt.renameDevice(merchant, params.id, body))),
-    apiRoute(
-      'POST',
-      '/api/v1/bolt-devices/:id/health-check',
-      ({ merchant, params }) => {
-        bolt.requestHealthCheck(merchant, params.id);
-        return new Response(null, { status: 202, headers: { 'cache-control': 'no-store' } });
-      },
-      { bodyless: true },
-    ),
-  ];
 }

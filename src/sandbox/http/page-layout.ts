@@ -158,3 +158,10 @@ export function paymentMethodLabel(paymentMethodType: string): string {
     ? PAYMENT_METHOD_LABELS[paymentMethodType as ReadablePaymentMethodType]
     : paymentMethodType;
 }
+
+/** A stylesheet the pages link, served same-origin so their CSP lets it in; cached briefly. */
+export function stylesheetResponse(css: string): Response {
+  return new Response(css, {
+    headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' },
+  });
+}

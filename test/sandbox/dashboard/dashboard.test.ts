@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SANDBOX_DASHBOARD_COOKIE } from '../../src/sandbox/dashboard.js';
-import { parseCliOptions } from '../../src/sandbox/cli.js';
-import { satangFromBaht } from '../../src/sandbox/dashboard-sections.js';
-import { SANDBOX_DASHBOARD_PATH, SANDBOX_DASHBOARD_SESSION_TTL_MS, SANDBOX_DEFAULTS, type Sandbox, type SandboxMerchant, type SandboxOptions } from '../../src/sandbox/index.js';
-import { basic, FUTURE_EXPIRY_YEAR, newSandbox, ORIGIN, type SandboxClient } from '../support/sandbox-client.js';
+import { SANDBOX_DASHBOARD_COOKIE } from '../../../src/sandbox/dashboard/dashboard-sessions.js';
+import type { Refund } from '../../../src/core/schemas/refund.js';
+import { parseCliOptions } from '../../../src/sandbox/cli.js';
+import { satangFromBaht } from '../../../src/sandbox/dashboard/sections/section-values.js';
+import { SANDBOX_DASHBOARD_PATH, SANDBOX_DASHBOARD_SESSION_TTL_MS, SANDBOX_DEFAULTS, type Sandbox, type SandboxMerchant, type SandboxOptions } from '../../../src/sandbox/index.js';
+import { basic, FUTURE_EXPIRY_YEAR, newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
 
 const KEY = Buffer.from('a webhook key of thirty-two byte').toString('base64');
 const HOOK_URL = 'http://127.0.0.1:9/hooks';
@@ -14,7 +15,7 @@ const VISA = '4111111111111111';
 
 interface Hook {
   event: string;
-  body: any;
+  body: Record<string, unknown>;
   raw: string;
 }
 
@@ -32,7 +33,8 @@ let hooks: Hook[];
 let hookStatus: number;
 let now: number;
 
-afterEach(() => sandbox?.close());
+// Widened: no sandbox exists before the first test starts one.
+afterEach(() => (sandbox as Sandbox | undefined)?.close());
 
 function start(options: SandboxOptions = {}) {
   // Each sandbox has its own list, so a delivery still running from an earlier test lands elsewhere.
@@ -40,11 +42,11 @@ function start(options: SandboxOptions = {}) {
   hooks = received;
   hookStatus = 204;
   now = Date.now();
-  const receiver: typeof fetch = async (_url, init) => {
-    if (init?.signal?.aborted) throw new Error('aborted');
-    const raw = String(init?.body);
+  const receiver: typeof fetch = (_url, init) => {
+    if (init?.signal?.aborted) return Promise.reject(new Error('aborted'));
+    const raw = typeof init?.body === 'string' ? init.body : '';
     received.push({ event: new Headers(init?.headers).get('x-service-event') ?? '', body: JSON.parse(raw), raw });
-    return new Response(null, { status: hookStatus });
+    return Promise.resolve(new Response(null, { status: hookStatus }));
   };
   ({ sandbox, client } = newSandbox({
     refundSettleDelayMs: 0,
@@ -60,10 +62,11 @@ class Browser {
   constructor(readonly origin = ORIGIN) {}
 
   async request(method: string, path: string, init: { fields?: Record<string, string>; headers?: Record<string, string>; contentType?: string } = {}): Promise<Page> {
-    const headers: Record<string, string> = { ...(this.cookie ? { cookie: this.cookie } : {}) };
-    if (method === 'POST') Object.assign(headers, { origin: this.origin, 'sec-fetch-site': 'same-origin', 'content-type': init.contentType ?? FORM });
-    Object.assign(headers, init.headers);
-    for (const [name, value] of Object.entries(headers)) if (value === '') delete headers[name];
+    const wanted: Record<string, string> = { ...(this.cookie ? { cookie: this.cookie } : {}) };
+    if (method === 'POST') Object.assign(wanted, { origin: this.origin, 'sec-fetch-site': 'same-origin', 'content-type': init.contentType ?? FORM });
+    Object.assign(wanted, init.headers);
+    // An empty value leaves the header out, as a browser that does not send it would.
+    const headers = Object.fromEntries(Object.entries(wanted).filter(([, value]) => value !== ''));
     const url = path.startsWith('http') ? path : `${this.origin}${path}`;
     const response = await sandbox.fetch(
       new Request(url, { method, headers, body: init.fields ? new URLSearchParams(init.fields).toString() : undefined, redirect: 'manual' }),
@@ -660,7 +663,7 @@ describe('the sandbox dashboard', () => {
       expect(answer.location).toBe(`${charges(chargeId)}?done=refund`);
       await vi.waitFor(() => expect(events()).toHaveLength(4));
       expect(await delivered()).toEqual(['charge.succeeded', 'transaction.created', 'refund.succeeded', 'transaction.created']);
-      const refund = hook('refund.succeeded').body;
+      const refund = hook('refund.succeeded').body as Refund;
       expect(refund).toMatchObject({ chargeId, amount: 30_000, refundReason: 'customer asked', status: 'SUCCEEDED' });
       expect((await client.get(`/api/v1/refunds/${refund.refundId}`)).body).toEqual(refund);
       expect(hooks.find((candidate) => candidate.body.transactionId === refund.refundId)!.body).toMatchObject({ transactionType: 'REFUND', grossAmount: 30_000 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BoltDeviceListSchema, BoltDeviceSchema, BoltIntentSchema } from '../../src/core/schemas/bolt.js';
-import { ChargeSchema } from '../../src/core/schemas/charge.js';
-import { verifyWebhookSignature } from '../../src/core/webhook-signature.js';
+import { BoltDeviceListSchema, BoltDeviceSchema, BoltIntentSchema, type BoltDevice } from '../../../src/core/schemas/bolt.js';
+import { ChargeSchema } from '../../../src/core/schemas/charge.js';
+import { verifyWebhookSignature } from '../../../src/core/webhook-signature.js';
 import {
   defaultSandboxMerchant,
   SANDBOX_BOLT_CARD,
@@ -9,8 +9,8 @@ import {
   SANDBOX_DEFAULTS,
   type Sandbox,
   type SandboxOptions,
-} from '../../src/sandbox/index.js';
-import { basic, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type SandboxClient } from '../support/sandbox-client.js';
+} from '../../../src/sandbox/index.js';
+import { basic, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
 
 const WEBHOOK_KEY = Buffer.from('a webhook key of thirty-two byte').toString('base64');
 const RETURN_URL = 'https://shop.example/bolt/return?order=7';
@@ -18,7 +18,7 @@ const START = Date.parse('2025-03-14T09:26:53.000Z');
 
 interface Hook {
   event: string;
-  body: any;
+  body: unknown;
   signature: string;
   raw: string;
 }
@@ -50,7 +50,8 @@ function start(options: SandboxOptions = {}) {
     ...options,
   }));
 }
-afterEach(() => sandbox?.close());
+// Widened: no sandbox exists before the first test starts one.
+afterEach(() => (sandbox as Sandbox | undefined)?.close());
 
 /** Webhook events in the order the sandbox sent them; deliveries may arrive in another order. */
 const events = () => sandbox.webhooks.list().reverse().map((delivery) => delivery.event);
@@ -455,8 +456,8 @@ describe('bolt devices', () => {
     expect(answer.status).toBe(200);
     expect(BoltDeviceListSchema.safeParse(answer.body).success).toBe(true);
     expect(answer.body.totalCount).toBe(SANDBOX_BOLT_DEVICES.length);
-    expect(answer.body.data.map((d: any) => d.name)).toEqual(SANDBOX_BOLT_DEVICES.map((d) => d.name).reverse());
-    const created = answer.body.data.map((d: any) => Date.parse(d.createdAt));
+    expect(answer.body.data.map((d: BoltDevice) => d.name)).toEqual(SANDBOX_BOLT_DEVICES.map((d) => d.name).reverse());
+    const created = answer.body.data.map((d: { createdAt: string }) => Date.parse(d.createdAt));
     expect([...created].sort((a, b) => b - a)).toEqual(created);
     for (const device of answer.body.data) expect(device.boltDeviceId).toMatch(/^bd_/);
     const page = await client.get('/api/v1/bolt-devices?limit=1&offset=1');
@@ -480,7 +481,7 @@ describe('bolt devices', () => {
       },
     });
     const mine = await client.get('/api/v1/bolt-devices');
-    expect(mine.body.data.map((d: any) => d.boltDeviceId)).toEqual(['bd_new', 'bd_old']);
+    expect(mine.body.data.map((d: BoltDevice) => d.boltDeviceId)).toEqual(['bd_new', 'bd_old']);
     expect(mine.body.data[1].latestMetric).toEqual({ reportedAt: '2025-02-01T00:00:00Z', batteryLevel: 50 });
     const theirs = await client.get('/api/v1/bolt-devices', { auth: basic(other.merchantId, other.apiKey) });
     expect(theirs.body).toEqual({ data: [], totalCount: 0 });
@@ -494,8 +495,8 @@ describe('bolt devices', () => {
   it('reads one device with its latest metric, null for one that never reported', async () => {
     start();
     const list = (await client.get('/api/v1/bolt-devices')).body.data;
-    const reported = list.find((d: any) => d.name === 'Front counter');
-    const silent = list.find((d: any) => d.name === 'Delivery handheld');
+    const reported = list.find((d: BoltDevice) => d.name === 'Front counter');
+    const silent = list.find((d: BoltDevice) => d.name === 'Delivery handheld');
     const one = await client.get(`/api/v1/bolt-devices/${reported.boltDeviceId}`);
     expect(one.status).toBe(200);
     expect(BoltDeviceSchema.safeParse(one.body).success).toBe(true);
@@ -541,7 +542,7 @@ describe('bolt devices', () => {
 
   it('answers a health check 202 with no body, and the new metric lands after the configured delay', async () => {
     start({ bolt: { healthCheckDelayMs: 40 } });
-    const silent = (await client.get('/api/v1/bolt-devices')).body.data.find((d: any) => d.latestMetric === null);
+    const silent = (await client.get('/api/v1/bolt-devices')).body.data.find((d: BoltDevice) => d.latestMetric === null);
     now += 60_000;
     const answer = await client.request('POST', `/api/v1/bolt-devices/${silent.boltDeviceId}/health-check`);
     expect(answer.status).toBe(202);
@@ -565,7 +566,7 @@ describe('bolt devices', () => {
 
   it('drops a pending health-check report when the sandbox closes', async () => {
     start({ bolt: { healthCheckDelayMs: 20 } });
-    const silent = (await client.get('/api/v1/bolt-devices')).body.data.find((d: any) => d.latestMetric === null);
+    const silent = (await client.get('/api/v1/bolt-devices')).body.data.find((d: BoltDevice) => d.latestMetric === null);
     await client.request('POST', `/api/v1/bolt-devices/${silent.boltDeviceId}/health-check`);
     sandbox.close();
     await new Promise((resolve) => setTimeout(resolve, 60));

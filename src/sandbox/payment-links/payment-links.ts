@@ -1,110 +1,33 @@
-import { INSTALLMENT_MIN_AMOUNT_SATANG, INSTALLMENT_PERIODS, type InstallmentPeriod } from '../core/constants.js';
-import type { Charge, CreateChargeRequest, CreateChargeResponse } from '../core/schemas/charge.js';
-import type { CustomerRequest } from '../core/schemas/common.js';
+import type { InstallmentPeriod } from '../../core/constants.js';
+import type { Charge, CreateChargeRequest, CreateChargeResponse } from '../../core/schemas/charge.js';
 import {
   CreatePaymentLinkRequestSchema,
-  type CreatePaymentLinkRequest,
   type CreatePaymentLinkResponse,
   type PaymentLink,
   type PaymentLinkStatus,
-} from '../core/schemas/payment-link.js';
-import type { DeviceType, PaymentMethodRequest, PaymentMethodType } from '../core/schemas/payment-method.js';
-import type { FieldIssue } from '../core/validation.js';
-import { SANDBOX_PAGES_PATH } from './http/page-layout.js';
-import { newId } from './store/ids.js';
-import type { ChargeOutcome } from './charges/charge-records.js';
-import type { SandboxPayments } from './charges/sandbox-payments.js';
-import { parseRequest } from './http/parse-request.js';
-import type { SandboxMerchant } from './partners/sandbox-merchant.js';
-import { SandboxError } from './http/sandbox-error.js';
-import { pageNewestFirst } from './store/sandbox-store.js';
-import type { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+} from '../../core/schemas/payment-link.js';
+import type { FieldIssue } from '../../core/validation.js';
+import { SANDBOX_PAGES_PATH } from '../http/page-layout.js';
+import { newId } from '../store/ids.js';
+import type { ChargeOutcome } from '../charges/charge-records.js';
+import type { SandboxPayments } from '../charges/sandbox-payments.js';
+import { parseRequest } from '../http/parse-request.js';
+import type { SandboxMerchant } from '../partners/sandbox-merchant.js';
+import { SandboxError } from '../http/sandbox-error.js';
+import { pageNewestFirst, type SandboxStore } from '../store/sandbox-store.js';
+import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
+import {
+  enabledMethods,
+  installmentPeriods,
+  orderIssues,
+  paymentMethodRequest,
+  resolveLinkSettings,
+  type PaymentLinkMethod,
+} from './link-settings.js';
+import { PAYMENT_LINKS, type PaymentLinkAttempt, type PaymentLinkPayment, type PaymentLinkRecord } from './payment-link-record.js';
 
 /** Where the hosted pay page of each payment link lives: `{PAYMENT_LINK_PAGES_PATH}/{paymentLinkId}`. */
-export const PAYMENT_LINK_PAGES_PATH = `${SANDBOX_PAGES_PATH}/payment-links`;
-
-/** Most order lines a link may carry. */
-export const PAYMENT_LINK_MAX_ORDER_ITEMS = 100;
-
-/** The switches of `linkSettings`, each a family of payment methods. */
-export const LINK_SETTING_MEMBERS = ['card', 'cardInstallments', 'qrPromptPay', 'eWallets', 'mobileBanking', 'buyNowPayLater'] as const;
-export type LinkSettingMember = (typeof LINK_SETTING_MEMBERS)[number];
-
-/** The member of `linkSettings.cardInstallments` that switches each installment period. */
-export const INSTALLMENT_SETTING_MEMBERS = {
-  3: 'installments3m',
-  4: 'installments4m',
-  6: 'installments6m',
-  10: 'installments10m',
-} as const satisfies Record<InstallmentPeriod, string>;
-
-/**
- * The payment methods each `linkSettings` member offers on the pay page, in the order the page
- * lists them. A link's page always charges a card as `CARD` (the payer types it in on the page).
- */
-export const LINK_SETTING_METHODS = {
-  card: ['CARD'],
-  cardInstallments: ['CARD_INSTALLMENTS'],
-  qrPromptPay: ['QR_PROMPT_PAY'],
-  eWallets: ['TRUE_MONEY', 'SHOPEE_PAY', 'LINE_PAY', 'ALIPAY', 'WECHAT_PAY', 'MAKE'],
-  mobileBanking: ['KPLUS', 'SCB_EASY', 'BANGKOK_BANK_APP', 'KRUNGSRI_APP'],
-  buyNowPayLater: ['SPAY_LATER'],
-} as const satisfies Record<LinkSettingMember, readonly PaymentMethodType[]>;
-
-/** A method a payment link's page can charge. */
-export type PaymentLinkMethod = (typeof LINK_SETTING_METHODS)[LinkSettingMember][number];
-
-// A type alias, not an interface, so it fits the schema's loose (index-signature) object type.
-type Toggle = { isEnabled: boolean };
-
-/** `linkSettings` as a link reads back: every member and every installment period spelled out. */
-export type ResolvedLinkSettings = {
-  card: Toggle;
-  cardInstallments: Toggle & Record<(typeof INSTALLMENT_SETTING_MEMBERS)[InstallmentPeriod], Toggle>;
-  qrPromptPay: Toggle;
-  eWallets: Toggle;
-  mobileBanking: Toggle;
-  buyNowPayLater: Toggle;
-};
-
-/** One payment started on a link's page, kept so the page can show it again. */
-export interface PaymentLinkAttempt {
-  /** The token of the form that started it; the page's return address carries it. */
-  token: string;
-  chargeId: string;
-  /** The hosted step (OTP, force, wallet) the payer was sent to, while the charge is PENDING. */
-  stepUrl: string | undefined;
-  /** The QR shown for a PromptPay attempt. */
-  qr: { rawData: string; imageBase64Encoded: string; expiry: string } | undefined;
-}
-
-/** A payment link and what the sandbox keeps about it beyond its public shape. */
-export interface PaymentLinkRecord {
-  /** Stored status is ACTIVE, PAID or DISABLED; EXPIRED is read from the clock (see `status`). */
-  link: PaymentLink;
-  linkSettings: ResolvedLinkSettings;
-  seq: number;
-  expiresAt: Date | undefined;
-  /** The charge that paid the link. */
-  paidByChargeId: string | undefined;
-  /** Attempts by form token. A pending entry holds the promise of a charge still being created. */
-  attempts: Map<string, Promise<PaymentLinkAttempt>>;
-  /** Settled attempts (charge created) by charge id. */
-  attemptsByChargeId: Map<string, PaymentLinkAttempt>;
-}
-
-/** What the payer chose on a link's page, checked by the page; the charge is made from it. */
-export interface PaymentLinkPayment {
-  method: PaymentLinkMethod;
-  /** For CARD and CARD_INSTALLMENTS. */
-  card?: { pan: string; expiryMonth: number; expiryYear: number; cardHolderName: string; securityCode: string };
-  /** For CARD_INSTALLMENTS. */
-  installmentPeriod?: InstallmentPeriod;
-  /** For the mobile banking apps that only run on a phone. */
-  deviceType?: DeviceType;
-  /** The phone number and delivery address the page collected. */
-  customer?: CustomerRequest;
-}
+export const PAYMENT_LINK_PAGES_PATH = `${SANDBOX_PAGES_PATH}/payment-links` as const;
 
 export interface SandboxPaymentLinksOptions {
   payments: SandboxPayments;
@@ -112,8 +35,6 @@ export interface SandboxPaymentLinksOptions {
   merchants: ReadonlyMap<string, SandboxMerchant>;
   now: () => Date;
 }
-
-const FORM_TOKEN = /^[A-Za-z0-9_-]{8,64}$/;
 
 /**
  * Payment links: `POST /api/v1/payment-links`, `GET .../{id}`, `PATCH .../{id}/disable`, and the
@@ -134,7 +55,8 @@ const FORM_TOKEN = /^[A-Za-z0-9_-]{8,64}$/;
  * `customer.deliveryAddress`.
  */
 export class SandboxPaymentLinks {
-  readonly #links = new Map<string, PaymentLinkRecord>();
+  readonly #store: SandboxStore;
+  readonly #links: Map<string, PaymentLinkRecord>;
   readonly #payments: SandboxPayments;
   readonly #webhooks: WebhookDispatcher;
   readonly #merchants: ReadonlyMap<string, SandboxMerchant>;
@@ -142,6 +64,8 @@ export class SandboxPaymentLinks {
 
   constructor(options: SandboxPaymentLinksOptions) {
     this.#payments = options.payments;
+    this.#store = options.payments.store;
+    this.#links = this.#store.slice(PAYMENT_LINKS);
     this.#webhooks = options.webhooks;
     this.#merchants = options.merchants;
     this.#now = options.now;
@@ -211,11 +135,10 @@ export class SandboxPaymentLinks {
     this.#links.set(paymentLinkId, {
       link,
       linkSettings,
-      seq: this.#payments.store.nextSeq(),
+      seq: this.#store.nextSeq(),
       expiresAt,
       paidByChargeId: undefined,
       attempts: new Map(),
-      attemptsByChargeId: new Map(),
     });
     return { id: paymentLinkId, url: link.url };
   }
@@ -283,31 +206,17 @@ export class SandboxPaymentLinks {
 
   /** The methods the link's settings enable, in page order. */
   enabledMethods(record: PaymentLinkRecord): PaymentLinkMethod[] {
-    return LINK_SETTING_MEMBERS.filter((member) => record.linkSettings[member].isEnabled).flatMap((member) => LINK_SETTING_METHODS[member]);
+    return enabledMethods(record.linkSettings);
   }
 
   /** The installment periods the link offers (enabled, and within reach of its amount). */
   installmentPeriods(record: PaymentLinkRecord): InstallmentPeriod[] {
-    const settings = record.linkSettings.cardInstallments;
-    if (!settings.isEnabled) return [];
-    return INSTALLMENT_PERIODS.filter(
-      (period) => settings[INSTALLMENT_SETTING_MEMBERS[period]].isEnabled && record.link.order.netAmount >= INSTALLMENT_MIN_AMOUNT_SATANG[period],
-    );
+    return installmentPeriods(record.linkSettings, record.link.order.netAmount);
   }
 
   /** The attempt a form token started, if any (waiting for its charge to exist). */
   attempt(record: PaymentLinkRecord, token: string): Promise<PaymentLinkAttempt> | undefined {
     return record.attempts.get(token);
-  }
-
-  /** A fresh token for a form on the link's page. */
-  newFormToken(): string {
-    return newId('pla_', 20);
-  }
-
-  /** Whether `token` can name an attempt (the page makes a fresh one otherwise). */
-  isFormToken(token: string): boolean {
-    return FORM_TOKEN.test(token);
   }
 
   /**
@@ -344,14 +253,7 @@ export class SandboxPaymentLinks {
       source: 'PAYMENT_LINK',
       sourceId: record.link.paymentLinkId,
     });
-    const attempt: PaymentLinkAttempt = {
-      token,
-      chargeId: response.chargeId,
-      stepUrl: response.redirect?.redirectUrl,
-      qr: response.encodedImage ?? undefined,
-    };
-    record.attemptsByChargeId.set(response.chargeId, attempt);
-    return attempt;
+    return { token, chargeId: response.chargeId, stepUrl: response.redirect?.redirectUrl, qr: response.encodedImage ?? undefined };
   }
 
   /** The hook on every charge's settlement: pays the link, or refuses a charge it can no longer take. */
@@ -369,108 +271,10 @@ export class SandboxPaymentLinks {
 
   #own(merchant: SandboxMerchant, paymentLinkId: string): PaymentLinkRecord {
     const record = this.#links.get(paymentLinkId);
-    if (!record || record.link.merchantId !== merchant.merchantId) {
+    if (record?.link.merchantId !== merchant.merchantId) {
       throw new SandboxError('NOT_FOUND_ERROR', `no payment link with id ${paymentLinkId}`);
     }
     return record;
   }
 }
 
-function thb(satang: number): string {
-  return `${(satang / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} THB`;
-}
-
-function orderIssues(order: CreatePaymentLinkRequest['order']): FieldIssue[] {
-  const items = order.orderItems ?? [];
-  if (items.length > PAYMENT_LINK_MAX_ORDER_ITEMS) {
-    return [{ field: 'order.orderItems', message: `must list at most ${PAYMENT_LINK_MAX_ORDER_ITEMS} items` }];
-  }
-  if (items.length === 0) return [];
-  const total = items.reduce((sum, item) => sum + item.price * item.quantity, 0);
-  if (total === order.netAmount) return [];
-  return [
-    {
-      field: 'order.netAmount',
-      message: `must equal the sum of orderItems price × quantity, ${total} (${thb(total)}); it is ${order.netAmount} (${thb(order.netAmount)})`,
-    },
-  ];
-}
-
-function resolveLinkSettings(
-  given: CreatePaymentLinkRequest['linkSettings'],
-  netAmount: number,
-  issues: FieldIssue[],
-): ResolvedLinkSettings {
-  const on = (toggle: Toggle | undefined, fallback: boolean): Toggle => ({ isEnabled: toggle?.isEnabled ?? fallback });
-  const all = given === undefined;
-  const periods = Object.fromEntries(
-    INSTALLMENT_PERIODS.map((period) => {
-      const member = INSTALLMENT_SETTING_MEMBERS[period];
-      return [member, on(given?.cardInstallments?.[member], all && netAmount >= INSTALLMENT_MIN_AMOUNT_SATANG[period])];
-    }),
-  ) as Record<(typeof INSTALLMENT_SETTING_MEMBERS)[InstallmentPeriod], Toggle>;
-  const anyPeriod = Object.values(periods).some((toggle) => toggle.isEnabled);
-  const settings: ResolvedLinkSettings = {
-    card: on(given?.card, all),
-    cardInstallments: { isEnabled: given?.cardInstallments?.isEnabled ?? (all && anyPeriod), ...periods },
-    qrPromptPay: on(given?.qrPromptPay, all),
-    eWallets: on(given?.eWallets, all),
-    mobileBanking: on(given?.mobileBanking, all),
-    buyNowPayLater: on(given?.buyNowPayLater, all),
-  };
-  if (!LINK_SETTING_MEMBERS.some((member) => settings[member].isEnabled)) {
-    issues.push({ field: 'linkSettings', message: `must enable at least one payment method (${LINK_SETTING_MEMBERS.join(', ')})` });
-  }
-  if (settings.cardInstallments.isEnabled) {
-    if (!anyPeriod) {
-      const members = Object.values(INSTALLMENT_SETTING_MEMBERS).join(', ');
-      issues.push({ field: 'linkSettings.cardInstallments', message: `is enabled but enables no period; enable one of ${members}` });
-    }
-    for (const period of INSTALLMENT_PERIODS) {
-      const member = INSTALLMENT_SETTING_MEMBERS[period];
-      const minimum = INSTALLMENT_MIN_AMOUNT_SATANG[period];
-      if (periods[member].isEnabled && netAmount < minimum) {
-        issues.push({
-          field: `linkSettings.cardInstallments.${member}`,
-          message: `needs an order.netAmount of at least ${minimum} (${thb(minimum)}) for ${period} months`,
-        });
-      }
-    }
-  }
-  return settings;
-}
-
-function paymentMethodRequest(payment: PaymentLinkPayment): PaymentMethodRequest {
-  switch (payment.method) {
-    case 'CARD':
-      if (!payment.card) throw new Error('a card payment needs the card');
-      return { paymentMethodType: 'CARD', card: payment.card };
-    case 'CARD_INSTALLMENTS':
-      if (!payment.card || payment.installmentPeriod === undefined) throw new Error('an installment payment needs the card and a period');
-      return { paymentMethodType: 'CARD_INSTALLMENTS', cardInstallments: { ...payment.card, installmentPeriod: payment.installmentPeriod } };
-    case 'QR_PROMPT_PAY':
-      return { paymentMethodType: 'QR_PROMPT_PAY', qrPromptPay: {} };
-    case 'TRUE_MONEY':
-      return { paymentMethodType: 'TRUE_MONEY', trueMoney: {} };
-    case 'SHOPEE_PAY':
-      return { paymentMethodType: 'SHOPEE_PAY', shopeePay: {} };
-    case 'LINE_PAY':
-      return { paymentMethodType: 'LINE_PAY', linePay: {} };
-    case 'ALIPAY':
-      return { paymentMethodType: 'ALIPAY', alipay: {} };
-    case 'WECHAT_PAY':
-      return { paymentMethodType: 'WECHAT_PAY', weChatPay: {} };
-    case 'MAKE':
-      return { paymentMethodType: 'MAKE', make: {} };
-    case 'KPLUS':
-      return { paymentMethodType: 'KPLUS', kPlus: {} };
-    case 'SCB_EASY':
-      return { paymentMethodType: 'SCB_EASY', scbEasy: {} };
-    case 'BANGKOK_BANK_APP':
-      return { paymentMethodType: 'BANGKOK_BANK_APP', bangkokBankApp: {} };
-    case 'KRUNGSRI_APP':
-      return { paymentMethodType: 'KRUNGSRI_APP', krungsriApp: {} };
-    case 'SPAY_LATER':
-      return { paymentMethodType: 'SPAY_LATER', sPayLater: {} };
-  }
-}

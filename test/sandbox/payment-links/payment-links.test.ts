@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PaymentLinkSchema } from '../../src/core/schemas/payment-link.js';
-import { parseWebhookEvent } from '../../src/core/schemas/webhook-events.js';
-import { verifyWebhookSignature } from '../../src/core/webhook-signature.js';
-import { REPLAYED_HEADER, SANDBOX_DEFAULTS, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { basic, CLIENT_AUTH, FUTURE_EXPIRY_YEAR, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type SandboxClient } from '../support/sandbox-client.js';
+import { PaymentLinkSchema } from '../../../src/core/schemas/payment-link.js';
+import { parseWebhookEvent } from '../../../src/core/schemas/webhook-events.js';
+import { verifyWebhookSignature } from '../../../src/core/webhook-signature.js';
+import { REPLAYED_HEADER, SANDBOX_DEFAULTS, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
+import { basic, CLIENT_AUTH, FUTURE_EXPIRY_YEAR, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
 
 const KEY = Buffer.from('a webhook key of thirty-two byte').toString('base64');
 const REDIRECT_URL = 'https://shop.example/orders/2001/thanks';
@@ -34,16 +34,18 @@ function start(options: SandboxOptions = {}) {
     webhook: {
       url: 'https://shop.example/webhooks',
       webhookKeyBase64: KEY,
-      fetch: async (_url, init) => {
+      fetch: (_url, init) => {
         const headers = new Headers(init?.headers);
-        sink.push({ event: headers.get('x-service-event') ?? '', signature: headers.get('x-service-signature') ?? '', body: String(init?.body) });
-        return new Response(null, { status: 204 });
+        const body = typeof init?.body === 'string' ? init.body : '';
+        sink.push({ event: headers.get('x-service-event') ?? '', signature: headers.get('x-service-signature') ?? '', body });
+        return Promise.resolve(new Response(null, { status: 204 }));
       },
     },
     ...options,
   }));
 }
-afterEach(() => sandbox?.close());
+// Widened: no sandbox exists before the first test starts one.
+afterEach(() => (sandbox as Sandbox | undefined)?.close());
 
 /** The tea set order of the examples: two lines that add up to 1,590.00 THB. */
 function linkRequest(overrides: Record<string, unknown> = {}) {
@@ -108,7 +110,7 @@ function formOf(html: string): { action: string; fields: Record<string, string> 
     const name = /name="([^"]*)"/.exec(attrs)?.[1];
     const value = /value="([^"]*)"/.exec(attrs)?.[1] ?? '';
     if (!name) continue;
-    if (/type="radio"/.test(attrs) && !/ checked/.test(attrs)) continue;
+    if (attrs.includes('type="radio"') && !attrs.includes(' checked')) continue;
     fields[name] = unescape(value);
   }
   return { action: `${ORIGIN}${unescape(form[1]!)}`, fields };
@@ -268,7 +270,7 @@ describe('POST /api/v1/payment-links', () => {
 
   describe('refuses bad input with 400 naming the field', () => {
     const order = linkRequest().order;
-    const cases: Array<[string, Record<string, unknown>, string]> = [
+    const cases: [string, Record<string, unknown>, string][] = [
       ['no order', { order: undefined }, 'order is required'],
       ['an amount below 1.00 THB', { order: { ...order, netAmount: 99, orderItems: undefined } }, 'order.netAmount must be at least 100'],
       ['an amount in baht with decimals', { order: { ...order, netAmount: 1590.5, orderItems: undefined } }, 'order.netAmount must be a whole number of satang'],

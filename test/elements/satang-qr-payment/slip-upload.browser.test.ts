@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import type { CheckoutChargeResponse } from '../../src/core/schemas/checkout.js';
-import '../../src/elements/index.js';
-import type { SatangQrPayment } from '../../src/elements/satang-qr-payment/satang-qr-payment.js';
-import { SANDBOX_DEFAULTS } from '../../src/sandbox/defaults.js';
+import type { CheckoutChargeResponse } from '../../../src/core/schemas/checkout.js';
+import '../../../src/elements/index.js';
+import type { SatangQrPayment } from '../../../src/elements/satang-qr-payment/satang-qr-payment.js';
+import { SANDBOX_DEFAULTS } from '../../../src/sandbox/defaults.js';
 
 /**
  * `<satang-qr-payment>`'s bank transfer slip upload, against the real shop server and sandbox of

@@ -1,10 +1,10 @@
 import jsqrModule from 'jsqr';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import { buildPromptPayBillPaymentPayload } from '../../src/core/emv-qr.js';
-import type { CheckoutStatusResponse } from '../../src/core/schemas/checkout.js';
-import '../../src/elements/index.js';
-import type { SatangQrPayment } from '../../src/elements/satang-qr-payment/satang-qr-payment.js';
+import { buildPromptPayBillPaymentPayload } from '../../../src/core/emv-qr.js';
+import type { CheckoutStatusResponse } from '../../../src/core/schemas/checkout.js';
+import '../../../src/elements/index.js';
+import type { SatangQrPayment } from '../../../src/elements/satang-qr-payment/satang-qr-payment.js';
 
 // jsqr is CommonJS: Vite hands over the function, while NodeNext types see the module object.
 const jsQR = (typeof jsqrModule === 'function' ? jsqrModule : jsqrModule.default) as typeof jsqrModule.default;

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import '../../src/elements/index.js';
-import type { SatangCheckout } from '../../src/elements/index.js';
-import { SANDBOX_DEFAULTS } from '../../src/sandbox/defaults.js';
+import '../../../src/elements/index.js';
+import type { SatangCheckout } from '../../../src/elements/index.js';
+import { SANDBOX_DEFAULTS } from '../../../src/sandbox/defaults.js';
 
 /** The sandbox API key, used here only to read back what the sandbox recorded. */
 const API = { authorization: `Basic ${btoa(`${SANDBOX_DEFAULTS.merchantId}:${SANDBOX_DEFAULTS.apiKey}`)}` };

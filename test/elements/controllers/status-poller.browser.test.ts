@@ -1,14 +1,14 @@
 import { LitElement } from 'lit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CheckoutClientError } from '../../src/client/client-error.js';
-import type { CheckoutStatusResponse } from '../../src/core/schemas/checkout.js';
+import type { CheckoutClientError } from '../../../src/client/client-error.js';
+import type { CheckoutStatusResponse } from '../../../src/core/schemas/checkout.js';
 import {
   STATUS_LONG_POLL_WAIT_SECONDS,
   STATUS_MIN_INTERVAL_MS,
   STATUS_RETRY_MAX_MS,
   StatusPoller,
   statusRetryDelayMs,
-} from '../../src/elements/controllers/status-poller.js';
+} from '../../../src/elements/controllers/status-poller.js';
 
 type ChargeStatus = CheckoutStatusResponse['status'];
 type Responder = (signal: AbortSignal, index: number) => Promise<Response>;

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import { CheckoutClientError } from '../../src/client/client-error.js';
-import type { TokenizeConfig } from '../../src/client/card-tokens.js';
-import '../../src/elements/card.js';
-import type { SatangCardForm } from '../../src/elements/card.js';
-import { SANDBOX_DEFAULTS } from '../../src/sandbox/defaults.js';
+import { CheckoutClientError } from '../../../src/client/client-error.js';
+import type { TokenizeConfig } from '../../../src/client/card-tokens.js';
+import '../../../src/elements/card.js';
+import type { SatangCardForm } from '../../../src/elements/card.js';
+import { SANDBOX_DEFAULTS } from '../../../src/sandbox/defaults.js';
 
 /** The sandbox, reached same-origin through the test server's proxy, with the publishable key. */
 const TOKENIZE: TokenizeConfig = { serviceUrl: location.origin, merchantId: SANDBOX_DEFAULTS.merchantId, publishableKey: SANDBOX_DEFAULTS.publishableKey };

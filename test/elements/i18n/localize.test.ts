@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { CARD_MESSAGE_KEYS } from '../../src/core/card-rules.js';
-import { FAILURE_MESSAGE_KEYS } from '../../src/core/failure.js';
-import { en } from '../../src/elements/i18n/en.js';
+import { CARD_MESSAGE_KEYS } from '../../../src/core/card-rules.js';
+import { FAILURE_MESSAGE_KEYS } from '../../../src/core/failure.js';
+import { en } from '../../../src/elements/i18n/en.js';
 import { readFileSync } from 'node:fs';
-import { cardMessages } from '../../src/elements/i18n/card.js';
-import { checkoutMessages } from '../../src/elements/i18n/checkout.js';
-import { msg, useMessages } from '../../src/elements/i18n/localize.js';
-import { outcomeMessages } from '../../src/elements/i18n/outcome.js';
-import { paymentMessages } from '../../src/elements/i18n/payment.js';
-import { qrMessages } from '../../src/elements/i18n/qr.js';
-import { th } from '../../src/elements/i18n/th.js';
+import { cardMessages } from '../../../src/elements/i18n/card.js';
+import { checkoutMessages } from '../../../src/elements/i18n/checkout.js';
+import { msg, useMessages } from '../../../src/elements/i18n/localize.js';
+import { outcomeMessages } from '../../../src/elements/i18n/outcome.js';
+import { paymentMessages } from '../../../src/elements/i18n/payment.js';
+import { qrMessages } from '../../../src/elements/i18n/qr.js';
+import { th } from '../../../src/elements/i18n/th.js';
 
 describe('the message catalogs', () => {
   it('have a Thai string for every English one, and no extra', () => {

@@ -17,3 +17,11 @@ export class CheckoutClientError extends Error {
     this.name = 'CheckoutClientError';
   }
 }
+
+/**
+ * Whatever was thrown, as a {@link CheckoutClientError}: itself when it is one, else one of `kind`
+ * with its message, for the elements to explain it as they explain the others.
+ */
+export function asClientError(thrown: unknown, kind: ClientErrorKind = 'server'): CheckoutClientError {
+  return thrown instanceof CheckoutClientError ? thrown : new CheckoutClientError(kind, String((thrown as Error)?.message ?? thrown));
+}

@@ -1,6 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { getCheckoutStatus } from '../../client/checkout-api.js';
-import { CheckoutClientError } from '../../client/client-error.js';
+import { asClientError, type CheckoutClientError } from '../../client/client-error.js';
 import type { CheckoutStatusResponse } from '../../core/schemas/checkout.js';
 
 /** How long each status request asks the server to hold a PENDING answer (the proxy allows 30). */
@@ -126,7 +126,7 @@ export class StatusPoller implements ReactiveController {
     } catch (thrown) {
       if (request !== this.#request) return;
       this.#request = undefined;
-      const error = thrown instanceof CheckoutClientError ? thrown : new CheckoutClientError('server', String(thrown));
+      const error = asClientError(thrown);
       if (error.kind !== 'network' && error.kind !== 'server') this.stop();
       this.onError?.(error);
       delayMs = statusRetryDelayMs(this.#failures++);

@@ -6,6 +6,7 @@ import { SatangChangeEvent, SatangReadyEvent } from '../events.js';
 import { afterPaint, lazyModule } from '../lazy.js';
 import { msg, resolveLocale, useMessages, type Locale, type MessageKey } from '../i18n/localize.js';
 import { cardMessages } from '../i18n/card.js';
+import { replaceKeepingCaret } from './replace-keeping-caret.js';
 import { styles } from './satang-card-form.styles.js';
 
 useMessages(cardMessages);
@@ -114,7 +115,6 @@ export class SatangCardForm extends LitElement {
     return this.#input(field)?.value ?? '';
   }
 
-
   #check(field: CardField, moment: 'input' | 'blur' | 'submit'): MessageKey | undefined {
     const error = validateCardField(field, this.#value(field), { brand: this.brand, now: new Date() }, moment);
     return (error?.messageKey as MessageKey | undefined) ?? undefined;
@@ -220,12 +220,12 @@ export class SatangCardForm extends LitElement {
     const input = event.target as HTMLInputElement;
     if (field === 'number') {
       const { formatted, brand } = formatCardNumber(input.value);
-      this.#replace(input, formatted);
+      replaceKeepingCaret(input, formatted);
       this.brand = brand;
     } else if (field === 'expiry') {
-      this.#replace(input, formatExpiry(input.value, (event as InputEvent).inputType?.startsWith('delete')));
+      replaceKeepingCaret(input, formatExpiry(input.value, (event as InputEvent).inputType?.startsWith('delete')));
     } else if (field === 'cvc') {
-      this.#replace(input, normalizeDigits(input.value).replace(/\D/g, '').slice(0, this.brand === 'UNKNOWN' ? 4 : securityCodeLength(this.brand)));
+      replaceKeepingCaret(input, normalizeDigits(input.value).replace(/\D/g, '').slice(0, this.brand === 'UNKNOWN' ? 4 : securityCodeLength(this.brand)));
     }
     this.#token = undefined;
     this.#internals.setFormValue(null);
@@ -251,27 +251,6 @@ export class SatangCardForm extends LitElement {
     if (this.errors[field] === error) return;
     const { [field]: _old, ...rest } = this.errors;
     this.errors = error ? { ...rest, [field]: error } : rest;
-  }
-
-  /**
-   * Replaces an input's text, keeping the caret in place relative to the digits before it, or at
-   * the end when it was there: formatting may add a zero or a slash ahead of the caret ("3" ->
-   * "03/"), and the next key must land after them.
-   */
-  #replace(input: HTMLInputElement, next: string): void {
-    if (input.value === next) return;
-    const caret = input.selectionStart ?? input.value.length;
-    const atEnd = caret >= input.value.length;
-    // Thai digits count as digits: they are what the shopper typed before the caret.
-    const digitsBefore = normalizeDigits(input.value.slice(0, caret)).replace(/\D/g, '').length;
-    input.value = next;
-    if (atEnd) {
-      input.setSelectionRange(next.length, next.length);
-      return;
-    }
-    let position = 0;
-    for (let seen = 0; position < next.length && seen < digitsBefore; position += 1) if (/\d/.test(next[position]!)) seen += 1;
-    input.setSelectionRange(position, position);
   }
 
   #syncValidity(): void {

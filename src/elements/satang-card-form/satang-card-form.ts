@@ -1,15 +1,14 @@
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { html, LitElement, nothing } from 'lit';
 import { normalizeDigits, securityCodeLength, type CardBrand } from '../../core/card.js';
 import { formatCardNumber, formatExpiry, parseExpiry, validateCardField, type CardField } from '../../core/card-rules.js';
 import type { TokenizeConfig } from '../../client/card-tokens.js';
 import { SatangChangeEvent, SatangReadyEvent } from '../events.js';
-import { afterPaint, lazyModule } from '../lazy.js';
-import { msg, resolveLocale, useMessages, type Locale, type MessageKey } from '../i18n/localize.js';
+import { afterPaint, lazyModule, prefetch } from '../lazy.js';
+import { LocalizeController } from '../controllers/localize-controller.js';
 import { cardMessages } from '../i18n/card.js';
+import type { MessageKey } from '../i18n/localize.js';
 import { replaceKeepingCaret } from './replace-keeping-caret.js';
 import { styles } from './satang-card-form.styles.js';
-
-useMessages(cardMessages);
 
 /** The tokenization call: it only runs on submit, so it is fetched after the form first shows. */
 const cardTokens = lazyModule(() => import('../../client/card-tokens.js'));
@@ -88,6 +87,7 @@ export class SatangCardForm extends LitElement {
   }
 
   readonly #internals: ElementInternals;
+  readonly #localize = new LocalizeController(this, cardMessages);
   readonly #touched = new Set<CardField>();
   #complete = false;
   /** The token of the details as they are now; dropped as soon as any field changes. */
@@ -101,10 +101,6 @@ export class SatangCardForm extends LitElement {
   /** Whether every field is valid right now. */
   get complete(): boolean {
     return this.#complete;
-  }
-
-  get #locale(): Locale {
-    return resolveLocale(this.locale, this);
   }
 
   #input(field: CardField): HTMLInputElement | null {
@@ -136,7 +132,7 @@ export class SatangCardForm extends LitElement {
     this.#syncValidity();
     if (first) {
       this.#input(first)?.focus();
-      this.announcement = msg(this.#locale, errors[first]!, this.#params(first));
+      this.announcement = this.#localize.msg(errors[first]!, this.#params(first));
       this.announcementCount += 1;
       return false;
     }
@@ -213,7 +209,7 @@ export class SatangCardForm extends LitElement {
   protected override firstUpdated(): void {
     this.#syncValidity();
     this.dispatchEvent(new SatangReadyEvent());
-    afterPaint(() => void cardTokens().catch(() => undefined));
+    afterPaint(() => prefetch(cardTokens));
   }
 
   #onInput(field: CardField, event: Event): void {
@@ -257,9 +253,9 @@ export class SatangCardForm extends LitElement {
     const complete = FIELDS.every((f) => !this.#check(f, 'submit'));
     const firstError = FIELDS.find((f) => this.errors[f]);
     if (firstError) {
-      this.#internals.setValidity({ customError: true }, msg(this.#locale, this.errors[firstError]!, this.#params(firstError)), this.#input(firstError) ?? undefined);
+      this.#internals.setValidity({ customError: true }, this.#localize.msg(this.errors[firstError]!, this.#params(firstError)), this.#input(firstError) ?? undefined);
     } else if (!complete) {
-      this.#internals.setValidity({ valueMissing: true }, msg(this.#locale, 'number.required'), this.numberInput ?? undefined);
+      this.#internals.setValidity({ valueMissing: true }, this.#localize.msg('number.required'), this.numberInput ?? undefined);
     } else {
       this.#internals.setValidity({});
     }
@@ -276,17 +272,21 @@ export class SatangCardForm extends LitElement {
     return field === 'cvc' ? { n: securityCodeLength(this.brand) } : {};
   }
 
-  protected override updated(changed: PropertyValues<this>): void {
-    if (changed.has('locale')) this.#syncValidity();
+  /**
+   * The validity message is in the language shown, which may change with the `locale` attribute or
+   * a `lang` around the element: written again after every render, it follows.
+   */
+  protected override updated(): void {
+    this.#syncValidity();
   }
 
   protected override render() {
-    const locale = this.#locale;
+    const l = this.#localize;
     const field = (name: CardField, id: string, label: MessageKey, hint: string | undefined, attrs: { inputmode?: string; maxlength?: number }) => {
       const error = this.errors[name];
       const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
       return html`<div part="field" class="field ${name}">
-        <label part="label" for=${id}>${msg(locale, label)}</label>
+        <label part="label" for=${id}>${l.msg(label)}</label>
         ${hint ? html`<div part="hint" class="hint" id="${id}-hint">${hint}</div>` : ''}
         <div class="control">
           <input
@@ -307,14 +307,14 @@ export class SatangCardForm extends LitElement {
           />
           ${name === 'number' && this.brand !== 'UNKNOWN' ? html`<span part="brand" class="brand" aria-hidden="true">${this.brand}</span>` : ''}
         </div>
-        ${error ? html`<div part="error" class="error" id="${id}-error">${msg(locale, error, this.#params(name))}</div>` : ''}
+        ${error ? html`<div part="error" class="error" id="${id}-error">${l.msg(error, this.#params(name))}</div>` : ''}
       </div>`;
     };
-    const cvcHint = this.brand === 'AMEX' ? msg(locale, 'card.cvcHintAmex') : msg(locale, 'card.cvcHint', { n: 3 });
-    return html`<div part="form" class="form" role="group" aria-label=${msg(locale, 'card.label')}>
+    const cvcHint = this.brand === 'AMEX' ? l.msg('card.cvcHintAmex') : l.msg('card.cvcHint', { n: 3 });
+    return html`<div part="form" class="form" role="group" aria-label=${l.msg('card.label')}>
         ${field('number', 'number', 'card.number', undefined, { inputmode: 'numeric', maxlength: 23 })}
         <div class="row">
-          ${field('expiry', 'expiry', 'card.expiry', msg(locale, 'card.expiryHint'), { inputmode: 'numeric', maxlength: 9 })}
+          ${field('expiry', 'expiry', 'card.expiry', l.msg('card.expiryHint'), { inputmode: 'numeric', maxlength: 9 })}
           ${field('cvc', 'cvc', 'card.cvc', cvcHint, { inputmode: 'numeric', maxlength: 4 })}
         </div>
         ${field('holderName', 'holder', 'card.holderName', undefined, {})}

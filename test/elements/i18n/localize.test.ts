@@ -1,8 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CARD_MESSAGE_KEYS } from '../../../src/core/card-rules.js';
 import { FAILURE_MESSAGE_KEYS } from '../../../src/core/failure.js';
 import { en } from '../../../src/elements/i18n/en.js';
-import { readFileSync } from 'node:fs';
 import { cardMessages } from '../../../src/elements/i18n/card.js';
 import { checkoutMessages } from '../../../src/elements/i18n/checkout.js';
 import { msg, useMessages } from '../../../src/elements/i18n/localize.js';
@@ -32,25 +33,25 @@ describe('the message catalogs', () => {
 });
 
 describe('each element', () => {
-  // The files of an element and the catalogs they register between them: the checkout registers
-  // the outcome strings with its payment code, which it fetches after the first render.
-  const registers: Record<string, { files: string[]; catalogs: Array<{ en: Record<string, string> }> }> = {
-    'satang-card-form': { files: ['src/elements/satang-card-form/satang-card-form.ts'], catalogs: [cardMessages] },
-    'satang-checkout': {
-      files: ['src/elements/satang-checkout/satang-checkout.ts', 'src/elements/satang-checkout/pay-path.ts'],
-      catalogs: [checkoutMessages, paymentMessages, outcomeMessages],
-    },
-    'satang-qr-payment': { files: ['src/elements/satang-qr-payment/satang-qr-payment.ts'], catalogs: [paymentMessages, outcomeMessages, qrMessages] },
+  // The catalogs the files of an element (its folder) register between them, with its
+  // LocalizeController or, for strings fetched later, with useMessages: the checkout registers the
+  // outcome strings with its payment code, which it fetches after the first render.
+  const registers: Record<string, Array<{ en: Record<string, string> }>> = {
+    'satang-card-form': [cardMessages],
+    'satang-checkout': [checkoutMessages, paymentMessages, outcomeMessages],
+    'satang-qr-payment': [paymentMessages, outcomeMessages, qrMessages],
   };
   const names = { cardMessages, checkoutMessages, paymentMessages, outcomeMessages, qrMessages };
-  for (const [element, { files, catalogs }] of Object.entries(registers)) {
+  for (const [element, catalogs] of Object.entries(registers)) {
     it(`registers the catalogs of every message key it names: <${element}>`, () => {
-      const source = files.map((file) => readFileSync(file, 'utf8')).join('\n');
+      const folder = join('src/elements', element);
+      const files = readdirSync(folder).filter((file) => file.endsWith('.ts') && !file.endsWith('.styles.ts'));
+      const source = files.map((file) => readFileSync(join(folder, file), 'utf8')).join('\n');
       const available = new Set(catalogs.flatMap((c) => Object.keys(c.en)));
       const named = [...source.matchAll(/'([a-zA-Z]+\.[a-zA-Z.]+)'/g)].map((m) => m[1]!).filter((key) => key in en);
       expect(named.length).toBeGreaterThan(3);
       expect(named.filter((key) => !available.has(key))).toEqual([]);
-      const registered = [...source.matchAll(/useMessages\(([^)]*)\)/g)].map((m) => m[1]).join(',');
+      const registered = [...source.matchAll(/(?:useMessages\(|new LocalizeController\(this,)([^)]*)\)/g)].map((m) => m[1]).join(',');
       for (const catalog of catalogs) expect(registered).toContain(Object.entries(names).find(([, c]) => c === catalog)![0]);
     });
   }

@@ -205,6 +205,22 @@ describe('<satang-checkout>', () => {
     });
   });
 
+  describe('switching methods', () => {
+    it('keeps the card entered while another method is chosen, and shows it again on the way back', async () => {
+      const element = await mount({}, 400_000);
+      await fillCard(element, '4111111111111111');
+      const form = cardForm(element);
+      for (const method of ['PromptPay', 'E-wallet', 'Card installments', 'Mobile banking']) {
+        await chooseMethod(element, method);
+        expect(cardForm(element), method).toBe(form);
+      }
+      await chooseMethod(element, 'Card');
+      expect(cardForm(element).hidden).toBe(false);
+      expect(cardInput(element, 'number').value).toBe('4111 1111 1111 1111');
+      expect(cardInput(element, 'holder').value).toBe('Somchai Jaidee');
+    });
+  });
+
   describe('paying by PromptPay', () => {
     it('shows the QR and turns to success when the payer pays, without a reload', async () => {
       const element = await mount();

@@ -1,0 +1,131 @@
+// @ts-check
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
+import { configs as lit } from 'eslint-plugin-lit';
+import { configs as wc } from 'eslint-plugin-wc';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const root = import.meta.dirname;
+
+/** The code that runs in a shopper's browser: the package's browser entries and the demo's pages. */
+const BROWSER_CODE = ['src/core/**', 'src/client/**', 'src/elements/**', 'demo/shop.ts', 'demo/authorize/**', 'demo/spa/**'];
+
+/** `a`, `a and b`, `a, b and c`. */
+const listed = (words) => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`);
+
+/**
+ * A zone of the import rule: code under `target` may import from src/ only the parts in `allow`.
+ * `from` is the whole of src/, so a new part is forbidden everywhere until a zone allows it.
+ */
+const zone = (target, allow, why) => ({
+  target,
+  from: './src',
+  except: allow.map((part) => `./${part}`),
+  message: `${why} may import from src/ only ${listed(allow.map((part) => `${part}/`))} (the import rule, ARCHITECTURE.md).`,
+});
+
+/**
+ * The import rule: elements → client → core; server → core, node; sandbox → core, node;
+ * node → core; core imports nothing of ours. Nothing the browser loads reaches server/, sandbox/
+ * or node/, which follows from the zones of core, client, elements and the demo's pages.
+ */
+const IMPORT_RULE = [
+  zone('./src/core', ['core'], 'src/core/ runs in the browser and on the server alike, so it'),
+  zone('./src/client', ['client', 'core'], 'src/client/ runs in the browser, so it'),
+  zone('./src/elements', ['elements', 'client', 'core'], 'src/elements/ runs in the browser, so it'),
+  zone('./src/node', ['node', 'core'], 'src/node/ is the footing of the server and the sandbox, so it'),
+  zone('./src/server', ['server', 'core', 'node'], 'src/server/ stands without the sandbox and the browser code, so it'),
+  zone('./src/sandbox', ['sandbox', 'core', 'node'], 'src/sandbox/ stands without the server and the browser code, so it'),
+  zone(['./demo/shop.ts', './demo/authorize', './demo/spa'], ['elements', 'client', 'core'], "The demo's pages run in the browser, so they"),
+];
+
+export default defineConfig(
+  {
+    ignores: ['dist/', 'reports/', 'test-results/', 'playwright-report/', 'bench-results/'],
+  },
+  {
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+  },
+  js.configs.recommended,
+  // strict: catches the unnecessary conditions and assertions that strict TypeScript leaves
+  // behind; stylistic: the codebase already writes `interface` and `T[]`, the rules keep it so.
+  tseslint.configs.strictTypeChecked,
+  tseslint.configs.stylisticTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: root },
+    },
+    rules: {
+      // A leading underscore marks a parameter or binding that is there for its position or to
+      // leave a property out of a rest object.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
+      ],
+      // A number prints the same in every locale-free template; `undefined`, objects and booleans
+      // in a message or a URL are the mistakes this rule is for.
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      // `@click=${() => this.select(method)}` is how a Lit template binds a listener.
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+    },
+  },
+  {
+    plugins: { 'import-x': importX },
+    settings: {
+      // Resolves the `.js` specifiers of the sources to their `.ts` files, as TypeScript does.
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: `${root}/tsconfig.json` })],
+      // The modules no-cycle may read to follow their imports in turn.
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: IMPORT_RULE }],
+    },
+  },
+  {
+    // Only where modules import each other; a test is a leaf. Type-only imports are not followed:
+    // they are erased and cannot order a module's evaluation.
+    files: ['src/**', 'demo/**'],
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
+    files: BROWSER_CODE,
+    rules: { 'import-x/no-nodejs-modules': 'error' },
+  },
+  {
+    files: ['src/elements/**/*.ts'],
+    extends: [lit['flat/recommended'], wc['flat/best-practice']],
+    settings: { wc: { elementBaseClasses: ['LitElement'] } },
+  },
+  {
+    // Test idioms the type-checked rules fight: the JSON a response or a webhook carries is `any`
+    // and each assertion is the check of its shape (typing it first would assert nothing more),
+    // and `rows[0]!` after the assertion on the length is how a test reads an element it expects;
+    // if it is missing the test fails either way.
+    files: ['test/**', 'e2e/**'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    // The few JavaScript files (the bin shim, tool configs, a size baseline) are outside the
+    // TypeScript project: linted without types.
+    files: ['**/*.js', '**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: globals.node },
+  },
+);

@@ -26,11 +26,11 @@ export async function createCheckoutCharge(
       credentials: 'same-origin',
     },
     signal,
-  )) as CheckoutChargeResponse;
+  )) as Partial<Record<keyof CheckoutChargeResponse, unknown>> | null;
   if (typeof answer?.chargeId !== 'string' || typeof answer.statusToken !== 'string') {
     throw new CheckoutClientError('server', 'unexpected answer from the checkout endpoint');
   }
-  return answer;
+  return answer as CheckoutChargeResponse;
 }
 
 /** The charge's status; with `waitSeconds` the server holds the answer while it is PENDING. */
@@ -42,11 +42,11 @@ export async function getCheckoutStatus(
   signal?: AbortSignal,
 ): Promise<CheckoutStatusResponse> {
   const url = join(endpoint, `/charges/${encodeURIComponent(chargeId)}/status${waitSeconds > 0 ? `?wait=${waitSeconds}` : ''}`);
-  const answer = (await fetchJson(url, { headers: { [CHECKOUT_STATUS_TOKEN_HEADER]: statusToken }, credentials: 'same-origin' }, signal)) as CheckoutStatusResponse;
+  const answer = (await fetchJson(url, { headers: { [CHECKOUT_STATUS_TOKEN_HEADER]: statusToken }, credentials: 'same-origin' }, signal)) as Partial<Record<keyof CheckoutStatusResponse, unknown>> | null;
   if (answer?.status !== 'PENDING' && answer?.status !== 'SUCCEEDED' && answer?.status !== 'FAILED') {
     throw new CheckoutClientError('server', 'unexpected status answer');
   }
-  return answer;
+  return answer as CheckoutStatusResponse;
 }
 
 /**
@@ -70,7 +70,7 @@ export async function verifyCheckoutSlip(
       credentials: 'same-origin',
     },
     signal,
-  )) as CheckoutSlipResponse;
+  )) as Partial<Record<keyof CheckoutSlipResponse, unknown>> | null;
   if (answer?.chargeId !== chargeId || answer.status !== 'SUCCEEDED') throw new CheckoutClientError('server', 'unexpected slip answer');
-  return answer;
+  return answer as CheckoutSlipResponse;
 }

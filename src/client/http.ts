@@ -8,7 +8,7 @@ import { CheckoutClientError } from './client-error.js';
 async function errorFromAnswer(response: Response): Promise<CheckoutClientError> {
   let body: { message?: unknown; error?: { errorCode?: unknown; errorMessage?: unknown; retryable?: unknown; field?: unknown } } = {};
   try {
-    body = await response.json();
+    body = (await response.json()) as typeof body;
   } catch {
     // Not JSON: a proxy or a crash in between; the status says enough.
   }
@@ -29,8 +29,8 @@ async function send(url: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(url, init);
   } catch (error) {
-    if ((error as Error)?.name === 'AbortError') throw new CheckoutClientError('aborted', 'aborted', '', false);
-    throw new CheckoutClientError('network', (error as Error)?.message ?? 'network error');
+    if (error instanceof Error && error.name === 'AbortError') throw new CheckoutClientError('aborted', 'aborted', '', false);
+    throw new CheckoutClientError('network', error instanceof Error ? error.message : 'network error');
   }
 }
 

@@ -108,6 +108,11 @@ export class StatusPoller implements ReactiveController {
     this.#request = undefined;
   }
 
+  /** Nothing in flight and nothing scheduled. */
+  get #idle(): boolean {
+    return !this.#request && !this.#timer;
+  }
+
   async #ask(): Promise<void> {
     const target = this.#target;
     if (!target || document.visibilityState === 'hidden') return;
@@ -132,7 +137,7 @@ export class StatusPoller implements ReactiveController {
       delayMs = statusRetryDelayMs(this.#failures++);
     }
     // A callback may have stopped, restarted or re-asked already.
-    if (this.#active && !this.#request && !this.#timer) {
+    if (this.#active && this.#idle) {
       this.#timer = setTimeout(() => {
         this.#timer = undefined;
         void this.#ask();

@@ -27,6 +27,6 @@ export function msg(locale: Locale, key: MessageKey, params: Record<string, stri
  */
 export function resolveLocale(attribute: string | null | undefined, host: Element): Locale {
   if (attribute === 'th' || attribute === 'en') return attribute;
-  const lang = host.closest('[lang]')?.getAttribute('lang') ?? host.ownerDocument?.documentElement.lang ?? '';
+  const lang = host.closest('[lang]')?.getAttribute('lang') ?? host.ownerDocument.documentElement.lang;
   return lang.toLowerCase().startsWith('th') ? 'th' : 'en';
 }

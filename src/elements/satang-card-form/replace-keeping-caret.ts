@@ -17,6 +17,6 @@ export function replaceKeepingCaret(input: HTMLInputElement, next: string): void
     return;
   }
   let position = 0;
-  for (let seen = 0; position < next.length && seen < digitsBefore; position += 1) if (/\d/.test(next[position]!)) seen += 1;
+  for (let seen = 0; position < next.length && seen < digitsBefore; position += 1) if (/\d/.test(next.charAt(position))) seen += 1;
   input.setSelectionRange(position, position);
 }

@@ -24,6 +24,15 @@ export interface TokenizedCard {
 const FIELDS: readonly CardField[] = ['number', 'expiry', 'cvc', 'holderName'];
 const AUTOCOMPLETE: Record<CardField, string> = { number: 'cc-number', expiry: 'cc-exp', cvc: 'cc-csc', holderName: 'cc-name' };
 
+/** The first field, in the form's order, that shows an error, with its error. */
+function firstError(errors: Partial<Record<CardField, MessageKey>>): [CardField, MessageKey] | undefined {
+  for (const field of FIELDS) {
+    const error = errors[field];
+    if (error) return [field, error];
+  }
+  return undefined;
+}
+
 /**
  * @summary Card entry: number, expiry, security code and name, validated as the shopper types,
  * tokenized straight with the payment service. The card data lives only in this element's shadow
@@ -82,8 +91,8 @@ export class SatangCardForm extends LitElement {
   /** Disabled by a `<fieldset disabled>` around it or its own attribute, as the form reports it. */
   private formDisabled = false;
 
-  private get numberInput(): HTMLInputElement {
-    return this.renderRoot.querySelector('#number')!;
+  private get numberInput(): HTMLInputElement | null {
+    return this.renderRoot.querySelector('#number');
   }
 
   readonly #internals: ElementInternals;
@@ -113,7 +122,7 @@ export class SatangCardForm extends LitElement {
 
   #check(field: CardField, moment: 'input' | 'blur' | 'submit'): MessageKey | undefined {
     const error = validateCardField(field, this.#value(field), { brand: this.brand, now: new Date() }, moment);
-    return (error?.messageKey as MessageKey | undefined) ?? undefined;
+    return error?.messageKey;
   }
 
   /**
@@ -128,15 +137,14 @@ export class SatangCardForm extends LitElement {
       if (error) errors[field] = error;
     }
     this.errors = errors;
-    const first = FIELDS.find((f) => errors[f]);
+    const first = firstError(errors);
     this.#syncValidity();
-    if (first) {
-      this.#input(first)?.focus();
-      this.announcement = this.#localize.msg(errors[first]!, this.#params(first));
-      this.announcementCount += 1;
-      return false;
-    }
-    return true;
+    if (!first) return true;
+    const [field, error] = first;
+    this.#input(field)?.focus();
+    this.announcement = this.#localize.msg(error, this.#params(field));
+    this.announcementCount += 1;
+    return false;
   }
 
   /**
@@ -219,7 +227,7 @@ export class SatangCardForm extends LitElement {
       replaceKeepingCaret(input, formatted);
       this.brand = brand;
     } else if (field === 'expiry') {
-      replaceKeepingCaret(input, formatExpiry(input.value, (event as InputEvent).inputType?.startsWith('delete')));
+      replaceKeepingCaret(input, formatExpiry(input.value, event instanceof InputEvent && event.inputType.startsWith('delete')));
     } else if (field === 'cvc') {
       replaceKeepingCaret(input, normalizeDigits(input.value).replace(/\D/g, '').slice(0, this.brand === 'UNKNOWN' ? 4 : securityCodeLength(this.brand)));
     }
@@ -251,16 +259,17 @@ export class SatangCardForm extends LitElement {
 
   #syncValidity(): void {
     const complete = FIELDS.every((f) => !this.#check(f, 'submit'));
-    const firstError = FIELDS.find((f) => this.errors[f]);
-    if (firstError) {
-      this.#internals.setValidity({ customError: true }, this.#localize.msg(this.errors[firstError]!, this.#params(firstError)), this.#input(firstError) ?? undefined);
+    const first = firstError(this.errors);
+    if (first) {
+      const [field, error] = first;
+      this.#internals.setValidity({ customError: true }, this.#localize.msg(error, this.#params(field)), this.#input(field) ?? undefined);
     } else if (!complete) {
       this.#internals.setValidity({ valueMissing: true }, this.#localize.msg('number.required'), this.numberInput ?? undefined);
     } else {
       this.#internals.setValidity({});
     }
     const states = this.#internals.states;
-    if (firstError) states.add('user-invalid');
+    if (first) states.add('user-invalid');
     else states.delete('user-invalid');
     if (complete !== this.#complete) {
       this.#complete = complete;

@@ -24,21 +24,28 @@ export async function charge(payment: Payment, method: PaymentMethod, deviceType
   const { host } = payment;
   host.dispatchEvent(new SatangSubmitEvent(method.type));
   payment.attemptKey ??= crypto.randomUUID();
+  // No payment starts while the configuration is wrong, a bad return-url included.
+  const returnUrl = returnUrlOf(host);
+  if (!returnUrl) throw new CheckoutClientError('config', 'return-url is not an http(s) URL', 'CONFIG', false);
   const body: CheckoutChargeRequest = {
     orderReference: host.orderReference,
     paymentMethod: method,
-    returnUrl: returnUrlOf(host)!.href,
+    returnUrl: returnUrl.href,
     deviceType,
     intent: host.intent,
   };
   const charge = (payment.charge = await createCheckoutCharge(host.endpoint, body, payment.attemptKey));
   if (charge.actionRequired === 'REDIRECT') {
     const url = safeRedirectUrl(charge.redirect?.redirectUrl);
-    if (!url) return payment.problem(new CheckoutClientError('rejected', payment.localize.msg('error.redirect'), 'UNSAFE_REDIRECT', false), 'error.redirect');
+    if (!url) {
+      payment.problem(new CheckoutClientError('rejected', payment.localize.msg('error.redirect'), 'UNSAFE_REDIRECT', false), 'error.redirect');
+      return;
+    }
     saveAttempt(host.orderReference, { chargeId: charge.chargeId, statusToken: charge.statusToken, method: method.type });
     payment.show('redirecting');
     host.dispatchEvent(new SatangActionEvent('redirect', charge.chargeId));
-    return payment.steps.navigate(url);
+    payment.steps.navigate(url);
+    return;
   }
   if (charge.actionRequired === 'ENCODED_IMAGE') {
     loadQrElement().then(

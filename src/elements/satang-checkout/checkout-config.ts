@@ -1,5 +1,5 @@
 import { CURRENCY_THB, MIN_CHARGE_AMOUNT_SATANG } from '../../core/constants.js';
-import type { CheckoutIntent, CheckoutPaymentMethodType } from '../../core/schemas/checkout.js';
+import type { CheckoutPaymentMethodType } from '../../core/schemas/checkout.js';
 import { isHttpsOrLoopback } from '../../core/url.js';
 import { DEFAULT_METHODS, isCardType, parseMethods } from './payment-methods.js';
 
@@ -14,7 +14,8 @@ export interface CheckoutConfig {
   orderReference: string;
   methods: string;
   returnUrl: string;
-  intent: CheckoutIntent;
+  /** As set: charge or authorize, but an attribute may hold anything, which the configuration check refuses. */
+  intent: string;
 }
 
 /** The methods attribute as it applies: an authorization is by card, so `methods` left at its default means card then. */
@@ -54,7 +55,7 @@ export function configError(config: CheckoutConfig): string | undefined {
   if (parsed.types.some(isCardType)) {
     if (!config.merchantId) return 'merchant-id is required for card payments';
     if (!publishableKey) return 'publishable-key is required for card payments';
-    if (/^sk_/.test(publishableKey)) return 'publishable-key looks like a secret API key: never put it in a page';
+    if (publishableKey.startsWith('sk_')) return 'publishable-key looks like a secret API key: never put it in a page';
     let url: URL | undefined;
     try {
       url = new URL(config.serviceUrl);

@@ -95,7 +95,8 @@ export class CheckoutPayment implements ReactiveController, Payment {
       this.#code = code;
       if (method === null || typeof method === 'string') {
         this.notice = method ?? undefined;
-        return this.show('idle');
+        this.show('idle');
+        return;
       }
       await code.charge(this, method, deviceType);
     } catch (error) {

@@ -4,7 +4,7 @@
  * (`pay-path.ts`), carries it on from the charge to the outcome.
  */
 import type { ReactiveControllerHost } from 'lit';
-import type { CheckoutChargeRequest, CheckoutChargeResponse } from '../../core/schemas/checkout.js';
+import type { CheckoutChargeRequest, CheckoutChargeResponse, CheckoutIntent } from '../../core/schemas/checkout.js';
 import type { LocalizeController } from '../controllers/localize-controller.js';
 import type { StatusPoller } from '../controllers/status-poller.js';
 import type { MessageKey } from '../i18n/localize.js';
@@ -26,6 +26,8 @@ export type PaymentMethod = CheckoutChargeRequest['paymentMethod'];
 
 /** The checkout a payment runs in: what it charges, where, and how it looks. */
 export interface PaymentHost extends ReactiveControllerHost, HTMLElement, CheckoutConfig {
+  /** Checked by then: a payment starts only with a working configuration. */
+  readonly intent: CheckoutIntent;
   readonly theme: string;
 }
 
@@ -57,6 +59,6 @@ export interface Payment {
   problem(error: unknown, key?: MessageKey): void;
   /** The attempt is over: the next press is a new attempt, with a new idempotency key and, for cards, a new token. */
   forget(): void;
-  /** After a failed payment, back to the form as it was. */
-  again(): void;
+  /** After a failed payment, back to the form as it was; a listener of the retry button. */
+  readonly again: () => void;
 }

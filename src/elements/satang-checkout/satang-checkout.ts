@@ -137,7 +137,7 @@ export class SatangCheckout extends LitElement {
   });
 
   private get cardForm(): SatangCardForm | null {
-    return this.renderRoot?.querySelector('satang-card-form');
+    return this.renderRoot.querySelector('satang-card-form');
   }
 
   get #types(): CheckoutPaymentMethodType[] {

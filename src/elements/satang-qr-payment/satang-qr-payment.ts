@@ -1,5 +1,5 @@
 import { html, LitElement, nothing, svg, type PropertyValues } from 'lit';
-import type { CheckoutClientError } from '../../client/client-error.js';
+import { errorMessage, type CheckoutClientError } from '../../client/client-error.js';
 import { failureMessageKey } from '../../core/failure.js';
 import { formatAmount } from '../../core/money.js';
 import type { CheckoutStatusResponse } from '../../core/schemas/checkout.js';
@@ -158,12 +158,14 @@ export class SatangQrPayment extends LitElement {
   }
 
   override connectedCallback(): void {
+    // eslint-disable-next-line wc/guard-super-call -- LitElement always has it, and needs it to run
     super.connectedCallback();
     // Re-arms the countdown after the element was moved or re-attached.
     this.now = Date.now();
   }
 
   override disconnectedCallback(): void {
+    // eslint-disable-next-line wc/guard-super-call -- LitElement always has it, and needs it to run
     super.disconnectedCallback();
     clearTimeout(this.#timer);
     this.#timer = undefined;
@@ -227,9 +229,9 @@ export class SatangQrPayment extends LitElement {
     if (!this.rawData && !image) return 'set `raw-data` (the QR payload) or `image` (its PNG)';
     if (this.drawError && !image) return `the QR code could not be drawn (${this.drawError})`;
     if (this.expiry && Number.isNaN(Date.parse(this.expiry))) return `\`expiry\` must be an ISO 8601 time, got "${this.expiry}"`;
-    if (!Number.isSafeInteger(amount) || amount! < 0) return `\`amount\` must be a whole number of satang, got "${amount}"`;
+    if (amount === undefined || !Number.isSafeInteger(amount) || amount < 0) return `\`amount\` must be a whole number of satang, got "${amount}"`;
     try {
-      this.#amountText = formatAmount(amount!, this.currency);
+      this.#amountText = formatAmount(amount, this.currency);
     } catch {
       return `\`currency\` must be an ISO 4217 code, got "${this.currency}"`;
     }
@@ -245,7 +247,7 @@ export class SatangQrPayment extends LitElement {
       const drawing = await drawQrCode(data);
       if (data === this.rawData) this.svgCode = drawing;
     } catch (error) {
-      if (data === this.rawData) this.drawError = String((error as Error)?.message ?? error);
+      if (data === this.rawData) this.drawError = errorMessage(error);
     }
   }
 

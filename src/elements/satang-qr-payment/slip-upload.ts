@@ -92,7 +92,10 @@ export class SlipUpload implements ReactiveController {
     this.#step('reading');
     const raw = await readSlipQr(file);
     if (attempt !== this.#attempt) return;
-    if (!raw) return this.#step('unreadable');
+    if (!raw) {
+      this.#step('unreadable');
+      return;
+    }
     this.#step('verifying');
     const request = (this.#request = new AbortController());
     try {
@@ -101,7 +104,8 @@ export class SlipUpload implements ReactiveController {
       if (attempt !== this.#attempt) return;
       // INVALID_REQUEST: a QR code far longer than a slip's, some other kind of code.
       const code = (error as CheckoutClientError).code;
-      return this.#step(code === 'SLIP_MISMATCH' || code === 'SLIP_NOT_FOUND' || code === 'INVALID_REQUEST' ? 'mismatch' : 'unavailable');
+      this.#step(code === 'SLIP_MISMATCH' || code === 'SLIP_NOT_FOUND' || code === 'INVALID_REQUEST' ? 'mismatch' : 'unavailable');
+      return;
     }
     if (attempt !== this.#attempt) return;
     this.#request = undefined;

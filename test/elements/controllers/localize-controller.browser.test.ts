@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LocalizeController } from '../../../src/elements/controllers/localize-controller.js';
 import { checkoutMessages } from '../../../src/elements/i18n/checkout.js';
 import '../../../src/elements/index.js';
-import type { SatangCardForm, SatangCheckout } from '../../../src/elements/index.js';
+import type { SatangCardForm } from '../../../src/elements/index.js';
 import { SANDBOX_DEFAULTS } from '../../../src/sandbox/defaults.js';
 
 /** An element that shows one string and counts its renders. */
@@ -20,6 +20,12 @@ class LocalizedProbe extends LitElement {
 }
 customElements.define('localized-probe', LocalizedProbe);
 
+declare global {
+  interface HTMLElementTagNameMap {
+    'localized-probe': LocalizedProbe;
+  }
+}
+
 afterEach(() => {
   document.body.replaceChildren();
   document.documentElement.removeAttribute('lang');
@@ -27,15 +33,19 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function mount<T extends LitElement>(tag: string, attributes: Record<string, string> = {}, parent: Element = document.body): Promise<T> {
-  const element = document.createElement(tag) as T;
+async function mount<K extends 'satang-card-form' | 'satang-checkout' | 'localized-probe'>(
+  tag: K,
+  attributes: Record<string, string> = {},
+  parent: Element | ShadowRoot = document.body,
+): Promise<HTMLElementTagNameMap[K]> {
+  const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
   parent.append(element);
   await element.updateComplete;
   return element;
 }
 
-const text = (element: Element, selector: string) => element.shadowRoot!.querySelector(selector)!.textContent!.trim();
+const text = (element: Element, selector: string) => element.shadowRoot!.querySelector(selector)!.textContent.trim();
 const label = (form: SatangCardForm) => text(form, 'label[for="number"]');
 /** Lets the observer of `lang` report, and the renders it asks for run. */
 const settled = async (element: LitElement) => {
@@ -47,7 +57,7 @@ describe('LocalizeController', () => {
   describe('when the page changes its language', () => {
     it('re-renders an element without a locale in the new language, Thai then English again', async () => {
       document.documentElement.lang = 'en';
-      const form = await mount<SatangCardForm>('satang-card-form');
+      const form = await mount('satang-card-form');
       expect(label(form)).toBe('Card number');
 
       document.documentElement.lang = 'th';
@@ -59,7 +69,7 @@ describe('LocalizeController', () => {
 
     it('rewrites the errors shown, and the message the form reports the card invalid with', async () => {
       const setValidity = vi.spyOn(ElementInternals.prototype, 'setValidity');
-      const form = await mount<SatangCardForm>('satang-card-form');
+      const form = await mount('satang-card-form');
       form.validate();
       await form.updateComplete;
       const error = () => text(form, '[part="error"]');
@@ -77,7 +87,7 @@ describe('LocalizeController', () => {
     });
 
     it('leaves an element whose locale is set in its own language', async () => {
-      const form = await mount<SatangCardForm>('satang-card-form', { locale: 'en' });
+      const form = await mount('satang-card-form', { locale: 'en' });
       document.documentElement.lang = 'th';
       await settled(form);
       expect(label(form)).toBe('Card number');
@@ -85,7 +95,7 @@ describe('LocalizeController', () => {
 
     it('re-renders the checkout and the card form inside it, its message over the pay button included', async () => {
       document.documentElement.lang = 'th';
-      const checkout = await mount<SatangCheckout>('satang-checkout', {
+      const checkout = await mount('satang-checkout', {
         'merchant-id': SANDBOX_DEFAULTS.merchantId,
         'publishable-key': SANDBOX_DEFAULTS.publishableKey,
         'service-url': location.origin,
@@ -102,7 +112,7 @@ describe('LocalizeController', () => {
 
       vi.spyOn(window, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'));
       checkout.shadowRoot!.querySelector<HTMLButtonElement>('[part="pay-button"]')!.click();
-      const message = () => checkout.shadowRoot!.querySelector('[part="message"]')?.textContent?.trim();
+      const message = () => checkout.shadowRoot!.querySelector('[part="message"]')?.textContent.trim();
       await expect.poll(message).toBe('ไม่สามารถเชื่อมต่อระบบชำระเงินได้ ข้อมูลของคุณยังอยู่ กรุณาลองอีกครั้ง');
 
       document.documentElement.lang = 'en';
@@ -120,7 +130,7 @@ describe('LocalizeController', () => {
     it('follows the closest one, both ways', async () => {
       const section = document.body.appendChild(document.createElement('section'));
       section.lang = 'th';
-      const probe = await mount<LocalizedProbe>('localized-probe', {}, section);
+      const probe = await mount('localized-probe', {}, section);
       expect(text(probe, 'p')).toBe('วิธีชำระเงิน');
 
       section.lang = 'en';
@@ -134,7 +144,7 @@ describe('LocalizeController', () => {
       const root = host.attachShadow({ mode: 'open' });
       const wrapper = root.appendChild(document.createElement('div'));
       wrapper.lang = 'en';
-      const probe = await mount<LocalizedProbe>('localized-probe', {}, wrapper);
+      const probe = await mount('localized-probe', {}, wrapper);
       expect(text(probe, 'p')).toBe('Payment method');
 
       wrapper.lang = 'th';
@@ -146,14 +156,14 @@ describe('LocalizeController', () => {
       thai.lang = 'th';
       const english = document.body.appendChild(document.createElement('div'));
       english.lang = 'en';
-      const probe = await mount<LocalizedProbe>('localized-probe', {}, thai);
+      const probe = await mount('localized-probe', {}, thai);
       english.append(probe);
       await expect.poll(() => text(probe, 'p')).toBe('Payment method');
     });
 
     it('does not re-render when its language stays the same', async () => {
       document.documentElement.lang = 'th';
-      const probe = await mount<LocalizedProbe>('localized-probe');
+      const probe = await mount('localized-probe');
       const renders = probe.renders;
       document.documentElement.lang = 'th-TH';
       document.body.appendChild(document.createElement('p')).lang = 'en';
@@ -162,7 +172,7 @@ describe('LocalizeController', () => {
     });
 
     it('stops listening once no element is connected, and listens again when one is', async () => {
-      const probe = await mount<LocalizedProbe>('localized-probe');
+      const probe = await mount('localized-probe');
       probe.remove();
       document.documentElement.lang = 'th';
       await settled(probe);

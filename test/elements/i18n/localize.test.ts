@@ -26,7 +26,7 @@ describe('the message catalogs', () => {
 
   it('keep the same placeholders in both languages', () => {
     const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
-    for (const key of Object.keys(en) as Array<keyof typeof en>) {
+    for (const key of Object.keys(en) as (keyof typeof en)[]) {
       expect(placeholders(th[key]), key).toEqual(placeholders(en[key]));
     }
   });
@@ -36,7 +36,7 @@ describe('each element', () => {
   // The catalogs the files of an element (its folder) register between them, with its
   // LocalizeController or, for strings fetched later, with useMessages: the checkout registers the
   // outcome strings with its payment code, which it fetches after the first render.
-  const registers: Record<string, Array<{ en: Record<string, string> }>> = {
+  const registers: Record<string, { en: Record<string, string> }[]> = {
     'satang-card-form': [cardMessages],
     'satang-checkout': [checkoutMessages, paymentMessages, outcomeMessages],
     'satang-qr-payment': [paymentMessages, outcomeMessages, qrMessages],

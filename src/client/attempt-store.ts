@@ -33,10 +33,10 @@ export function loadAttempt(orderReference: string): SavedAttempt | undefined {
   try {
     const raw = storage()?.getItem(PREFIX + orderReference);
     if (!raw) return undefined;
-    const value = JSON.parse(raw) as Partial<SavedAttempt>;
+    const value = JSON.parse(raw) as Partial<Record<keyof SavedAttempt, unknown>>;
     if (typeof value.chargeId !== 'string' || typeof value.statusToken !== 'string' || typeof value.savedAt !== 'number') return undefined;
     if (Date.now() - value.savedAt > SAVED_ATTEMPT_TTL_MS) return undefined;
-    return { chargeId: value.chargeId, statusToken: value.statusToken, method: String(value.method ?? ''), savedAt: value.savedAt };
+    return { chargeId: value.chargeId, statusToken: value.statusToken, method: typeof value.method === 'string' ? value.method : '', savedAt: value.savedAt };
   } catch {
     return undefined;
   }

@@ -1,6 +1,6 @@
 import { isHttpsOrLoopback } from '../core/url.js';
 import { CheckoutClientError } from './client-error.js';
-import { errorFromAnswer, send } from './http.js';
+import { fetchJson } from './http.js';
 
 /** Where and as whom the browser tokenizes cards: the service and the merchant's publishable key. */
 export interface TokenizeConfig {
@@ -30,17 +30,18 @@ export async function createCardToken(config: TokenizeConfig, card: CardDetails,
     throw new CheckoutClientError('config', 'service-url is not a URL', 'CONFIG', false);
   }
   if (!isHttpsOrLoopback(url)) throw new CheckoutClientError('config', 'service-url must be https', 'CONFIG', false);
-  const response = await send(url.href, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Basic ${btoa(`${config.merchantId}:${config.publishableKey}`)}`,
+  const body = (await fetchJson(
+    url.href,
+    {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${btoa(`${config.merchantId}:${config.publishableKey}`)}`,
+      },
+      body: JSON.stringify(card),
     },
-    body: JSON.stringify(card),
-    ...(signal ? { signal } : {}),
-  });
-  if (!response.ok) throw await errorFromAnswer(response);
-  const body = (await response.json()) as { id?: unknown };
+    signal,
+  )) as { id?: unknown };
   if (typeof body.id !== 'string') throw new CheckoutClientError('server', 'no token in the answer');
   return body.id;
 }

@@ -1,7 +1,7 @@
 import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_STATUS_TOKEN_HEADER } from '../core/constants.js';
 import type { CheckoutChargeRequest, CheckoutChargeResponse, CheckoutSlipResponse, CheckoutStatusResponse } from '../core/schemas/checkout.js';
 import { CheckoutClientError } from './client-error.js';
-import { errorFromAnswer, send } from './http.js';
+import { fetchJson } from './http.js';
 
 function join(endpoint: string, path: string): string {
   return `${endpoint.replace(/\/+$/, '')}${path}`;
@@ -17,19 +17,20 @@ export async function createCheckoutCharge(
   idempotencyKey: string,
   signal?: AbortSignal,
 ): Promise<CheckoutChargeResponse> {
-  const response = await send(join(endpoint, '/charges'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [CHECKOUT_IDEMPOTENCY_HEADER]: idempotencyKey },
-    body: JSON.stringify(body),
-    credentials: 'same-origin',
-    ...(signal ? { signal } : {}),
-  });
-  if (!response.ok) throw await errorFromAnswer(response);
-  const answer = (await response.json()) as CheckoutChargeResponse;
+  const answer = (await fetchJson(
+    join(endpoint, '/charges'),
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [CHECKOUT_IDEMPOTENCY_HEADER]: idempotencyKey },
+      body: JSON.stringify(body),
+      credentials: 'same-origin',
+    },
+    signal,
+  )) as Partial<Record<keyof CheckoutChargeResponse, unknown>> | null;
   if (typeof answer?.chargeId !== 'string' || typeof answer.statusToken !== 'string') {
     throw new CheckoutClientError('server', 'unexpected answer from the checkout endpoint');
   }
-  return answer;
+  return answer as CheckoutChargeResponse;
 }
 
 /** The charge's status; with `waitSeconds` the server holds the answer while it is PENDING. */
@@ -41,17 +42,11 @@ export async function getCheckoutStatus(
   signal?: AbortSignal,
 ): Promise<CheckoutStatusResponse> {
   const url = join(endpoint, `/charges/${encodeURIComponent(chargeId)}/status${waitSeconds > 0 ? `?wait=${waitSeconds}` : ''}`);
-  const response = await send(url, {
-    headers: { [CHECKOUT_STATUS_TOKEN_HEADER]: statusToken },
-    credentials: 'same-origin',
-    ...(signal ? { signal } : {}),
-  });
-  if (!response.ok) throw await errorFromAnswer(response);
-  const answer = (await response.json()) as CheckoutStatusResponse;
+  const answer = (await fetchJson(url, { headers: { [CHECKOUT_STATUS_TOKEN_HEADER]: statusToken }, credentials: 'same-origin' }, signal)) as Partial<Record<keyof CheckoutStatusResponse, unknown>> | null;
   if (answer?.status !== 'PENDING' && answer?.status !== 'SUCCEEDED' && answer?.status !== 'FAILED') {
     throw new CheckoutClientError('server', 'unexpected status answer');
   }
-  return answer;
+  return answer as CheckoutStatusResponse;
 }
 
 /**
@@ -66,15 +61,16 @@ export async function verifyCheckoutSlip(
   raw: string,
   signal?: AbortSignal,
 ): Promise<CheckoutSlipResponse> {
-  const response = await send(join(endpoint, `/charges/${encodeURIComponent(chargeId)}/slip`), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [CHECKOUT_STATUS_TOKEN_HEADER]: statusToken },
-    body: JSON.stringify({ raw }),
-    credentials: 'same-origin',
-    ...(signal ? { signal } : {}),
-  });
-  if (!response.ok) throw await errorFromAnswer(response);
-  const answer = (await response.json()) as CheckoutSlipResponse;
+  const answer = (await fetchJson(
+    join(endpoint, `/charges/${encodeURIComponent(chargeId)}/slip`),
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [CHECKOUT_STATUS_TOKEN_HEADER]: statusToken },
+      body: JSON.stringify({ raw }),
+      credentials: 'same-origin',
+    },
+    signal,
+  )) as Partial<Record<keyof CheckoutSlipResponse, unknown>> | null;
   if (answer?.chargeId !== chargeId || answer.status !== 'SUCCEEDED') throw new CheckoutClientError('server', 'unexpected slip answer');
-  return answer;
+  return answer as CheckoutSlipResponse;
 }

@@ -17,3 +17,16 @@ export class CheckoutClientError extends Error {
     this.name = 'CheckoutClientError';
   }
 }
+
+/** The message of whatever was thrown: an error's own, else the thrown value in words. */
+export function errorMessage(thrown: unknown): string {
+  return thrown instanceof Error ? thrown.message : String(thrown);
+}
+
+/**
+ * Whatever was thrown, as a {@link CheckoutClientError}: itself when it is one, else one of `kind`
+ * with its message, for the elements to explain it as they explain the others.
+ */
+export function asClientError(thrown: unknown, kind: ClientErrorKind = 'server'): CheckoutClientError {
+  return thrown instanceof CheckoutClientError ? thrown : new CheckoutClientError(kind, errorMessage(thrown));
+}

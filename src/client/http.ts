@@ -5,10 +5,10 @@
 import { CheckoutClientError } from './client-error.js';
 
 /** Reads the service-shaped error body `{message, error: {errorCode, errorMessage, retryable, field}}`. */
-export async function errorFromAnswer(response: Response): Promise<CheckoutClientError> {
+async function errorFromAnswer(response: Response): Promise<CheckoutClientError> {
   let body: { message?: unknown; error?: { errorCode?: unknown; errorMessage?: unknown; retryable?: unknown; field?: unknown } } = {};
   try {
-    body = await response.json();
+    body = (await response.json()) as typeof body;
   } catch {
     // Not JSON: a proxy or a crash in between; the status says enough.
   }
@@ -25,11 +25,21 @@ export async function errorFromAnswer(response: Response): Promise<CheckoutClien
 }
 
 /** Runs `fetch`, turning a network failure or an abort into a {@link CheckoutClientError}. */
-export async function send(url: string, init: RequestInit): Promise<Response> {
+async function send(url: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(url, init);
   } catch (error) {
-    if ((error as Error)?.name === 'AbortError') throw new CheckoutClientError('aborted', 'aborted', '', false);
-    throw new CheckoutClientError('network', (error as Error)?.message ?? 'network error');
+    if (error instanceof Error && error.name === 'AbortError') throw new CheckoutClientError('aborted', 'aborted', '', false);
+    throw new CheckoutClientError('network', error instanceof Error ? error.message : 'network error');
   }
+}
+
+/**
+ * Sends the request (with `signal`, to abort it) and reads the JSON answer; an error answer
+ * throws as a {@link CheckoutClientError} read from its body.
+ */
+export async function fetchJson(url: string, init: RequestInit, signal?: AbortSignal): Promise<unknown> {
+  const response = await send(url, { ...init, ...(signal ? { signal } : {}) });
+  if (!response.ok) throw await errorFromAnswer(response);
+  return response.json();
 }

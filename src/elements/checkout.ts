@@ -4,7 +4,8 @@
  * smallest first download of the whole checkout.
  */
 import { SatangCardForm } from './satang-card-form/satang-card-form.js';
-import { SatangCheckout, setQrElementLoader } from './satang-checkout/satang-checkout.js';
+import { SatangCheckout } from './satang-checkout/satang-checkout.js';
+import { setQrElementLoader } from './satang-checkout/promptpay-panel.js';
 
 export { SatangCardForm, type TokenizedCard } from './satang-card-form/satang-card-form.js';
 export { SatangCheckout } from './satang-checkout/satang-checkout.js';

@@ -1,4 +1,4 @@
-import { CheckoutClientError } from '../client/client-error.js';
+import { asClientError } from '../client/client-error.js';
 
 /**
  * Code an element fetches on first use rather than at load: fetched once and shared by every
@@ -10,8 +10,13 @@ export function lazyModule<T>(load: () => Promise<T>): () => Promise<T> {
   return () =>
     (loading ??= load().catch((error: unknown) => {
       loading = undefined;
-      throw new CheckoutClientError('network', String((error as Error)?.message ?? error));
+      throw asClientError(error, 'network');
     }));
+}
+
+/** Starts fetching lazy code ahead of its use; a failure is met again, and explained, at the use. */
+export function prefetch(load: () => Promise<unknown>): void {
+  load().catch(() => undefined);
 }
 
 /** Runs `task` after the next frame is painted: for work the first render must not wait on. */

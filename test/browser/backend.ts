@@ -10,14 +10,11 @@ import { createCheckoutHandler, toNodeListener } from '../../src/server/index.js
  */
 
 export default async function setup(): Promise<() => Promise<void>> {
-  let handler: ReturnType<typeof toNodeListener> | undefined;
-  const shop = createServer((req, res) => void handler!(req, res));
-  await new Promise<void>((resolve) => shop.listen(BROWSER_SHOP_PORT, '127.0.0.1', resolve));
   const sandbox = await listenSandbox({
     port: BROWSER_SANDBOX_PORT,
     webhook: { url: `http://127.0.0.1:${BROWSER_SHOP_PORT}/api/checkout/webhooks`, webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64 },
   });
-  handler = toNodeListener(
+  const handler = toNodeListener(
     createCheckoutHandler({
       service: { baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey },
       // Test orders carry their price in the reference: order-<satang>-<anything>.
@@ -31,6 +28,9 @@ export default async function setup(): Promise<() => Promise<void>> {
       statusPollIntervalMs: 200,
     }),
   );
+  // The sandbox's webhooks reach the shop only once a test pays, by when it is listening.
+  const shop = createServer((req, res) => void handler(req, res));
+  await new Promise<void>((resolve) => shop.listen(BROWSER_SHOP_PORT, '127.0.0.1', resolve));
   return async () => {
     // The shop first: a status long-poll still open must not find the sandbox gone.
     const closed = new Promise<void>((resolve) => shop.close(() => resolve()));

@@ -1,6 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { getCheckoutStatus } from '../../client/checkout-api.js';
-import { CheckoutClientError } from '../../client/client-error.js';
+import { asClientError, type CheckoutClientError } from '../../client/client-error.js';
 import type { CheckoutStatusResponse } from '../../core/schemas/checkout.js';
 
 /** How long each status request asks the server to hold a PENDING answer (the proxy allows 30). */
@@ -108,6 +108,11 @@ export class StatusPoller implements ReactiveController {
     this.#request = undefined;
   }
 
+  /** Nothing in flight and nothing scheduled. */
+  get #idle(): boolean {
+    return !this.#request && !this.#timer;
+  }
+
   async #ask(): Promise<void> {
     const target = this.#target;
     if (!target || document.visibilityState === 'hidden') return;
@@ -126,13 +131,13 @@ export class StatusPoller implements ReactiveController {
     } catch (thrown) {
       if (request !== this.#request) return;
       this.#request = undefined;
-      const error = thrown instanceof CheckoutClientError ? thrown : new CheckoutClientError('server', String(thrown));
+      const error = asClientError(thrown);
       if (error.kind !== 'network' && error.kind !== 'server') this.stop();
       this.onError?.(error);
       delayMs = statusRetryDelayMs(this.#failures++);
     }
     // A callback may have stopped, restarted or re-asked already.
-    if (this.#active && !this.#request && !this.#timer) {
+    if (this.#active && this.#idle) {
       this.#timer = setTimeout(() => {
         this.#timer = undefined;
         void this.#ask();

@@ -1,7 +1,7 @@
 /** The card form's strings: labels, hints and the card rules' messages. English and Thai: each key in both. */
-import { defineMessages } from './localize.js';
+import type { Catalog } from './catalog.js';
 
-export const cardMessages = defineMessages({
+export const cardMessages = {
   en: {
     'card.label': 'Card details',
     'card.number': 'Card number',
@@ -50,4 +50,4 @@ export const cardMessages = defineMessages({
     'holderName.required': 'กรุณากรอกชื่อตามที่ปรากฏบนบัตร',
     'holderName.tooLong': 'ชื่อยาวเกินไป',
   },
-});
+} satisfies Catalog;

@@ -1,7 +1,7 @@
 /** The checkout's own strings: method picker, method details, pay button, progress and errors. English and Thai: each key in both. */
-import { defineMessages } from './localize.js';
+import type { Catalog } from './catalog.js';
 
-export const checkoutMessages = defineMessages({
+export const checkoutMessages = {
   en: {
     'method.label': 'Payment method',
     'method.CARD': 'Card',
@@ -52,4 +52,4 @@ export const checkoutMessages = defineMessages({
     'error.redirect': 'ที่อยู่หน้าชำระเงินไม่ปลอดภัย จึงไม่ได้เปิด กรุณาเลือกวิธีอื่น',
     'error.retry': 'ลองอีกครั้ง',
   },
-});
+} satisfies Catalog;

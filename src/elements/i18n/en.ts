@@ -6,5 +6,3 @@ import { qrMessages } from './qr.js';
 
 /** Every English string, gathered from the elements' catalogs (card, checkout, payment, outcome, qr). */
 export const en = { ...cardMessages.en, ...checkoutMessages.en, ...paymentMessages.en, ...outcomeMessages.en, ...qrMessages.en };
-
-export type { MessageKey } from './localize.js';

@@ -1,22 +1,14 @@
+import type { Catalog } from './catalog.js';
 import type { en } from './en.js';
 
 export type Locale = 'th' | 'en';
 /** Every message key of every element; `en.ts` gathers them. */
 export type MessageKey = keyof typeof en;
 
-/**
- * A catalog of English and Thai strings: the Thai half must have every English key. Each element
- * registers only the catalogs it shows ({@link useMessages}), so a page that loads the card form
- * alone does not download the checkout's or the QR code's strings.
- */
-export function defineMessages<const E extends Record<string, string>>(messages: { en: E; th: Record<keyof E, string> }) {
-  return messages;
-}
-
 const registered: Record<Locale, Record<string, string>> = { en: {}, th: {} };
 
 /** Makes these catalogs' strings available to {@link msg}. */
-export function useMessages(...catalogs: ReadonlyArray<{ en: Record<string, string>; th: Record<string, string> }>): void {
+export function useMessages(...catalogs: Catalog[]): void {
   for (const catalog of catalogs) {
     Object.assign(registered.en, catalog.en);
     Object.assign(registered.th, catalog.th);
@@ -35,6 +27,6 @@ export function msg(locale: Locale, key: MessageKey, params: Record<string, stri
  */
 export function resolveLocale(attribute: string | null | undefined, host: Element): Locale {
   if (attribute === 'th' || attribute === 'en') return attribute;
-  const lang = host.closest('[lang]')?.getAttribute('lang') ?? host.ownerDocument?.documentElement.lang ?? '';
+  const lang = host.closest('[lang]')?.getAttribute('lang') ?? host.ownerDocument.documentElement.lang;
   return lang.toLowerCase().startsWith('th') ? 'th' : 'en';
 }

@@ -3,9 +3,9 @@
  * once; the checkout registers them with the code a payment runs (`pay-path.ts`), fetched after its
  * first render. English and Thai: each key in both.
  */
-import { defineMessages } from './localize.js';
+import type { Catalog } from './catalog.js';
 
-export const outcomeMessages = defineMessages({
+export const outcomeMessages = {
   en: {
     'success.title': 'Payment successful',
     'success.body': 'Thank you. Your payment of {amount} is complete.',
@@ -28,4 +28,4 @@ export const outcomeMessages = defineMessages({
     'failure.processing': 'ไม่สามารถดำเนินการชำระเงินได้ กรุณาใช้บัตรอื่น หรือชำระด้วยพร้อมเพย์',
     'failure.generic': 'การชำระเงินไม่สำเร็จ กรุณาลองใหม่ หรือเลือกวิธีอื่น',
   },
-});
+} satisfies Catalog;

@@ -1,7 +1,7 @@
 /** The QR payment element's strings. English and Thai: each key in both. */
-import { defineMessages } from './localize.js';
+import type { Catalog } from './catalog.js';
 
-export const qrMessages = defineMessages({
+export const qrMessages = {
   en: {
     'qr.title': 'Scan to pay with PromptPay',
     'qr.expiresIn': 'Expires in {time}',
@@ -36,4 +36,4 @@ export const qrMessages = defineMessages({
     'qr.slipMismatch': 'สลิปนี้ไม่ตรงกับรายการชำระเงินนี้',
     'qr.slipUnavailable': 'ขณะนี้ยังตรวจสอบสลิปไม่ได้ กรุณาลองใหม่อีกครั้ง',
   },
-});
+} satisfies Catalog;

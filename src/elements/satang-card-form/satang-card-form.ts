@@ -1,14 +1,14 @@
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { html, LitElement, nothing } from 'lit';
 import { normalizeDigits, securityCodeLength, type CardBrand } from '../../core/card.js';
 import { formatCardNumber, formatExpiry, parseExpiry, validateCardField, type CardField } from '../../core/card-rules.js';
 import type { TokenizeConfig } from '../../client/card-tokens.js';
 import { SatangChangeEvent, SatangReadyEvent } from '../events.js';
-import { afterPaint, lazyModule } from '../lazy.js';
-import { msg, resolveLocale, useMessages, type Locale, type MessageKey } from '../i18n/localize.js';
+import { afterPaint, lazyModule, prefetch } from '../lazy.js';
+import { LocalizeController } from '../controllers/localize-controller.js';
 import { cardMessages } from '../i18n/card.js';
+import type { MessageKey } from '../i18n/localize.js';
+import { replaceKeepingCaret } from './replace-keeping-caret.js';
 import { styles } from './satang-card-form.styles.js';
-
-useMessages(cardMessages);
 
 /** The tokenization call: it only runs on submit, so it is fetched after the form first shows. */
 const cardTokens = lazyModule(() => import('../../client/card-tokens.js'));
@@ -23,6 +23,15 @@ export interface TokenizedCard {
 
 const FIELDS: readonly CardField[] = ['number', 'expiry', 'cvc', 'holderName'];
 const AUTOCOMPLETE: Record<CardField, string> = { number: 'cc-number', expiry: 'cc-exp', cvc: 'cc-csc', holderName: 'cc-name' };
+
+/** The first field, in the form's order, that shows an error, with its error. */
+function firstError(errors: Partial<Record<CardField, MessageKey>>): [CardField, MessageKey] | undefined {
+  for (const field of FIELDS) {
+    const error = errors[field];
+    if (error) return [field, error];
+  }
+  return undefined;
+}
 
 /**
  * @summary Card entry: number, expiry, security code and name, validated as the shopper types,
@@ -82,11 +91,12 @@ export class SatangCardForm extends LitElement {
   /** Disabled by a `<fieldset disabled>` around it or its own attribute, as the form reports it. */
   private formDisabled = false;
 
-  private get numberInput(): HTMLInputElement {
-    return this.renderRoot.querySelector('#number')!;
+  private get numberInput(): HTMLInputElement | null {
+    return this.renderRoot.querySelector('#number');
   }
 
   readonly #internals: ElementInternals;
+  readonly #localize = new LocalizeController(this, cardMessages);
   readonly #touched = new Set<CardField>();
   #complete = false;
   /** The token of the details as they are now; dropped as soon as any field changes. */
@@ -102,10 +112,6 @@ export class SatangCardForm extends LitElement {
     return this.#complete;
   }
 
-  get #locale(): Locale {
-    return resolveLocale(this.locale, this);
-  }
-
   #input(field: CardField): HTMLInputElement | null {
     return this.renderRoot.querySelector(`#${field === 'holderName' ? 'holder' : field}`);
   }
@@ -114,10 +120,9 @@ export class SatangCardForm extends LitElement {
     return this.#input(field)?.value ?? '';
   }
 
-
   #check(field: CardField, moment: 'input' | 'blur' | 'submit'): MessageKey | undefined {
     const error = validateCardField(field, this.#value(field), { brand: this.brand, now: new Date() }, moment);
-    return (error?.messageKey as MessageKey | undefined) ?? undefined;
+    return error?.messageKey;
   }
 
   /**
@@ -132,15 +137,14 @@ export class SatangCardForm extends LitElement {
       if (error) errors[field] = error;
     }
     this.errors = errors;
-    const first = FIELDS.find((f) => errors[f]);
+    const first = firstError(errors);
     this.#syncValidity();
-    if (first) {
-      this.#input(first)?.focus();
-      this.announcement = msg(this.#locale, errors[first]!, this.#params(first));
-      this.announcementCount += 1;
-      return false;
-    }
-    return true;
+    if (!first) return true;
+    const [field, error] = first;
+    this.#input(field)?.focus();
+    this.announcement = this.#localize.msg(error, this.#params(field));
+    this.announcementCount += 1;
+    return false;
   }
 
   /**
@@ -213,19 +217,19 @@ export class SatangCardForm extends LitElement {
   protected override firstUpdated(): void {
     this.#syncValidity();
     this.dispatchEvent(new SatangReadyEvent());
-    afterPaint(() => void cardTokens().catch(() => undefined));
+    afterPaint(() => prefetch(cardTokens));
   }
 
   #onInput(field: CardField, event: Event): void {
     const input = event.target as HTMLInputElement;
     if (field === 'number') {
       const { formatted, brand } = formatCardNumber(input.value);
-      this.#replace(input, formatted);
+      replaceKeepingCaret(input, formatted);
       this.brand = brand;
     } else if (field === 'expiry') {
-      this.#replace(input, formatExpiry(input.value, (event as InputEvent).inputType?.startsWith('delete')));
+      replaceKeepingCaret(input, formatExpiry(input.value, event instanceof InputEvent && event.inputType.startsWith('delete')));
     } else if (field === 'cvc') {
-      this.#replace(input, normalizeDigits(input.value).replace(/\D/g, '').slice(0, this.brand === 'UNKNOWN' ? 4 : securityCodeLength(this.brand)));
+      replaceKeepingCaret(input, normalizeDigits(input.value).replace(/\D/g, '').slice(0, this.brand === 'UNKNOWN' ? 4 : securityCodeLength(this.brand)));
     }
     this.#token = undefined;
     this.#internals.setFormValue(null);
@@ -253,39 +257,19 @@ export class SatangCardForm extends LitElement {
     this.errors = error ? { ...rest, [field]: error } : rest;
   }
 
-  /**
-   * Replaces an input's text, keeping the caret in place relative to the digits before it, or at
-   * the end when it was there: formatting may add a zero or a slash ahead of the caret ("3" ->
-   * "03/"), and the next key must land after them.
-   */
-  #replace(input: HTMLInputElement, next: string): void {
-    if (input.value === next) return;
-    const caret = input.selectionStart ?? input.value.length;
-    const atEnd = caret >= input.value.length;
-    // Thai digits count as digits: they are what the shopper typed before the caret.
-    const digitsBefore = normalizeDigits(input.value.slice(0, caret)).replace(/\D/g, '').length;
-    input.value = next;
-    if (atEnd) {
-      input.setSelectionRange(next.length, next.length);
-      return;
-    }
-    let position = 0;
-    for (let seen = 0; position < next.length && seen < digitsBefore; position += 1) if (/\d/.test(next[position]!)) seen += 1;
-    input.setSelectionRange(position, position);
-  }
-
   #syncValidity(): void {
     const complete = FIELDS.every((f) => !this.#check(f, 'submit'));
-    const firstError = FIELDS.find((f) => this.errors[f]);
-    if (firstError) {
-      this.#internals.setValidity({ customError: true }, msg(this.#locale, this.errors[firstError]!, this.#params(firstError)), this.#input(firstError) ?? undefined);
+    const first = firstError(this.errors);
+    if (first) {
+      const [field, error] = first;
+      this.#internals.setValidity({ customError: true }, this.#localize.msg(error, this.#params(field)), this.#input(field) ?? undefined);
     } else if (!complete) {
-      this.#internals.setValidity({ valueMissing: true }, msg(this.#locale, 'number.required'), this.numberInput ?? undefined);
+      this.#internals.setValidity({ valueMissing: true }, this.#localize.msg('number.required'), this.numberInput ?? undefined);
     } else {
       this.#internals.setValidity({});
     }
     const states = this.#internals.states;
-    if (firstError) states.add('user-invalid');
+    if (first) states.add('user-invalid');
     else states.delete('user-invalid');
     if (complete !== this.#complete) {
       this.#complete = complete;
@@ -297,17 +281,21 @@ export class SatangCardForm extends LitElement {
     return field === 'cvc' ? { n: securityCodeLength(this.brand) } : {};
   }
 
-  protected override updated(changed: PropertyValues<this>): void {
-    if (changed.has('locale')) this.#syncValidity();
+  /**
+   * The validity message is in the language shown, which may change with the `locale` attribute or
+   * a `lang` around the element: written again after every render, it follows.
+   */
+  protected override updated(): void {
+    this.#syncValidity();
   }
 
   protected override render() {
-    const locale = this.#locale;
+    const l = this.#localize;
     const field = (name: CardField, id: string, label: MessageKey, hint: string | undefined, attrs: { inputmode?: string; maxlength?: number }) => {
       const error = this.errors[name];
       const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
       return html`<div part="field" class="field ${name}">
-        <label part="label" for=${id}>${msg(locale, label)}</label>
+        <label part="label" for=${id}>${l.msg(label)}</label>
         ${hint ? html`<div part="hint" class="hint" id="${id}-hint">${hint}</div>` : ''}
         <div class="control">
           <input
@@ -328,14 +316,14 @@ export class SatangCardForm extends LitElement {
           />
           ${name === 'number' && this.brand !== 'UNKNOWN' ? html`<span part="brand" class="brand" aria-hidden="true">${this.brand}</span>` : ''}
         </div>
-        ${error ? html`<div part="error" class="error" id="${id}-error">${msg(locale, error, this.#params(name))}</div>` : ''}
+        ${error ? html`<div part="error" class="error" id="${id}-error">${l.msg(error, this.#params(name))}</div>` : ''}
       </div>`;
     };
-    const cvcHint = this.brand === 'AMEX' ? msg(locale, 'card.cvcHintAmex') : msg(locale, 'card.cvcHint', { n: 3 });
-    return html`<div part="form" class="form" role="group" aria-label=${msg(locale, 'card.label')}>
+    const cvcHint = this.brand === 'AMEX' ? l.msg('card.cvcHintAmex') : l.msg('card.cvcHint', { n: 3 });
+    return html`<div part="form" class="form" role="group" aria-label=${l.msg('card.label')}>
         ${field('number', 'number', 'card.number', undefined, { inputmode: 'numeric', maxlength: 23 })}
         <div class="row">
-          ${field('expiry', 'expiry', 'card.expiry', msg(locale, 'card.expiryHint'), { inputmode: 'numeric', maxlength: 9 })}
+          ${field('expiry', 'expiry', 'card.expiry', l.msg('card.expiryHint'), { inputmode: 'numeric', maxlength: 9 })}
           ${field('cvc', 'cvc', 'card.cvc', cvcHint, { inputmode: 'numeric', maxlength: 4 })}
         </div>
         ${field('holderName', 'holder', 'card.holderName', undefined, {})}

@@ -49,6 +49,16 @@ export function groupOf(type: CheckoutPaymentMethodType): MethodGroup {
   return (BANKS as readonly string[]).includes(type) ? 'MOBILE_BANKING' : 'E_WALLET';
 }
 
+/** Whether a choice of the picker pays by card, with the card form. */
+export function isCardGroup(group: MethodGroup | undefined): group is 'CARD' | 'CARD_INSTALLMENTS' {
+  return group === 'CARD' || group === 'CARD_INSTALLMENTS';
+}
+
+/** Whether a type is paid by card: the card form and the card keys are needed for it. */
+export function isCardType(type: CheckoutPaymentMethodType): boolean {
+  return isCardGroup(groupOf(type));
+}
+
 /**
  * Reads the `methods` attribute: names separated by commas or spaces (`card, promptpay,
  * ewallet`), in the order to show them. Answers the types, or the first name it does not know.

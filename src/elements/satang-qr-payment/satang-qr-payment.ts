@@ -1,41 +1,23 @@
 import { html, LitElement, nothing, svg, type PropertyValues } from 'lit';
-import type { QRCode } from 'qrcode';
-import { verifyCheckoutSlip } from '../../client/checkout-api.js';
-import type { CheckoutClientError } from '../../client/client-error.js';
+import { errorMessage, type CheckoutClientError } from '../../client/client-error.js';
 import { failureMessageKey } from '../../core/failure.js';
 import { formatAmount } from '../../core/money.js';
 import type { CheckoutStatusResponse } from '../../core/schemas/checkout.js';
+import { LocalizeController } from '../controllers/localize-controller.js';
 import { StatusPoller } from '../controllers/status-poller.js';
 import { SatangErrorEvent, SatangFailureEvent, SatangSuccessEvent } from '../events.js';
-import { msg, resolveLocale, useMessages, type Locale, type MessageKey } from '../i18n/localize.js';
+import type { MessageKey } from '../i18n/localize.js';
 import { outcomeMessages } from '../i18n/outcome.js';
 import { paymentMessages } from '../i18n/payment.js';
 import { qrMessages } from '../i18n/qr.js';
 import { SatangQrRenewEvent } from './qr-events.js';
+import { drawQrCode, type QrDrawing } from './qr-code.js';
 import { styles } from './satang-qr-payment.styles.js';
-import { readSlipQr } from './slip-reader.js';
-
-useMessages(paymentMessages, outcomeMessages, qrMessages);
+import { SlipUpload } from './slip-upload.js';
 
 /** Where the payment shown by `<satang-qr-payment>` stands; see {@link SatangQrPayment.state}. */
 export type QrPaymentState = 'invalid' | 'loading' | 'showing' | 'expired' | 'paid' | 'failed';
 
-/**
- * Where an uploaded bank transfer slip stands: its QR code being read, none found in the picture,
- * being checked, refused as another payment's (or no payment's), or not checkable now.
- */
-type SlipState = 'reading' | 'unreadable' | 'verifying' | 'mismatch' | 'unavailable';
-
-const SLIP_MESSAGES: Record<SlipState, MessageKey> = {
-  reading: 'qr.slipReading',
-  unreadable: 'qr.slipNoCode',
-  verifying: 'qr.slipVerifying',
-  mismatch: 'qr.slipMismatch',
-  unavailable: 'qr.slipUnavailable',
-};
-
-/** Light modules around the code that scanners need to find it (the QR specification's minimum). */
-export const QR_QUIET_ZONE_MODULES = 4;
 /** Remaining times at which the countdown is read out to screen readers, in seconds. */
 export const QR_ANNOUNCE_AT_SECONDS = [300, 120, 60, 30, 10] as const;
 
@@ -47,20 +29,6 @@ function clock(seconds: number): string {
   const h = Math.floor(seconds / 3600);
   const rest = `${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}`;
   return h ? `${h}:${rest}` : rest;
-}
-
-/** An SVG path of the dark modules, one subpath per horizontal run, offset by the quiet zone. */
-function modulesPath(modules: QRCode['modules']): string {
-  let d = '';
-  for (let y = 0; y < modules.size; y += 1) {
-    for (let x = 0; x < modules.size; ) {
-      let run = 0;
-      while (x + run < modules.size && modules.get(y, x + run)) run += 1;
-      if (run) d += `M${x + QR_QUIET_ZONE_MODULES} ${y + QR_QUIET_ZONE_MODULES}h${run}v1h-${run}z`;
-      x += run || 1;
-    }
-  }
-  return d;
 }
 
 /**
@@ -130,7 +98,6 @@ export class SatangQrPayment extends LitElement {
     failureCode: { state: true },
     note: { state: true },
     announcement: { state: true },
-    slip: { state: true },
   };
 
   /** The EMVCo payload (`encodedImage.rawData`) the code encodes, exactly. */
@@ -152,15 +119,15 @@ export class SatangQrPayment extends LitElement {
   /** The charge's `statusToken`. A property only: tokens stay out of attributes and the DOM. */
   statusToken = '';
 
-  private svgCode: { size: number; d: string } | undefined;
+  private svgCode: QrDrawing | undefined;
   private drawError = '';
   private now = Date.now();
   private outcome: 'paid' | 'failed' | undefined;
   private failureCode = '';
   private note: MessageKey | undefined;
   private announcement = '';
-  private slip: SlipState | undefined;
 
+  readonly #localize = new LocalizeController(this, paymentMessages, outcomeMessages, qrMessages);
   readonly #poller = new StatusPoller(
     this,
     (status) => this.#onStatus(status),
@@ -172,9 +139,12 @@ export class SatangQrPayment extends LitElement {
   #amountText = '';
   #lastState: QrPaymentState | undefined;
   #crossed = 0;
-  /** Counts slip uploads, so an answer for an earlier one (or another charge) is dropped. */
-  #slipAttempt = 0;
-  #slipRequest: AbortController | undefined;
+  readonly #slip = new SlipUpload(
+    this,
+    this.#localize,
+    (text) => (this.announcement = text),
+    (chargeId) => this.#succeed(chargeId),
+  );
 
   /**
    * Where the payment stands: `invalid` (misconfigured; a message is shown), `loading` (the code is
@@ -188,16 +158,17 @@ export class SatangQrPayment extends LitElement {
   }
 
   override connectedCallback(): void {
+    // eslint-disable-next-line wc/guard-super-call -- LitElement always has it, and needs it to run
     super.connectedCallback();
     // Re-arms the countdown after the element was moved or re-attached.
     this.now = Date.now();
   }
 
   override disconnectedCallback(): void {
+    // eslint-disable-next-line wc/guard-super-call -- LitElement always has it, and needs it to run
     super.disconnectedCallback();
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#cancelSlip();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -208,8 +179,7 @@ export class SatangQrPayment extends LitElement {
     if (changed.has('chargeId')) {
       this.outcome = undefined;
       this.note = undefined;
-      this.#cancelSlip();
-      this.slip = undefined;
+      this.#slip.reset();
     }
     if (changed.has('expiry')) this.now = Date.now();
     this.#problem = this.#check();
@@ -217,13 +187,12 @@ export class SatangQrPayment extends LitElement {
     const state = this.state;
     const remaining = this.#remainingSeconds();
     const crossed = QR_ANNOUNCE_AT_SECONDS.filter((s) => remaining <= s).length;
-    const locale = resolveLocale(this.locale, this);
     if (state !== this.#lastState) {
       const key = state === 'expired' ? 'qr.expired' : state === 'paid' ? 'success.title' : state === 'failed' ? 'failure.title' : undefined;
-      if (key) this.announcement = msg(locale, key);
+      if (key) this.announcement = this.#localize.msg(key);
       this.#lastState = state;
     } else if (crossed > this.#crossed && !changed.has('expiry')) {
-      this.announcement = msg(locale, 'qr.expiresIn', { time: clock(remaining) });
+      this.announcement = this.#localize.msg('qr.expiresIn', { time: clock(remaining) });
     }
     this.#crossed = crossed;
   }
@@ -260,9 +229,9 @@ export class SatangQrPayment extends LitElement {
     if (!this.rawData && !image) return 'set `raw-data` (the QR payload) or `image` (its PNG)';
     if (this.drawError && !image) return `the QR code could not be drawn (${this.drawError})`;
     if (this.expiry && Number.isNaN(Date.parse(this.expiry))) return `\`expiry\` must be an ISO 8601 time, got "${this.expiry}"`;
-    if (!Number.isSafeInteger(amount) || amount! < 0) return `\`amount\` must be a whole number of satang, got "${amount}"`;
+    if (amount === undefined || !Number.isSafeInteger(amount) || amount < 0) return `\`amount\` must be a whole number of satang, got "${amount}"`;
     try {
-      this.#amountText = formatAmount(amount!, this.currency, resolveLocale(this.locale, this));
+      this.#amountText = formatAmount(amount, this.currency);
     } catch {
       return `\`currency\` must be an ISO 4217 code, got "${this.currency}"`;
     }
@@ -275,12 +244,10 @@ export class SatangQrPayment extends LitElement {
 
   async #draw(data: string): Promise<void> {
     try {
-      const { create } = await import('qrcode');
-      if (data !== this.rawData) return;
-      const { modules } = create(data, { errorCorrectionLevel: 'M' });
-      this.svgCode = { size: modules.size + 2 * QR_QUIET_ZONE_MODULES, d: modulesPath(modules) };
+      const drawing = await drawQrCode(data);
+      if (data === this.rawData) this.svgCode = drawing;
     } catch (error) {
-      if (data === this.rawData) this.drawError = String((error as Error)?.message ?? error);
+      if (data === this.rawData) this.drawError = errorMessage(error);
     }
   }
 
@@ -303,56 +270,10 @@ export class SatangQrPayment extends LitElement {
     this.dispatchEvent(new SatangSuccessEvent(chargeId));
   }
 
-  /**
-   * A slip picture was chosen. Its QR code is read here; only the code's text is sent, and it is
-   * kept nowhere (no attribute, event or storage).
-   */
-  #onSlip = async (event: Event): Promise<void> => {
-    const input = event.target as HTMLInputElement;
-    const file = input.files?.[0];
-    // Cleared, so that choosing the same picture again is a change too.
-    input.value = '';
-    if (!file) return;
-    this.#cancelSlip();
-    const attempt = this.#slipAttempt;
-    const { endpoint, chargeId, statusToken } = this;
-    this.#slipStep('reading');
-    const raw = await readSlipQr(file);
-    if (attempt !== this.#slipAttempt) return;
-    if (!raw) return this.#slipStep('unreadable');
-    this.#slipStep('verifying');
-    const request = (this.#slipRequest = new AbortController());
-    try {
-      await verifyCheckoutSlip(endpoint, chargeId, statusToken, raw, request.signal);
-    } catch (error) {
-      if (attempt !== this.#slipAttempt) return;
-      // INVALID_REQUEST: a QR code far longer than a slip's, some other kind of code.
-      const code = (error as CheckoutClientError).code;
-      return this.#slipStep(code === 'SLIP_MISMATCH' || code === 'SLIP_NOT_FOUND' || code === 'INVALID_REQUEST' ? 'mismatch' : 'unavailable');
-    }
-    if (attempt !== this.#slipAttempt) return;
-    this.#slipRequest = undefined;
-    this.slip = undefined;
-    this.#succeed(chargeId);
-  };
-
-  #slipStep(state: SlipState): void {
-    this.slip = state;
-    this.announcement = msg(resolveLocale(this.locale, this), SLIP_MESSAGES[state]);
-  }
-
-  /** Drops the slip upload under way, if any, so the picker is usable again. */
-  #cancelSlip(): void {
-    this.#slipAttempt += 1;
-    this.#slipRequest?.abort();
-    this.#slipRequest = undefined;
-    if (this.slip === 'reading' || this.slip === 'verifying') this.slip = undefined;
-  }
-
   #onError(error: CheckoutClientError): void {
     const retrying = this.#poller.running;
     const note = retrying ? 'qr.statusRetrying' : 'qr.statusUnavailable';
-    if (note !== this.note) this.announcement = msg(resolveLocale(this.locale, this), note);
+    if (note !== this.note) this.announcement = this.#localize.msg(note);
     this.note = note;
     if (!retrying) this.dispatchEvent(new SatangErrorEvent(error.code || error.kind, error.message));
   }
@@ -362,55 +283,42 @@ export class SatangQrPayment extends LitElement {
   }
 
   protected override render() {
-    const locale = resolveLocale(this.locale, this);
-    return html`<div part="container" class="container" lang=${locale}>${this.#body(locale)}</div>
+    return html`<div part="container" class="container" lang=${this.#localize.locale}>${this.#body()}</div>
       <div class="visually-hidden" role="status" aria-live="polite">${this.announcement}</div>`;
   }
 
-  #body(locale: Locale) {
+  #body() {
+    const l = this.#localize;
     const state = this.state;
-    if (state === 'invalid') return html`<p part="error" class="error" role="alert">${msg(locale, 'error.config', { detail: this.#problem })}</p>`;
+    if (state === 'invalid') return html`<p part="error" class="error" role="alert">${l.msg('error.config', { detail: this.#problem })}</p>`;
     const amount = this.#amountText;
     if (state === 'paid') {
       return html`<div part="result" class="result paid">
-        <p class="heading">${msg(locale, 'success.title')}</p>
-        <p>${msg(locale, 'success.body', { amount })}</p>
+        <p class="heading">${l.msg('success.title')}</p>
+        <p>${l.msg('success.body', { amount })}</p>
       </div>`;
     }
     if (state === 'failed') {
       return html`<div part="result" class="result failed">
-        <p class="heading">${msg(locale, 'failure.title')}</p>
-        <p>${msg(locale, failureMessageKey(this.failureCode))}</p>
+        <p class="heading">${l.msg('failure.title')}</p>
+        <p>${l.msg(failureMessageKey(this.failureCode))}</p>
       </div>`;
     }
     const expired = state === 'expired';
-    return html`<p part="title" class="title">${msg(locale, 'qr.title')}</p>
+    return html`<p part="title" class="title">${l.msg('qr.title')}</p>
       <p part="amount" class="amount">${amount}</p>
-      <div part="qr" class="qr ${state}" aria-hidden=${expired ? 'true' : nothing}>${this.#code(msg(locale, 'qr.alt', { amount }))}</div>
+      <div part="qr" class="qr ${state}" aria-hidden=${expired ? 'true' : nothing}>${this.#code(l.msg('qr.alt', { amount }))}</div>
       ${expired
-        ? html`<p part="expired" class="expired">${msg(locale, 'qr.expired')}</p>
-            <button part="renew-button" class="renew" type="button" @click=${this.#renew}>${msg(locale, 'qr.new')}</button>
-            ${this.#slipAction(locale)}`
-        : html`<p part="instructions" class="muted">${msg(locale, 'qr.instructions', { amount })}</p>
-            ${this.expiry ? html`<p part="countdown" class="muted countdown" role="timer">${msg(locale, 'qr.expiresIn', { time: clock(this.#remainingSeconds()) })}</p>` : nothing}
+        ? html`<p part="expired" class="expired">${l.msg('qr.expired')}</p>
+            <button part="renew-button" class="renew" type="button" @click=${this.#renew}>${l.msg('qr.new')}</button>
+            ${this.#slip.view()}`
+        : html`<p part="instructions" class="muted">${l.msg('qr.instructions', { amount })}</p>
+            ${this.expiry ? html`<p part="countdown" class="muted countdown" role="timer">${l.msg('qr.expiresIn', { time: clock(this.#remainingSeconds()) })}</p>` : nothing}
             ${this.image
-              ? html`<a part="save" class="save" download="promptpay-qr.png" href="data:image/png;base64,${this.image}">${msg(locale, 'qr.save')}</a>`
+              ? html`<a part="save" class="save" download="promptpay-qr.png" href="data:image/png;base64,${this.image}">${l.msg('qr.save')}</a>`
               : nothing}
-            <p part="status" class="status">${msg(locale, this.note ?? 'qr.waiting')}</p>
-            ${this.#slipAction(locale)}`}`;
-  }
-
-  /** The slip upload, offered only where the charge is followed through the proxy. */
-  #slipAction(locale: Locale) {
-    if (!this.endpoint || !this.chargeId || !this.statusToken) return nothing;
-    const slip = this.slip;
-    const busy = slip === 'reading' || slip === 'verifying';
-    // No `capture`: a phone offers its camera and its saved pictures (where banking apps put slips) alike.
-    return html`<label part="slip-button" class="slip-button">
-        <input class="visually-hidden" type="file" accept="image/*" ?disabled=${busy} aria-describedby=${slip ? 'slip-status' : nothing} @change=${this.#onSlip} />
-        ${msg(locale, 'qr.slipUpload')}
-      </label>
-      ${slip ? html`<p part="slip-status" id="slip-status" class=${busy ? 'status' : 'error'}>${msg(locale, SLIP_MESSAGES[slip])}</p>` : nothing}`;
+            <p part="status" class="status">${l.msg(this.note ?? 'qr.waiting')}</p>
+            ${this.#slip.view()}`}`;
   }
 
   #code(alt: string) {

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import { CheckoutClientError } from '../../src/client/client-error.js';
-import type { TokenizeConfig } from '../../src/client/card-tokens.js';
-import '../../src/elements/card.js';
-import type { SatangCardForm } from '../../src/elements/card.js';
-import { SANDBOX_DEFAULTS } from '../../src/sandbox/defaults.js';
+import { CheckoutClientError } from '../../../src/client/client-error.js';
+import type { TokenizeConfig } from '../../../src/client/card-tokens.js';
+import '../../../src/elements/card.js';
+import type { SatangCardForm } from '../../../src/elements/card.js';
+import { SANDBOX_DEFAULTS } from '../../../src/sandbox/defaults.js';
 
 /** The sandbox, reached same-origin through the test server's proxy, with the publishable key. */
 const TOKENIZE: TokenizeConfig = { serviceUrl: location.origin, merchantId: SANDBOX_DEFAULTS.merchantId, publishableKey: SANDBOX_DEFAULTS.publishableKey };
@@ -45,11 +45,13 @@ const root = (element: SatangCardForm) => element.shadowRoot!;
 const input = (element: SatangCardForm, id: FieldId) => root(element).querySelector<HTMLInputElement>(`#${id}`)!;
 const fieldOf = (element: SatangCardForm, id: FieldId) => input(element, id).closest<HTMLElement>('[part="field"]')!;
 /** The message shown under a field, or null when there is none. */
-const errorOf = (element: SatangCardForm, id: FieldId) => fieldOf(element, id).querySelector('[part="error"]')?.textContent?.trim() ?? null;
-const labelOf = (element: SatangCardForm, id: FieldId) => input(element, id).labels![0]!.textContent!.trim();
-const hintOf = (element: SatangCardForm, id: FieldId) => fieldOf(element, id).querySelector('[part="hint"]')?.textContent?.trim() ?? null;
-const brandMark = (element: SatangCardForm) => root(element).querySelector('[part="brand"]')?.textContent?.trim() ?? null;
+const errorOf = (element: SatangCardForm, id: FieldId) => fieldOf(element, id).querySelector('[part="error"]')?.textContent.trim() ?? null;
+const labelOf = (element: SatangCardForm, id: FieldId) => input(element, id).labels![0]!.textContent.trim();
+const hintOf = (element: SatangCardForm, id: FieldId) => fieldOf(element, id).querySelector('[part="hint"]')?.textContent.trim() ?? null;
+const brandMark = (element: SatangCardForm) => root(element).querySelector('[part="brand"]')?.textContent.trim() ?? null;
 const liveRegion = (element: SatangCardForm) => root(element).querySelector('[role="status"]');
+/** An object's own properties as a plain object: what JSON of it shows. */
+const own = (value: object) => Object.fromEntries(Object.entries(value));
 /** The input that has focus inside the element, as the page sees it. */
 const focused = (element: SatangCardForm) => (document.activeElement === element ? root(element).activeElement : null);
 
@@ -395,7 +397,7 @@ describe('<satang-card-form>', () => {
       expect(cvc.getAttribute('aria-invalid')).toBe('true');
       const described = cvc.getAttribute('aria-describedby')!.split(' ').map((id) => root(element).getElementById(id));
       expect(described.every((node) => node !== null)).toBe(true);
-      expect(described.map((node) => node!.textContent!.trim())).toContain('The security code has 3 digits.');
+      expect(described.map((node) => node!.textContent.trim())).toContain('The security code has 3 digits.');
       await type(element, 'cvc', '3');
       expect(cvc.getAttribute('aria-invalid')).toBe('false');
       for (const id of cvc.getAttribute('aria-describedby')!.split(' ').filter(Boolean)) {
@@ -420,7 +422,7 @@ describe('<satang-card-form>', () => {
       const region = liveRegion(element);
       expect(region).not.toBeNull();
       expect(region!.getAttribute('aria-live')).toBe('polite');
-      expect(region!.textContent!.trim()).toBe('');
+      expect(region!.textContent.trim()).toBe('');
       element.validate();
       await element.updateComplete;
       expect(liveRegion(element)).toBe(region);
@@ -431,7 +433,7 @@ describe('<satang-card-form>', () => {
       const element = await mount();
       const region = liveRegion(element)!;
       const announced: string[] = [];
-      new MutationObserver(() => announced.push(region.textContent!.trim())).observe(region, { childList: true, characterData: true, subtree: true });
+      new MutationObserver(() => announced.push(region.textContent.trim())).observe(region, { childList: true, characterData: true, subtree: true });
       element.validate();
       await element.updateComplete;
       element.validate();
@@ -555,7 +557,7 @@ describe('<satang-card-form>', () => {
       expect(brandMark(element)).toBeNull();
       expect(new FormData(form).has('card')).toBe(false);
       expect(form.checkValidity()).toBe(false);
-      expect(liveRegion(element)!.textContent!.trim()).toBe('');
+      expect(liveRegion(element)!.textContent.trim()).toBe('');
     });
 
     it('is emptied by reset(), dropping the token from the form', async () => {
@@ -596,7 +598,7 @@ describe('<satang-card-form>', () => {
 
     it('fires satang-change when the card becomes complete and when it stops being complete, with no card data', async () => {
       const element = await mount();
-      const heard: Array<{ method: string; complete: boolean }> = [];
+      const heard: { method: string; complete: boolean }[] = [];
       document.addEventListener('satang-change', (e) => heard.push({ method: e.method, complete: e.complete }));
       await fillCard(element);
       expect(heard).toEqual([{ method: 'CARD_TOKEN', complete: true }]);
@@ -611,7 +613,7 @@ describe('<satang-card-form>', () => {
       const element = await mount({ locale: 'en', name: 'card' }, document.body.appendChild(document.createElement('form')));
       const events: string[] = [];
       for (const name of ['satang-change', 'input', 'change']) {
-        document.addEventListener(name, (e) => events.push(JSON.stringify({ ...e, type: e.type })), true);
+        document.addEventListener(name, (e) => events.push(JSON.stringify({ ...own(e), type: e.type })), true);
       }
       await fillCard(element, { number: AMEX, cvc: '4321' });
       await tab(element);
@@ -619,7 +621,7 @@ describe('<satang-card-form>', () => {
       await element.updateComplete;
       const attributes = [element, ...root(element).querySelectorAll('*')].flatMap((node) => [...node.attributes].map((a) => `${a.name}=${a.value}`)).join(' ');
       const properties = ownPropertiesText(element);
-      const storage = JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage });
+      const storage = JSON.stringify(own(sessionStorage)) + JSON.stringify(own(localStorage));
       expect(events.some((e) => e.includes('"complete":true'))).toBe(true);
       for (const [where, text] of Object.entries({ attributes, properties, storage, events: events.join(' ') })) {
         expect(text, where).not.toMatch(/3782\s?8224|822463|10005/);
@@ -642,7 +644,7 @@ describe('<satang-card-form>', () => {
       element.validate();
       await element.updateComplete;
       expect(errorOf(element, 'number')).toBe('กรุณากรอกหมายเลขบัตร');
-      expect(liveRegion(element)!.textContent!.trim()).toBe('กรุณากรอกหมายเลขบัตร');
+      expect(liveRegion(element)!.textContent.trim()).toBe('กรุณากรอกหมายเลขบัตร');
     });
 
     it('speaks Thai on a Thai page without a locale attribute', async () => {

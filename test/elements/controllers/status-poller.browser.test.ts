@@ -1,20 +1,23 @@
 import { LitElement } from 'lit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CheckoutClientError } from '../../src/client/client-error.js';
-import type { CheckoutStatusResponse } from '../../src/core/schemas/checkout.js';
+import type { CheckoutClientError } from '../../../src/client/client-error.js';
+import type { CheckoutStatusResponse } from '../../../src/core/schemas/checkout.js';
 import {
   STATUS_LONG_POLL_WAIT_SECONDS,
   STATUS_MIN_INTERVAL_MS,
   STATUS_RETRY_MAX_MS,
   StatusPoller,
   statusRetryDelayMs,
-} from '../../src/elements/controllers/status-poller.js';
+} from '../../../src/elements/controllers/status-poller.js';
 
 type ChargeStatus = CheckoutStatusResponse['status'];
 type Responder = (signal: AbortSignal, index: number) => Promise<Response>;
 
 /** Just what the client reads of an answer; settles in microtasks, so fake timers stay in control. */
-const answer = (status: number, body: unknown) => ({ ok: status < 300, status, json: async () => body }) as Response;
+const answer = (status: number, body: unknown) => ({ ok: status < 300, status, json: () => Promise.resolve(body) }) as Response;
+
+/** The address a fetch was called with. */
+const urlOf = (input: RequestInfo | URL) => (input instanceof Request ? input.url : input.toString());
 
 /**
  * A stand-in for the proxy's `GET /charges/{id}/status`, replacing `fetch` for a test: each call
@@ -22,7 +25,7 @@ const answer = (status: number, body: unknown) => ({ ok: status < 300, status, j
  * releases it or the caller aborts it.
  */
 class FakeStatusEndpoint {
-  readonly calls: Array<{ url: string; token: string | null; signal: AbortSignal }> = [];
+  readonly calls: { url: string; token: string | null; signal: AbortSignal }[] = [];
   readonly #script: Responder[] = [];
   readonly #held = new Map<number, (response: Response) => void>();
 
@@ -31,22 +34,22 @@ class FakeStatusEndpoint {
   readonly fetch = (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
     const signal = init.signal ?? new AbortController().signal;
     const index = this.calls.length;
-    this.calls.push({ url: String(input), token: new Headers(init.headers).get('X-Satang-Status-Token'), signal });
+    this.calls.push({ url: urlOf(input), token: new Headers(init.headers).get('X-Satang-Status-Token'), signal });
     return (this.#script.shift() ?? this.#hold)(signal, index);
   };
 
   reply(status: ChargeStatus, failureCode: string | null = null): this {
-    this.#script.push(async () => answer(200, { chargeId: this.chargeId, status, failureCode }));
+    this.#script.push(() => Promise.resolve(answer(200, { chargeId: this.chargeId, status, failureCode })));
     return this;
   }
 
   serverError(status: number): this {
-    this.#script.push(async () => answer(status, { code: 'UPSTREAM_UNAVAILABLE', message: 'try again', error: { errorCode: 'UPSTREAM_UNAVAILABLE', errorMessage: 'try again', retryable: true } }));
+    this.#script.push(() => Promise.resolve(answer(status, { code: 'UPSTREAM_UNAVAILABLE', message: 'try again', error: { errorCode: 'UPSTREAM_UNAVAILABLE', errorMessage: 'try again', retryable: true } })));
     return this;
   }
 
   clientError(status: number, errorCode: string): this {
-    this.#script.push(async () => answer(status, { code: errorCode, message: 'refused', error: { errorCode, errorMessage: 'refused', retryable: false } }));
+    this.#script.push(() => Promise.resolve(answer(status, { code: errorCode, message: 'refused', error: { errorCode, errorMessage: 'refused', retryable: false } })));
     return this;
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupOf, parseMethods } from '../../src/elements/satang-checkout/payment-methods.js';
+import { groupOf, parseMethods } from '../../../src/elements/satang-checkout/payment-methods.js';
 
 describe('parseMethods', () => {
   it('expands groups and single services in the order given, once each', () => {

@@ -22,7 +22,7 @@ describe('the satang/checkout entry', () => {
     await element.updateComplete;
     expect(customElements.get('satang-qr-payment')).toBeUndefined();
 
-    const promptPay = [...element.shadowRoot!.querySelectorAll<HTMLElement>('[part="method"]')].find((m) => m.textContent!.includes('PromptPay'))!;
+    const promptPay = [...element.shadowRoot!.querySelectorAll<HTMLElement>('[part="method"]')].find((m) => m.textContent.includes('PromptPay'))!;
     await userEvent.click(promptPay);
     await customElements.whenDefined('satang-qr-payment');
 

@@ -1,13 +1,13 @@
 import jsqrModule from 'jsqr';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import { buildPromptPayBillPaymentPayload } from '../../src/core/emv-qr.js';
-import type { CheckoutStatusResponse } from '../../src/core/schemas/checkout.js';
-import '../../src/elements/index.js';
-import type { SatangQrPayment } from '../../src/elements/satang-qr-payment/satang-qr-payment.js';
+import { buildPromptPayBillPaymentPayload } from '../../../src/core/emv-qr.js';
+import type { CheckoutStatusResponse } from '../../../src/core/schemas/checkout.js';
+import '../../../src/elements/index.js';
+import type { SatangQrPayment } from '../../../src/elements/satang-qr-payment/satang-qr-payment.js';
 
 // jsqr is CommonJS: Vite hands over the function, while NodeNext types see the module object.
-const jsQR = (typeof jsqrModule === 'function' ? jsqrModule : jsqrModule.default) as typeof jsqrModule.default;
+const jsQR = (typeof jsqrModule === 'function' ? jsqrModule : jsqrModule.default);
 
 const AMOUNT_SATANG = 12_900;
 const PAYLOAD = buildPromptPayBillPaymentPayload({ billerId: '010555501234501', reference1: 'CH1A2B3C4D5E', amountSatang: AMOUNT_SATANG, merchantName: 'SATANG SHOP' });
@@ -78,12 +78,12 @@ function next<K extends keyof GlobalEventHandlersEventMap>(target: EventTarget, 
 }
 
 /** A scripted stand-in for the proxy's status endpoint; with no reply left it holds the request like a long-poll. */
-function statusEndpoint(chargeId: string, replies: Array<CheckoutStatusResponse['status'] | 'FAILED:CH_PROCESSING_FAILED' | number | 'network'>) {
-  const calls: Array<{ url: string; signal: AbortSignal }> = [];
-  const answer = (status: number, body: unknown) => ({ ok: status < 300, status, json: async () => body }) as Response;
+function statusEndpoint(chargeId: string, replies: (CheckoutStatusResponse['status'] | 'FAILED:CH_PROCESSING_FAILED' | number | 'network')[]) {
+  const calls: { url: string; signal: AbortSignal }[] = [];
+  const answer = (status: number, body: unknown) => ({ ok: status < 300, status, json: () => Promise.resolve(body) }) as Response;
   vi.stubGlobal('fetch', (input: RequestInfo | URL, init: RequestInit = {}) => {
     const signal = init.signal!;
-    calls.push({ url: String(input), signal });
+    calls.push({ url: input instanceof Request ? input.url : input.toString(), signal });
     const reply = replies.shift();
     if (reply === undefined) {
       return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
@@ -373,7 +373,7 @@ describe('<satang-qr-payment>', () => {
     ] as const)('with %s it says what to fix, logs it and fires satang-error', async (_, props, named) => {
       const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
       const error = next(document, 'satang-error');
-      const element = await mount(props as Props);
+      const element = await mount(props);
       expect(element.state).toBe('invalid');
       const box = part(element, 'error')!;
       expect(box.getAttribute('role')).toBe('alert');

@@ -1,13 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import '../../src/elements/index.js';
-import type { SatangCheckout } from '../../src/elements/index.js';
-import { SANDBOX_DEFAULTS } from '../../src/sandbox/defaults.js';
+import '../../../src/elements/index.js';
+import type { SatangCheckout } from '../../../src/elements/index.js';
+import { SANDBOX_DEFAULTS } from '../../../src/sandbox/defaults.js';
 
 /** The sandbox API key, used here only to read back what the sandbox recorded. */
 const API = { authorization: `Basic ${btoa(`${SANDBOX_DEFAULTS.merchantId}:${SANDBOX_DEFAULTS.apiKey}`)}` };
 const YEAR = String((new Date().getFullYear() + 2) % 100).padStart(2, '0');
 const orderFor = (amount: number) => `order-${amount}-${crypto.randomUUID()}`;
+/** An object's own properties as a plain object: what JSON of it shows. */
+const own = (value: object) => Object.fromEntries(Object.entries(value));
 
 afterEach(() => {
   document.body.replaceChildren();
@@ -38,7 +40,7 @@ const cardForm = (element: SatangCheckout) => root(element).querySelector('satan
 const cardInput = (element: SatangCheckout, id: string) => root(cardForm(element)).querySelector<HTMLInputElement>(`#${id}`)!;
 const payButton = (element: SatangCheckout) => root(element).querySelector<HTMLButtonElement>('[part="pay-button"]')!;
 const chooseMethod = async (element: SatangCheckout, label: string) => {
-  const radio = [...root(element).querySelectorAll<HTMLLabelElement>('[part="method"]')].find((l) => l.textContent!.includes(label));
+  const radio = [...root(element).querySelectorAll<HTMLLabelElement>('[part="method"]')].find((l) => l.textContent.includes(label));
   await userEvent.click(radio!);
   await element.updateComplete;
 };
@@ -54,7 +56,7 @@ function next<K extends keyof GlobalEventHandlersEventMap>(element: Element, typ
   return new Promise((resolve) => element.addEventListener(type, resolve as EventListener, { once: true }));
 }
 
-async function chargesOf(orderReference: string): Promise<Array<{ chargeId: string; amount: number; status: string }>> {
+async function chargesOf(orderReference: string): Promise<{ chargeId: string; amount: number; status: string }[]> {
   const answer = await fetch(`/api/v1/charges?referenceId=${encodeURIComponent(orderReference)}`, { headers: API });
   return (await answer.json()).data;
 }
@@ -97,7 +99,7 @@ describe('<satang-checkout>', () => {
 
     it('offers the card alone with intent="authorize" and the methods left to their default', async () => {
       const element = await mount({ intent: 'authorize' });
-      expect([...root(element).querySelectorAll('[part="method"]')].map((m) => m.textContent!.trim())).toEqual(['Card']);
+      expect([...root(element).querySelectorAll('[part="method"]')].map((m) => m.textContent.trim())).toEqual(['Card']);
     });
 
     it('refuses a secret key given as the publishable key', async () => {
@@ -166,7 +168,7 @@ describe('<satang-checkout>', () => {
       // The answer is lost after the server has created the charge: the nastiest network fault.
       vi.spyOn(window, 'fetch').mockImplementation(async (input, init) => {
         const answer = await realFetch(input, init);
-        if (failOnce && String(input).endsWith('/api/checkout/charges')) {
+        if (failOnce && (input instanceof Request ? input.url : input.toString()).endsWith('/api/checkout/charges')) {
           failOnce = false;
           throw new TypeError('Failed to fetch');
         }
@@ -187,7 +189,7 @@ describe('<satang-checkout>', () => {
       const element = await mount();
       const events: string[] = [];
       for (const type of ['satang-change', 'satang-submit', 'satang-action', 'satang-success', 'satang-failure', 'satang-error']) {
-        document.addEventListener(type, (e) => events.push(JSON.stringify({ ...e, type: e.type }, (_k, v) => v)));
+        document.addEventListener(type, (e) => events.push(JSON.stringify({ ...own(e), type: e.type }, (_k, v) => v)));
       }
       await fillCard(element, '4111111111111111', '987');
       const success = next(element, 'satang-success');
@@ -195,13 +197,29 @@ describe('<satang-checkout>', () => {
       await success;
       const form = cardForm(element);
       const attributes = [element, form, ...root(form).querySelectorAll('*')].flatMap((node) => [...node.attributes].map((a) => a.value)).join(' ');
-      const storage = JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage });
+      const storage = JSON.stringify(own(sessionStorage)) + JSON.stringify(own(localStorage));
       const properties = JSON.stringify(Object.fromEntries(Object.keys(form).map((k) => [k, String((form as unknown as Record<string, unknown>)[k])])));
       for (const text of [attributes, storage, properties, events.join(' ')]) {
         expect(text).not.toMatch(/4111\s?1111/);
         expect(text).not.toContain('987');
       }
       expect(events.length).toBeGreaterThan(1);
+    });
+  });
+
+  describe('switching methods', () => {
+    it('keeps the card entered while another method is chosen, and shows it again on the way back', async () => {
+      const element = await mount({}, 400_000);
+      await fillCard(element, '4111111111111111');
+      const form = cardForm(element);
+      for (const method of ['PromptPay', 'E-wallet', 'Card installments', 'Mobile banking']) {
+        await chooseMethod(element, method);
+        expect(cardForm(element), method).toBe(form);
+      }
+      await chooseMethod(element, 'Card');
+      expect(cardForm(element).hidden).toBe(false);
+      expect(cardInput(element, 'number').value).toBe('4111 1111 1111 1111');
+      expect(cardInput(element, 'holder').value).toBe('Somchai Jaidee');
     });
   });
 
@@ -238,7 +256,7 @@ describe('<satang-checkout>', () => {
       await userEvent.click(payButton(element));
       expect((await action).action).toBe('redirect');
       expect(target?.pathname).toMatch(/^\/sandbox\/pages\/otp\/ch_/);
-      const saved = JSON.stringify({ ...sessionStorage });
+      const saved = JSON.stringify(own(sessionStorage));
       expect(saved).toContain('statusToken');
       expect(saved).not.toContain('4953');
       // The shopper passes the OTP page, and comes back to the shop's page.
@@ -274,7 +292,7 @@ describe('<satang-checkout>', () => {
 
     it('lists the wallets to choose from', async () => {
       const element = await mount({ methods: 'ewallet' });
-      const options = [...root(element).querySelectorAll('[part="option"]')].map((o) => o.textContent!.trim());
+      const options = [...root(element).querySelectorAll('[part="option"]')].map((o) => o.textContent.trim());
       expect(options).toContain('TrueMoney');
       expect(options).toContain('ShopeePay');
     });
@@ -283,7 +301,7 @@ describe('<satang-checkout>', () => {
   describe('installments', () => {
     it('offers only the plans the amount allows, with the monthly amount', async () => {
       const element = await mount({ methods: 'installments' }, 400_000);
-      const plans = [...root(element).querySelectorAll('[part="option"]')].map((o) => o.textContent!.replace(/\s+/g, ' ').trim());
+      const plans = [...root(element).querySelectorAll('[part="option"]')].map((o) => o.textContent.replace(/\s+/g, ' ').trim());
       expect(plans).toEqual(['3 months × ฿1,333.34', '4 months × ฿1,000.00', '6 months × ฿666.67']);
     });
 

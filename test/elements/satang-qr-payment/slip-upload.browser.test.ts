@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import type { CheckoutChargeResponse } from '../../src/core/schemas/checkout.js';
-import '../../src/elements/index.js';
-import type { SatangQrPayment } from '../../src/elements/satang-qr-payment/satang-qr-payment.js';
-import { SANDBOX_DEFAULTS } from '../../src/sandbox/defaults.js';
+import type { CheckoutChargeResponse } from '../../../src/core/schemas/checkout.js';
+import '../../../src/elements/index.js';
+import type { SatangQrPayment } from '../../../src/elements/satang-qr-payment/satang-qr-payment.js';
+import { SANDBOX_DEFAULTS } from '../../../src/sandbox/defaults.js';
 
 /**
  * `<satang-qr-payment>`'s bank transfer slip upload, against the real shop server and sandbox of
@@ -14,6 +14,11 @@ import { SANDBOX_DEFAULTS } from '../../src/sandbox/defaults.js';
 const API = { authorization: `Basic ${btoa(`${SANDBOX_DEFAULTS.merchantId}:${SANDBOX_DEFAULTS.apiKey}`)}` };
 const AMOUNT_SATANG = 12_900;
 const ENDPOINT = '/api/checkout';
+
+/** The address a fetch was called with. */
+const urlOf = (input: RequestInfo | URL) => (input instanceof Request ? input.url : input.toString());
+/** An object's own properties as a plain object: what JSON of it shows. */
+const own = (value: object) => Object.fromEntries(Object.entries(value));
 
 type QrCharge = CheckoutChargeResponse & { encodedImage: NonNullable<CheckoutChargeResponse['encodedImage']> };
 
@@ -68,18 +73,18 @@ function announcements(element: Element): string[] {
   const heard: string[] = [];
   const region = liveRegion(element);
   new MutationObserver(() => {
-    const text = region.textContent ?? '';
+    const text = region.textContent;
     if (text && heard.at(-1) !== text) heard.push(text);
   }).observe(region, { childList: true, subtree: true, characterData: true });
   return heard;
 }
 
 /** The requests the page sends, passed on unchanged. */
-function watchRequests(): Array<{ url: string; method: string; body: unknown }> {
-  const sent: Array<{ url: string; method: string; body: unknown }> = [];
+function watchRequests(): { url: string; method: string; body: unknown }[] {
+  const sent: { url: string; method: string; body: unknown }[] = [];
   const real = window.fetch.bind(window);
   vi.spyOn(window, 'fetch').mockImplementation((input, init) => {
-    sent.push({ url: new URL(String(input), location.href).pathname, method: init?.method ?? 'GET', body: init?.body });
+    sent.push({ url: new URL(urlOf(input), location.href).pathname, method: init?.method ?? 'GET', body: init?.body });
     return real(input, init);
   });
   return sent;
@@ -143,15 +148,15 @@ describe('<satang-qr-payment> with a bank transfer slip', () => {
     it('reads the slip with BarcodeDetector and never fetches jsQR', async () => {
       const charge = await qrCharge();
       const raw = await slipText(charge.chargeId);
-      const asked: Array<{ formats: string[] }> = [];
+      const asked: { formats: string[] }[] = [];
       vi.stubGlobal(
         'BarcodeDetector',
         class {
-          static getSupportedFormats = async () => ['ean_13', 'qr_code'];
+          static getSupportedFormats = () => Promise.resolve(['ean_13', 'qr_code']);
           constructor(options: { formats: string[] }) {
             asked.push(options);
           }
-          detect = async (image: ImageBitmap) => (image.width > 0 ? [{ rawValue: raw, format: 'qr_code' }] : []);
+          detect = (image: ImageBitmap) => Promise.resolve(image.width > 0 ? [{ rawValue: raw, format: 'qr_code' }] : []);
         },
       );
       const element = await mount(charge);
@@ -203,7 +208,7 @@ describe('<satang-qr-payment> with a bank transfer slip', () => {
       const element = await mount(charge);
       const events: string[] = [];
       for (const type of ['satang-success', 'satang-failure', 'satang-error'] as const) {
-        document.addEventListener(type, (event) => events.push(JSON.stringify({ ...event })));
+        document.addEventListener(type, (event) => events.push(JSON.stringify(own(event))));
       }
       const paid = next(element, 'satang-success');
       await userEvent.upload(slipInput(element)!, await slipPicture(charge.chargeId));
@@ -211,7 +216,7 @@ describe('<satang-qr-payment> with a bank transfer slip', () => {
       await element.updateComplete;
 
       const attributes = element.getAttributeNames().map((name) => element.getAttribute(name)).join(' ');
-      const storage = JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage });
+      const storage = JSON.stringify(own(sessionStorage)) + JSON.stringify(own(localStorage));
       const properties = Object.values(element)
         .filter((value) => typeof value === 'string')
         .join(' ');
@@ -298,7 +303,7 @@ describe('<satang-qr-payment> with a bank transfer slip', () => {
     it('says a QR code that is no slip (the payment QR itself) does not match', async () => {
       const charge = await qrCharge();
       const element = await mount(charge);
-      const bytes = Uint8Array.from(atob(charge.encodedImage.imageBase64Encoded!), (c) => c.charCodeAt(0));
+      const bytes = Uint8Array.from(atob(charge.encodedImage.imageBase64Encoded), (c) => c.charCodeAt(0));
 
       await userEvent.upload(slipInput(element)!, new File([bytes], 'promptpay-qr.png', { type: 'image/png' }));
 
@@ -312,7 +317,7 @@ describe('<satang-qr-payment> with a bank transfer slip', () => {
       const charge = await qrCharge();
       const real = window.fetch.bind(window);
       vi.spyOn(window, 'fetch').mockImplementation((input, init) =>
-        String(input).endsWith('/slip')
+        urlOf(input).endsWith('/slip')
           ? Promise.resolve(new Response(JSON.stringify({ code: 503, message: 'down', error: { errorCode: 'UPSTREAM_UNAVAILABLE', errorMessage: 'down', retryable: true } }), { status: 503 }))
           : real(input, init),
       );
@@ -333,7 +338,7 @@ describe('<satang-qr-payment> with a bank transfer slip', () => {
       expect(input.accept).toBe('image/*');
       // No `capture`: the phone offers its camera and its saved screenshots alike.
       expect(input.hasAttribute('capture')).toBe(false);
-      expect(input.labels?.[0]?.textContent?.trim()).toBe('Paid by bank transfer? Upload the slip');
+      expect(input.labels?.[0]?.textContent.trim()).toBe('Paid by bank transfer? Upload the slip');
       expect(input.getAttribute('aria-describedby')).toBeNull();
       input.focus();
       expect(element.shadowRoot!.activeElement).toBe(input);
@@ -344,7 +349,7 @@ describe('<satang-qr-payment> with a bank transfer slip', () => {
       let release: () => void = () => undefined;
       const real = window.fetch.bind(window);
       vi.spyOn(window, 'fetch').mockImplementation(async (input, init) => {
-        if (String(input).endsWith('/slip')) await new Promise<void>((resolve) => (release = resolve));
+        if (urlOf(input).endsWith('/slip')) await new Promise<void>((resolve) => (release = resolve));
         return real(input, init);
       });
       const element = await mount(charge);
@@ -363,7 +368,7 @@ describe('<satang-qr-payment> with a bank transfer slip', () => {
 
     it('speaks Thai with locale="th"', async () => {
       const element = await mount(await qrCharge(), { locale: 'th' });
-      expect(slipInput(element)!.labels?.[0]?.textContent?.trim()).toBe('โอนเงินผ่านธนาคารแล้ว? อัปโหลดสลิป');
+      expect(slipInput(element)!.labels?.[0]?.textContent.trim()).toBe('โอนเงินผ่านธนาคารแล้ว? อัปโหลดสลิป');
       await userEvent.upload(slipInput(element)!, await pictureWithoutQr());
       await vi.waitFor(() => expect(part(element, 'slip-status')?.textContent).toBe('ไม่พบคิวอาร์โค้ดในรูปนี้ ลองถ่ายรูปสลิปให้คมชัดขึ้น'), { timeout: 10_000 });
     });

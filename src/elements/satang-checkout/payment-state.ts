@@ -1,0 +1,64 @@
+/**
+ * The payment of `<satang-checkout>` as its two halves share it: `checkout-payment.ts`, loaded with
+ * the element, starts it; `charge-steps.ts`, part of the code fetched after the form shows
+ * (`pay-path.ts`), carries it on from the charge to the outcome.
+ */
+import type { ReactiveControllerHost } from 'lit';
+import type { CheckoutChargeRequest, CheckoutChargeResponse, CheckoutIntent } from '../../core/schemas/checkout.js';
+import type { LocalizeController } from '../controllers/localize-controller.js';
+import type { StatusPoller } from '../controllers/status-poller.js';
+import type { MessageKey } from '../i18n/localize.js';
+import type { CheckoutConfig } from './checkout-config.js';
+
+/**
+ * What the payment is doing. Rendered with early returns: each state has one view.
+ * - `idle`: choosing a method and entering details (also after a recoverable error, with a message)
+ * - `submitting`: tokenizing and creating the charge
+ * - `redirecting`: leaving for a 3-D Secure, wallet or bank page
+ * - `qr`: showing a PromptPay QR
+ * - `waiting`: the charge exists; waiting for its final status (also when coming back from a redirect)
+ * - `succeeded` / `failed`: the outcome
+ */
+export type PaymentState = 'idle' | 'submitting' | 'redirecting' | 'qr' | 'waiting' | 'succeeded' | 'failed';
+
+/** What the chosen method pays with. */
+export type PaymentMethod = CheckoutChargeRequest['paymentMethod'];
+
+/** The checkout a payment runs in: what it charges, where, and how it looks. */
+export interface PaymentHost extends ReactiveControllerHost, HTMLElement, CheckoutConfig {
+  /** Checked by then: a payment starts only with a working configuration. */
+  readonly intent: CheckoutIntent;
+  readonly theme: string;
+}
+
+/** What the checkout does for its payment: the chosen method, the card form's token, leaving the page. */
+export interface PaymentSteps {
+  /** The chosen method's payment (tokenized if by card), the key of what is missing, or null when nothing can be sent. */
+  chosen(): Promise<PaymentMethod | MessageKey | null>;
+  /** The attempt is over: a card token is spent by one charge. */
+  forgetToken(): void;
+  /** Leaves for a checked redirect URL. */
+  navigate(url: URL): void;
+}
+
+/** A payment as the code after the press moves it on. */
+export interface Payment {
+  readonly host: PaymentHost;
+  readonly localize: LocalizeController;
+  readonly steps: PaymentSteps;
+  readonly state: PaymentState;
+  /** One key per payment attempt: kept across retries of that attempt, new once details change. */
+  attemptKey: string | undefined;
+  charge: CheckoutChargeResponse | undefined;
+  /** The service's reason, once the charge failed. */
+  failureCode: string;
+  /** Follows the charge; created on the first charge to follow. */
+  poller: StatusPoller | undefined;
+  show(state: PaymentState): void;
+  /** A failure that is not the payment's: back to the form with everything entered, and a way on; `key` says it instead of its kind's words. */
+  problem(error: unknown, key?: MessageKey): void;
+  /** The attempt is over: the next press is a new attempt, with a new idempotency key and, for cards, a new token. */
+  forget(): void;
+  /** After a failed payment, back to the form as it was; a listener of the retry button. */
+  readonly again: () => void;
+}

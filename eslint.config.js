@@ -74,8 +74,13 @@ export default defineConfig(
       // A number prints the same in every locale-free template; `undefined`, objects and booleans
       // in a message or a URL are the mistakes this rule is for.
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
-      // `@click=${() => this.select(method)}` is how a Lit template binds a listener.
-      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+      // An async function without `await` is how an in-memory store or a stub meets an interface
+      // that returns promises (and its throws become rejections, as the real one's would); a
+      // forgotten `await` is what no-floating-promises and no-misused-promises are for.
+      '@typescript-eslint/require-await': 'off',
+      // `@click=${() => this.select(method)}` is how a Lit template binds a listener, and
+      // `return next(error)` how a void handler hands over and stops.
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true, ignoreVoidReturningFunctions: true }],
     },
   },
   {
@@ -108,11 +113,13 @@ export default defineConfig(
   },
   {
     // Test idioms the type-checked rules fight: the JSON a response or a webhook carries is `any`
-    // and each assertion is the check of its shape (typing it first would assert nothing more),
-    // and `rows[0]!` after the assertion on the length is how a test reads an element it expects;
-    // if it is missing the test fails either way.
+    // (so is the body a test client hands over) and each assertion is the check of its shape,
+    // which typing it first would not make any stronger; and `rows[0]!` after the assertion on
+    // the length is how a test reads an element it expects: if it is missing the test fails
+    // either way.
     files: ['test/**', 'e2e/**'],
     rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

@@ -20,7 +20,7 @@ interface ElementDeclaration {
   cssProperties?: Described[];
 }
 export interface Manifest {
-  modules: Array<{ declarations?: ElementDeclaration[] }>;
+  modules: { declarations?: ElementDeclaration[] }[];
 }
 
 export const REFERENCE_START = '<!-- element-reference:start (npm run docs) -->';

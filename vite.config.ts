@@ -163,10 +163,12 @@ export default defineConfig({
   },
   builder: {
     async buildApp(builder) {
-      // One after the other: the first empties dist/browser, the second adds to it.
-      await builder.build(builder.environments.client!);
-      await builder.build(builder.environments.checkout!);
-      await builder.build(builder.environments.card!);
+      // One after the other: the first empties dist/browser, the others add to it.
+      for (const name of ['client', 'checkout', 'card']) {
+        const environment = builder.environments[name];
+        if (!environment) throw new Error(`no ${name} environment to build`);
+        await builder.build(environment);
+      }
     },
   },
 });

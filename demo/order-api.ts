@@ -1,5 +1,6 @@
 import { cancelAuthorization, captureAuthorization, ServiceError, type ServiceClient } from '../src/server/index.js';
-import { CATALOGUE, DemoOrderError, type CartLine, type DemoOrder, type DemoOrders } from './orders.js';
+import { RouteTable, type HttpMethod, type PathParams, type RouteShape } from '../src/core/route-table.js';
+import { CATALOGUE, DemoOrderError, type DemoOrder, type DemoOrders } from './orders.js';
 
 /**
  * The demo shop's own API, beside the checkout handler:
@@ -16,37 +17,44 @@ import { CATALOGUE, DemoOrderError, type CartLine, type DemoOrder, type DemoOrde
  * Amounts are computed here, never taken from the page.
  */
 export function createOrderApi(orders: DemoOrders, client: ServiceClient, basePath = '/api/demo') {
+  const routes = new RouteTable<OrderRoute>([
+    route('GET', '/catalogue', () => json(200, { data: CATALOGUE })),
+    route('POST', '/orders', async (request) => json(201, view(orders.create(await linesOf(request))))),
+    route('GET', '/orders/:reference', (_request, { reference }) => {
+      const order = orders.get(reference);
+      return order ? json(200, view(order)) : problem(404, 'ORDER_NOT_FOUND', `no order ${reference}`);
+    }),
+    route('PUT', '/orders/:reference', async (request, { reference }) => {
+      const lines = await linesOf(request);
+      if (!lines) throw new DemoOrderError('lines must be a list of { sku, quantity }');
+      const order = orders.update(reference, lines);
+      return order ? json(200, view(order)) : problem(404, 'ORDER_NOT_FOUND', `no order ${reference}`);
+    }),
+    route('POST', '/orders/:reference/capture', (_request, { reference }) => settle(orders, client, reference, 'capture')),
+    route('POST', '/orders/:reference/cancel', (_request, { reference }) => settle(orders, client, reference, 'cancel')),
+  ]);
   return async (request: Request): Promise<Response> => {
     const path = new URL(request.url).pathname;
-    if (!path.startsWith(basePath)) return problem(404, 'NOT_FOUND', 'no such demo endpoint');
-    const rest = path.slice(basePath.length);
+    const match = path.startsWith(basePath) ? routes.match(request.method, path.slice(basePath.length)) : undefined;
+    if (match?.kind === 'method-not-allowed') return problem(405, 'METHOD_NOT_ALLOWED', `use ${match.allowed.join(' or ')}`);
+    if (match?.kind !== 'found') return problem(404, 'NOT_FOUND', 'no such demo endpoint');
     try {
-      if (rest === '/catalogue' && request.method === 'GET') return json(200, { data: CATALOGUE });
-      if (rest === '/orders' && request.method === 'POST') return json(201, view(orders.create(await linesOf(request, true))));
-      const action = /^\/orders\/([\w-]{1,80})\/(capture|cancel)$/.exec(rest);
-      if (action) {
-        if (request.method !== 'POST') return problem(405, 'METHOD_NOT_ALLOWED', 'use POST');
-        return await settle(orders, client, action[1]!, action[2] as 'capture' | 'cancel');
-      }
-      const match = /^\/orders\/([\w-]{1,80})$/.exec(rest);
-      if (match) {
-        const reference = match[1]!;
-        if (request.method === 'GET') {
-          const order = orders.get(reference);
-          return order ? json(200, view(order)) : problem(404, 'ORDER_NOT_FOUND', `no order ${reference}`);
-        }
-        if (request.method === 'PUT') {
-          const order = orders.update(reference, (await linesOf(request, false))!);
-          return order ? json(200, view(order)) : problem(404, 'ORDER_NOT_FOUND', `no order ${reference}`);
-        }
-        return problem(405, 'METHOD_NOT_ALLOWED', 'use GET or PUT');
-      }
-      return problem(404, 'NOT_FOUND', 'no such demo endpoint');
+      return await match.route.answer(request, match.params);
     } catch (error) {
       if (error instanceof DemoOrderError) return problem(400, 'INVALID_CART', error.message);
       throw error;
     }
   };
+}
+
+interface OrderRoute extends RouteShape {
+  answer: (request: Request, params: Record<string, string>) => Promise<Response> | Response;
+}
+
+/** A route whose answer is handed the parameters its path names, by name. */
+function route<Path extends string>(method: HttpMethod, path: Path, answer: (request: Request, params: PathParams<Path>) => Promise<Response> | Response): OrderRoute {
+  // A found match sets every parameter its path names.
+  return { method, path, answer: (request, params) => answer(request, params as PathParams<Path>) };
 }
 
 /** Captures or cancels the authorization of a pre-order, once. */
@@ -72,10 +80,11 @@ async function settle(orders: DemoOrders, client: ServiceClient, reference: stri
   return json(200, view(order));
 }
 
-async function linesOf(request: Request, optional: boolean): Promise<CartLine[] | undefined> {
+/** The `lines` of a JSON body as sent (pricing checks each one), or undefined when it has none. */
+async function linesOf(request: Request): Promise<unknown[] | undefined> {
   const text = await request.text();
   if (text.length > 10_000) throw new DemoOrderError('the cart is too large');
-  if (text.trim() === '' && optional) return undefined;
+  if (text.trim() === '') return undefined;
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -83,9 +92,9 @@ async function linesOf(request: Request, optional: boolean): Promise<CartLine[] 
     throw new DemoOrderError('the body must be JSON: { "lines": [{ "sku": "...", "quantity": 1 }] }');
   }
   const lines = (body as { lines?: unknown } | null)?.lines;
-  if (lines === undefined && optional) return undefined;
+  if (lines === undefined) return undefined;
   if (!Array.isArray(lines)) throw new DemoOrderError('lines must be a list of { sku, quantity }');
-  return lines as CartLine[];
+  return lines as unknown[];
 }
 
 function view(order: DemoOrder) {

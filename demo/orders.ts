@@ -28,7 +28,7 @@ export interface CartLine {
 
 export interface DemoOrder {
   orderReference: string;
-  lines: Array<CartLine & { product: Product; totalSatang: number }>;
+  lines: (CartLine & { product: Product; totalSatang: number })[];
   amountSatang: number;
   currency: 'THB';
   createdAt: number;
@@ -56,10 +56,14 @@ export class DemoOrderError extends Error {}
 export class DemoOrders {
   readonly #orders = new Map<string, DemoOrder>();
 
-  /** A new order for these lines; throws {@link DemoOrderError} for an unknown product or a bad quantity. */
-  create(lines: readonly CartLine[] = DEFAULT_CART, intent: CheckoutIntent = 'charge'): DemoOrder {
+  /**
+   * A new order for these lines, as a page sent them; throws {@link DemoOrderError} for an unknown
+   * product or a bad quantity.
+   */
+  create(lines: readonly unknown[] = DEFAULT_CART, intent: CheckoutIntent = 'charge'): DemoOrder {
     const order: DemoOrder = { orderReference: `demo-${crypto.randomUUID()}`, ...price(lines), currency: 'THB', createdAt: Date.now(), intent };
-    if (this.#orders.size >= MAX_ORDERS) this.#orders.delete(this.#orders.keys().next().value!);
+    const oldest = this.#orders.keys().next();
+    if (this.#orders.size >= MAX_ORDERS && !oldest.done) this.#orders.delete(oldest.value);
     this.#orders.set(order.orderReference, order);
     return order;
   }
@@ -69,7 +73,7 @@ export class DemoOrders {
   }
 
   /** Changes the quantities of an order that is not paid yet. */
-  update(orderReference: string, lines: readonly CartLine[]): DemoOrder | undefined {
+  update(orderReference: string, lines: readonly unknown[]): DemoOrder | undefined {
     const order = this.#orders.get(orderReference);
     if (!order) return undefined;
     if (order.paidBy || order.authorizedBy) throw new DemoOrderError('this order is paid and can no longer change');
@@ -97,15 +101,17 @@ export class DemoOrders {
   };
 }
 
-function price(lines: readonly CartLine[]): Pick<DemoOrder, 'lines' | 'amountSatang'> {
-  if (!Array.isArray(lines) || lines.length > CATALOGUE.length) throw new DemoOrderError('lines must be a list of { sku, quantity }');
+/** Prices lines as a page sent them: each must name a product of the catalogue and a whole quantity. */
+function price(lines: readonly unknown[]): Pick<DemoOrder, 'lines' | 'amountSatang'> {
+  if (lines.length > CATALOGUE.length) throw new DemoOrderError('lines must be a list of { sku, quantity }');
   const priced = lines.map((line) => {
-    const product = CATALOGUE.find((p) => p.sku === line?.sku);
-    if (!product) throw new DemoOrderError(`unknown product ${JSON.stringify(line?.sku)}`);
-    if (!Number.isInteger(line.quantity) || line.quantity < 0 || line.quantity > MAX_QUANTITY) {
+    const { sku, quantity } = (typeof line === 'object' && line !== null ? line : {}) as { sku?: unknown; quantity?: unknown };
+    const product = CATALOGUE.find((p) => p.sku === sku);
+    if (!product) throw new DemoOrderError(`unknown product ${JSON.stringify(sku)}`);
+    if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 0 || quantity > MAX_QUANTITY) {
       throw new DemoOrderError(`quantity of ${product.sku} must be a whole number from 0 to ${MAX_QUANTITY}`);
     }
-    return { sku: product.sku, quantity: line.quantity, product, totalSatang: product.priceSatang * line.quantity };
+    return { sku: product.sku, quantity, product, totalSatang: product.priceSatang * quantity };
   });
   return { lines: priced, amountSatang: priced.reduce((sum, line) => sum + line.totalSatang, 0) };
 }

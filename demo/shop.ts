@@ -3,7 +3,7 @@
  * here touches card data; the checkout element does the payment and reports through events.
  */
 import { formatAmount } from '../src/core/money.js';
-import type { SatangCheckout } from '../src/elements/index.js';
+import { requiredElement } from './required-element.js';
 
 interface OrderLine {
   sku: string;
@@ -54,12 +54,12 @@ const TEXTS: Record<Lang, Record<string, string>> = {
   },
 };
 
-const page = document.querySelector<HTMLElement>('main[data-order]')!;
-const checkout = document.querySelector<SatangCheckout>('satang-checkout')!;
-const list = page.querySelector<HTMLUListElement>('.lines')!;
-const totalText = page.querySelector<HTMLElement>('.total-amount')!;
-const cartError = page.querySelector<HTMLElement>('.cart-error')!;
-const reference = page.dataset.order!;
+const page = requiredElement('main[data-order]');
+const checkout = requiredElement('satang-checkout');
+const list = requiredElement('.lines', page);
+const totalText = requiredElement('.total-amount', page);
+const cartError = requiredElement('.cart-error', page);
+const reference = page.dataset.order ?? '';
 let order: Order | undefined;
 const LANG_KEY = 'baan-craft:lang';
 const savedLang = (() => {
@@ -78,8 +78,9 @@ const money = (satang: number) => formatAmount(satang, 'THB', lang);
 const text = (key: string) => TEXTS[lang][key] ?? key;
 
 function render(): void {
-  if (!order) return;
-  const lines = order.lines.map((line) => {
+  const shown = order;
+  if (!shown) return;
+  const lines = shown.lines.map((line) => {
     const item = document.createElement('li');
     const name = document.createElement('span');
     name.className = 'name';
@@ -88,10 +89,10 @@ function render(): void {
     stepper.className = 'stepper';
     stepper.setAttribute('role', 'group');
     stepper.setAttribute('aria-label', `${text('quantity')}: ${name.textContent}`);
-    const less = button('−', text('less'), () => change(line.sku, -1), locked || line.quantity === 0 || order!.amount - line.unitPrice < 100);
+    const less = button('−', text('less'), () => void change(line.sku, -1), locked || line.quantity === 0 || shown.amount - line.unitPrice < 100);
     const count = document.createElement('output');
     count.textContent = String(line.quantity);
-    const more = button('+', text('more'), () => change(line.sku, +1), locked || line.quantity >= 20);
+    const more = button('+', text('more'), () => void change(line.sku, 1), locked || line.quantity >= 20);
     stepper.append(less, count, more);
     const price = document.createElement('span');
     price.className = 'price';
@@ -100,7 +101,7 @@ function render(): void {
     return item;
   });
   list.replaceChildren(...lines);
-  totalText.textContent = money(order.amount);
+  totalText.textContent = money(shown.amount);
 }
 
 function button(label: string, name: string, onClick: () => void, disabled: boolean): HTMLButtonElement {
@@ -138,7 +139,7 @@ function setLanguage(next: Lang): void {
   }
   document.documentElement.lang = next;
   checkout.locale = next;
-  for (const element of document.querySelectorAll<HTMLElement>('[data-text]')) element.textContent = text(element.dataset.text!);
+  for (const element of document.querySelectorAll<HTMLElement>('[data-text]')) element.textContent = text(element.dataset.text ?? '');
   for (const toggle of document.querySelectorAll<HTMLButtonElement>('[data-lang]')) toggle.setAttribute('aria-pressed', String(toggle.dataset.lang === next));
   render();
 }
@@ -161,9 +162,9 @@ checkout.addEventListener('satang-failure', () => {
 checkout.addEventListener('satang-success', (event) => {
   locked = true;
   render();
-  const confirmation = page.querySelector<HTMLElement>('.confirmation')!;
-  confirmation.querySelector('.order-reference')!.textContent = reference;
-  confirmation.querySelector('.charge-id')!.textContent = event.chargeId;
+  const confirmation = requiredElement('.confirmation', page);
+  requiredElement('.order-reference', confirmation).textContent = reference;
+  requiredElement('.charge-id', confirmation).textContent = event.chargeId;
   confirmation.hidden = false;
   confirmation.focus();
 });
@@ -175,5 +176,5 @@ if (answer?.ok) {
 } else {
   cartError.textContent = text(reference && answer?.status !== 404 ? 'cart.failed' : 'cart.unknown');
   cartError.hidden = false;
-  page.querySelector<HTMLElement>('.payment')!.hidden = true;
+  requiredElement('.payment', page).hidden = true;
 }

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createServer as createViteServer, type ViteDevServer } from 'vite';
 import { listenSandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../src/sandbox/index.js';
+import type { NodeListener } from '../src/node/node-adapter.js';
 import { createCheckoutHandler, ServiceClient, toNodeListener } from '../src/server/index.js';
 import { createOrderApi } from './order-api.js';
 import type { CheckoutIntent } from '../src/core/schemas/checkout.js';
@@ -82,8 +83,9 @@ export function strictCsp(shopPort: number, sandboxPort: number): string {
 
 export async function startDemoStack(options: DemoStackOptions = {}): Promise<DemoStack> {
   const orders = new DemoOrders();
-  let checkout: ReturnType<typeof toNodeListener> | undefined;
-  let orderApi: ReturnType<typeof toNodeListener> | undefined;
+  // The shop's server listens before the sandbox whose address its handlers need: until they are
+  // set, its API answers that it is starting.
+  const api: { checkout?: NodeListener; orders?: NodeListener } = {};
   let shopPort = options.port ?? 5173;
   let sandboxUrl = '';
   let sandboxPort = 0;
@@ -100,8 +102,8 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
       {
         name: 'satang-demo-shop',
         configureServer(server) {
-          server.middlewares.use('/api/checkout', (req: IncomingMessage, res: ServerResponse) => void checkout!(req, res));
-          server.middlewares.use('/api/demo', (req: IncomingMessage, res: ServerResponse) => void orderApi!(req, res));
+          server.middlewares.use('/api/checkout', (req: IncomingMessage, res: ServerResponse) => answer(api.checkout, req, res));
+          server.middlewares.use('/api/demo', (req: IncomingMessage, res: ServerResponse) => answer(api.orders, req, res));
           server.middlewares.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
             const url = new URL(req.url ?? '/', 'http://shop');
             if (url.pathname.startsWith('/demo/csp/')) res.setHeader('content-security-policy', strictCsp(shopPort, sandboxPort));
@@ -128,7 +130,7 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
     ],
   });
   await vite.listen();
-  const address = vite.httpServer!.address();
+  const address = vite.httpServer?.address();
   if (address && typeof address === 'object') shopPort = address.port;
   const shopUrl = `http://localhost:${shopPort}`;
 
@@ -146,8 +148,9 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
   sandboxUrl = sandbox.url.replace(HOST, 'localhost');
   sandboxPort = Number(new URL(sandbox.url).port);
   const client = new ServiceClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey });
-  orderApi = toNodeListener(createOrderApi(orders, client));
-  checkout = toNodeListener(
+  api.orders = toNodeListener(createOrderApi(orders, client));
+  const log = options.log;
+  api.checkout = toNodeListener(
     createCheckoutHandler({
       service: client,
       statusTokenSecret: SANDBOX_DEFAULTS.apiKey,
@@ -162,7 +165,7 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
       ...(options.rateLimit === false ? { rateLimit: false as const } : {}),
       // The pages are served on both names of the loopback address.
       allowedOrigins: [`http://${HOST}:${shopPort}`, shopUrl],
-      ...(options.log ? { log: (entry) => options.log!(`checkout ${entry.method} ${entry.path} ${entry.status} ${entry.durationMs}ms${entry.errorCode ? ` ${entry.errorCode}` : ''}`) } : {}),
+      ...(log ? { log: (entry) => log(`checkout ${entry.method} ${entry.path} ${entry.status} ${entry.durationMs}ms${entry.errorCode ? ` ${entry.errorCode}` : ''}`) } : {}),
     }),
   );
 
@@ -199,6 +202,12 @@ async function renderPage(
   const template = await readFile(new URL(`../${file}`, import.meta.url), 'utf8');
   const html = template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => escapeAttribute(values[name] ?? whole));
   return server.transformIndexHtml(url.pathname + url.search, html);
+}
+
+/** Hands a request to one of the shop's API listeners, or answers 503 while the stack is starting. */
+function answer(listener: NodeListener | undefined, req: IncomingMessage, res: ServerResponse): void {
+  if (listener) listener(req, res);
+  else res.writeHead(503, { 'retry-after': '1' }).end();
 }
 
 function escapeAttribute(value: string): string {

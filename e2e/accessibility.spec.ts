@@ -23,7 +23,7 @@ async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab' = 'Ta
     await page.keyboard.press(key);
     if (await target.evaluate((element) => element.matches(':focus'))) return;
   }
-  throw new Error(`${target} never got the focus after ${max} presses of ${key}`);
+  throw new Error(`${target.toString()} never got the focus after ${max} presses of ${key}`);
 }
 
 /** Holds the requests a route matches until `release()`; `held` resolves when the first one arrives. */

@@ -56,15 +56,15 @@ interface Sent {
 }
 
 /** Every leaf value of a JSON document, with the key it sits under. */
-function jsonLeaves(value: unknown, key = ''): Array<{ key: string; value: string }> {
+function jsonLeaves(value: unknown, key = ''): { key: string; value: string }[] {
   if (Array.isArray(value)) return value.flatMap((v) => jsonLeaves(v, key));
   if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => [{ key: k, value: '' }, ...jsonLeaves(v, k)]);
   return [{ key, value: String(value) }];
 }
 
 /** The values a request carries as values: query fields, JSON or form fields of its body, headers. */
-function fieldsOf(sent: Sent): Array<{ key: string; value: string }> {
-  const fields: Array<{ key: string; value: string }> = [];
+function fieldsOf(sent: Sent): { key: string; value: string }[] {
+  const fields: { key: string; value: string }[] = [];
   try {
     for (const [key, value] of new URL(sent.url).searchParams) fields.push({ key, value });
   } catch {
@@ -130,7 +130,7 @@ const ELEMENT_EVENTS = ['satang-ready', 'satang-change', 'satang-submit', 'satan
  */
 async function capture(context: BrowserContext, page: Page): Promise<{ sent: Sent[]; reports: PageReport[]; settle: () => Promise<void> }> {
   const sent: Sent[] = [];
-  const pending: Array<Promise<void>> = [];
+  const pending: Promise<void>[] = [];
   const reports: PageReport[] = [];
   const record = async (request: Request) => {
     const body = request.postDataBuffer();
@@ -142,7 +142,7 @@ async function capture(context: BrowserContext, page: Page): Promise<{ sent: Sen
   });
   await context.exposeBinding('__reportCardWatch', (_source, report: PageReport) => void reports.push(report));
   await context.addInitScript((names: string[]) => {
-    const report = (kind: string, text: string) => void (window as unknown as { __reportCardWatch: (r: unknown) => void }).__reportCardWatch({ kind, where: location.href, text });
+    const report = (kind: string, text: string) => (window as unknown as { __reportCardWatch: (r: unknown) => void }).__reportCardWatch({ kind, where: location.href, text });
     /** An event's own fields (the elements' events carry them as properties) and `detail`. */
     const describe = (event: Event) => {
       const fields: Record<string, unknown> = {};
@@ -151,10 +151,12 @@ async function capture(context: BrowserContext, page: Page): Promise<{ sent: Sen
       try {
         return `${event.type} ${JSON.stringify(fields)}`;
       } catch {
-        return `${event.type} ${String(fields)}`;
+        // A field that cannot be serialised (a cycle, a BigInt): each field on its own then.
+        return `${event.type} ${Object.entries(fields).map(([key, value]) => `${key}=${String(value)}`).join(' ')}`;
       }
     };
     // Every event dispatched by a script, whatever its name or where it is dispatched (shadow roots too)…
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be called with the element as `this`
     const dispatch = EventTarget.prototype.dispatchEvent;
     EventTarget.prototype.dispatchEvent = function (this: EventTarget, event: Event) {
       report('event', `dispatched ${describe(event)}`);
@@ -162,18 +164,19 @@ async function capture(context: BrowserContext, page: Page): Promise<{ sent: Sen
     };
     // …and the elements' events as a page listening at the window hears them.
     for (const name of names) window.addEventListener(name, (event) => report('event', `heard ${describe(event)}`), true);
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be called with the storage as `this`
     const setItem = Storage.prototype.setItem;
     Storage.prototype.setItem = function (this: Storage, key: string, value: string) {
       report('storage', `${this === window.sessionStorage ? 'sessionStorage' : 'localStorage'} ${key}=${value}`);
       return setItem.call(this, key, value);
     };
-    const beacon = navigator.sendBeacon?.bind(navigator);
-    if (beacon) {
-      navigator.sendBeacon = (url: string | URL, data?: BodyInit | null) => {
-        report('beacon', `${String(url)} ${typeof data === 'string' ? data : String(data)}`);
-        return beacon(url, data);
-      };
-    }
+    const beacon = navigator.sendBeacon.bind(navigator);
+    navigator.sendBeacon = (url: string | URL, data?: BodyInit | null) => {
+      // A body of any kind (a form or a blob too) as the text that would be sent.
+      void new Response(data).text().then((text) => report('beacon', `${String(url)} ${text}`));
+      return beacon(url, data);
+    };
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be called with the factory as `this`
     const open = IDBFactory.prototype.open;
     IDBFactory.prototype.open = function (this: IDBFactory, name: string, version?: number) {
       report('indexeddb', `open ${name}`);
@@ -218,6 +221,7 @@ async function pageState(page: Page): Promise<PageState & { cookies: string[] }>
             let value: unknown;
             try {
               value = (element as unknown as Record<string, unknown>)[name];
+              // eslint-disable-next-line @typescript-eslint/no-base-to-string -- not an object here: a primitive or a function, whose String() is its text
               properties.push(`${element.localName}.${name}=${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
             } catch {
               // A property that throws or cannot be serialised holds nothing to find.
@@ -236,7 +240,7 @@ async function pageState(page: Page): Promise<PageState & { cookies: string[] }>
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
         const request = indexedDB.open(info.name!);
         request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
+        request.onerror = () => reject(request.error ?? new Error(`indexedDB.open(${info.name}) failed`));
       });
       for (const store of db.objectStoreNames) {
         const all = await new Promise<unknown[]>((resolve) => {
@@ -285,7 +289,7 @@ function expectReportsClean(reports: readonly PageReport[], card: Card): void {
   expect(lines.filter((l) => l.startsWith('event heard satang-')).length, 'the elements’ events were heard').toBeGreaterThan(2);
   expect(cardDataIn(lines, card)).toEqual([]);
   // What the checkout keeps while the shopper is away on a redirect: the charge and its status token only.
-  for (const stored of reports.filter((r) => r.kind === 'storage' && / satang/.test(r.text))) {
+  for (const stored of reports.filter((r) => r.kind === 'storage' && r.text.includes(' satang'))) {
     expect(stored.text).toMatch(/^sessionStorage satang:attempt:demo-[\w-]+=\{"chargeId":"ch_\w+","statusToken":"[^"]+","method":"CARD_TOKEN(_INSTALLMENTS)?","savedAt":\d+\}$/);
   }
 }

@@ -13,7 +13,7 @@ async function openPreOrder(page: import('@playwright/test').Page): Promise<stri
 async function authorizations(request: import('@playwright/test').APIRequestContext) {
   const answer = await request.get(`${SANDBOX}/api/v1/card-authorizations`, { params: { limit: 100 }, headers: merchantApi });
   expect(answer.status()).toBe(200);
-  return ((await answer.json()) as { data: Array<{ cardAuthorizationId: string; referenceId: string; status: string; amount: number; capturedAmount: number }> }).data;
+  return ((await answer.json()) as { data: { cardAuthorizationId: string; referenceId: string; status: string; amount: number; capturedAmount: number }[] }).data;
 }
 
 test('a shopper reserves a pre-order by card, nothing is charged, and the shop captures it when it ships', async ({ page, request }) => {

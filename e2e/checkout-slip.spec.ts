@@ -95,7 +95,9 @@ test('a picture without a QR code is refused with a clear message, reached by ke
   await expect(picker).toBeFocused();
 
   let slipPosts = 0;
-  page.on('request', (r) => void (r.method() === 'POST' && r.url().endsWith('/slip') && (slipPosts += 1)));
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().endsWith('/slip')) slipPosts += 1;
+  });
   await picker.setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: photoWithoutQr() });
 
   const notice = 'No QR code found in this picture. Try a sharper photo of the slip.';

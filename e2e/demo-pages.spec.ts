@@ -4,8 +4,8 @@ test('a shopper pays on the page served under a strict Content-Security-Policy, 
   const violations: string[] = [];
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => {
-      (window as unknown as { violations: string[] }).violations ??= [];
-      (window as unknown as { violations: string[] }).violations.push(`${event.violatedDirective} ${event.blockedURI}`);
+      const seen = window as unknown as { violations?: string[] };
+      (seen.violations ??= []).push(`${event.violatedDirective} ${event.blockedURI}`);
     });
   });
   page.on('console', (message) => {

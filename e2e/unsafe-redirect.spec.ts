@@ -31,7 +31,7 @@ async function watchErrors(page: Page): Promise<() => Promise<string[]>> {
   return () => page.evaluate(() => (window as unknown as { __errors: string[] }).__errors);
 }
 
-const UNSAFE: ReadonlyArray<[string, (chargeId: string) => string]> = [
+const UNSAFE: readonly [string, (chargeId: string) => string][] = [
   ['plain http to another host', (id) => `http://evil.example/3ds/${id}`],
   ['plain http to a private address', (id) => `http://192.168.1.20:4010/sandbox/pages/otp/${id}`],
   ['plain http to a loopback look-alike', (id) => `http://localhost.evil.example/3ds/${id}`],
@@ -48,8 +48,12 @@ test('a charge answer redirecting anywhere but https or this machine is refused:
   await markPage(page);
   const errors = await watchErrors(page);
   const left: string[] = [];
-  context.on('request', (r) => void (!['localhost', '127.0.0.1'].includes(new URL(r.url()).hostname) && left.push(r.url())));
-  page.on('framenavigated', (frame) => void (frame === page.mainFrame() && left.push(`navigated to ${frame.url()}`)));
+  context.on('request', (r) => {
+    if (!['localhost', '127.0.0.1'].includes(new URL(r.url()).hostname)) left.push(r.url());
+  });
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) left.push(`navigated to ${frame.url()}`);
+  });
   await typeCard(page, { number: CARDS.threeDSecure });
 
   // One shopper trying again after each refusal: every press is a new attempt with a new charge.

@@ -1,22 +1,23 @@
 import { formatAmount } from '../../src/core/money.js';
+import { requiredElement } from '../required-element.js';
 
 /**
  * The pre-order page: once the checkout reports the card authorized, a stand-in for the shop's
  * back office captures or cancels it through the demo order API (the server calls
  * captureAuthorization / cancelAuthorization from satang/server).
  */
-const page = document.querySelector<HTMLElement>('main[data-order]')!;
-const reference = page.dataset.order!;
-const total = document.querySelector<HTMLElement>('.total-amount')!;
+const page = requiredElement('main[data-order]');
+const reference = page.dataset.order ?? '';
+const total = requiredElement('.total-amount');
 total.textContent = formatAmount(Number(total.dataset.amount), 'THB');
 
-const office = document.querySelector<HTMLElement>('.back-office')!;
-const state = office.querySelector<HTMLElement>('.order-state')!;
-const problem = office.querySelector<HTMLElement>('.back-office-error')!;
+const office = requiredElement('.back-office');
+const state = requiredElement('.order-state', office);
+const problem = requiredElement('.back-office-error', office);
 const buttons = [...office.querySelectorAll<HTMLButtonElement>('button')];
 
-document.querySelector('satang-checkout')!.addEventListener('satang-success', (event) => {
-  office.querySelector('.authorization-id')!.textContent = event.chargeId;
+requiredElement('satang-checkout').addEventListener('satang-success', (event) => {
+  requiredElement('.authorization-id', office).textContent = event.chargeId;
   office.hidden = false;
 });
 
@@ -41,5 +42,5 @@ async function settle(action: 'capture' | 'cancel'): Promise<void> {
   for (const button of buttons) button.disabled = false;
 }
 
-office.querySelector('.capture')!.addEventListener('click', () => void settle('capture'));
-office.querySelector('.cancel')!.addEventListener('click', () => void settle('cancel'));
+requiredElement('.capture', office).addEventListener('click', () => void settle('capture'));
+requiredElement('.cancel', office).addEventListener('click', () => void settle('cancel'));

@@ -10,7 +10,7 @@ type Loading = { state: 'loading' } | { state: 'ready'; order: Order } | { state
 /** The first visit's new order, shared by StrictMode's second run of the effect: one cart, not two. */
 let newOrder: Promise<Order> | undefined;
 
-const STEPS: ReadonlyArray<{ step: Step; label: string }> = [
+const STEPS: readonly { step: Step; label: string }[] = [
   { step: 'cart', label: 'Cart' },
   { step: 'checkout', label: 'Payment' },
   { step: 'confirmed', label: 'Confirmation' },

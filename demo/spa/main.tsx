@@ -6,8 +6,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
 import type { ServiceSettings } from './CheckoutView.js';
+import { requiredElement } from '../required-element.js';
 
-const root = document.getElementById('root')!;
+const root = requiredElement('#root');
 const settings: ServiceSettings = {
   merchantId: root.dataset.merchantId ?? '',
   publishableKey: root.dataset.publishableKey ?? '',

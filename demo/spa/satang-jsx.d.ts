@@ -27,7 +27,7 @@ type EventProps<Events> = { [Type in keyof Events & string as `on${Type}`]?: (ev
 
 type ElementProps<Element extends HTMLElement, Attributes, Events> = DetailedHTMLProps<HTMLAttributes<Element>, Element> & Partial<Attributes> & EventProps<Events>;
 
-type CheckoutAttributes = {
+interface CheckoutAttributes {
   'merchant-id': SatangCheckout['merchantId'];
   'publishable-key': SatangCheckout['publishableKey'];
   'service-url': SatangCheckout['serviceUrl'];
@@ -39,9 +39,9 @@ type CheckoutAttributes = {
   locale: SatangCheckout['locale'];
   'return-url': SatangCheckout['returnUrl'];
   theme: SatangCheckout['theme'];
-};
+}
 
-type CheckoutEvents = {
+interface CheckoutEvents {
   'satang-ready': SatangReadyEvent;
   'satang-change': SatangChangeEvent;
   'satang-submit': SatangSubmitEvent;
@@ -49,14 +49,14 @@ type CheckoutEvents = {
   'satang-success': SatangSuccessEvent;
   'satang-failure': SatangFailureEvent;
   'satang-error': SatangErrorEvent;
-};
+}
 
-type CardFormAttributes = {
+interface CardFormAttributes {
   locale: SatangCardForm['locale'];
   disabled: SatangCardForm['disabled'];
-};
+}
 
-type QrPaymentAttributes = {
+interface QrPaymentAttributes {
   'raw-data': SatangQrPayment['rawData'];
   expiry: SatangQrPayment['expiry'];
   amount: SatangQrPayment['amount'];
@@ -67,14 +67,14 @@ type QrPaymentAttributes = {
   /** Properties only (no attribute). */
   image: SatangQrPayment['image'];
   statusToken: SatangQrPayment['statusToken'];
-};
+}
 
-type QrPaymentEvents = {
+interface QrPaymentEvents {
   'satang-success': SatangSuccessEvent;
   'satang-failure': SatangFailureEvent;
   'satang-error': SatangErrorEvent;
   'satang-qr-renew': SatangQrRenewEvent;
-};
+}
 
 declare module 'react' {
   namespace JSX {

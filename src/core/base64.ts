@@ -23,10 +23,10 @@ export function base64Encode(bytes: Uint8Array): string {
     const byte1 = bytes[index + 1];
     const byte2 = bytes[index + 2];
     const group = (byte0 << 16) | ((byte1 ?? 0) << 8) | (byte2 ?? 0);
-    out += BASE64_ALPHABET[(group >> 18) & 63];
-    out += BASE64_ALPHABET[(group >> 12) & 63];
-    out += byte1 === undefined ? '=' : BASE64_ALPHABET[(group >> 6) & 63];
-    out += byte2 === undefined ? '=' : BASE64_ALPHABET[group & 63];
+    out += BASE64_ALPHABET.charAt((group >> 18) & 63);
+    out += BASE64_ALPHABET.charAt((group >> 12) & 63);
+    out += byte1 === undefined ? '=' : BASE64_ALPHABET.charAt((group >> 6) & 63);
+    out += byte2 === undefined ? '=' : BASE64_ALPHABET.charAt(group & 63);
   }
   return out;
 }

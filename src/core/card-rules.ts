@@ -167,7 +167,7 @@ export const CARD_RULES: Readonly<Record<CardField, readonly CardRule[]>> = {
       when: 'input',
       messageKey: 'number.unsupportedBrand',
       // Every brand is known by its fourth digit, so from there on UNKNOWN is final.
-      check: (v, c) => v.length < 4 || (c.brands ?? (CARD_BRANDS as readonly CardBrand[])).includes(detectCardBrand(v)),
+      check: (v, c) => v.length < 4 || (c.brands ?? CARD_BRANDS).includes(detectCardBrand(v)),
     },
     { when: 'input', messageKey: 'number.invalid', check: (v) => /^\d*$/.test(v) && (v.length < maxLengthOf(detectCardBrand(v)) || passes(v)) },
     {

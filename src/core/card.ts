@@ -34,13 +34,13 @@ export function passesLuhn(digits: string): boolean {
 
 /** The brand a card number belongs to, from its leading digits (IIN ranges). */
 export function detectCardBrand(digits: string): CardBrand {
-  if (/^4/.test(digits)) return 'VISA';
+  if (digits.startsWith('4')) return 'VISA';
   if (/^3[47]/.test(digits)) return 'AMEX';
   if (/^(5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720)/.test(digits)) return 'MASTERCARD';
   if (/^35(2[89]|[3-8]\d)/.test(digits)) return 'JCB';
   if (/^3(0[0-5]|[68])/.test(digits)) return 'DINERS';
   if (/^(6011|65|64[4-9])/.test(digits)) return 'DISCOVER';
-  if (/^62/.test(digits)) return 'UNIONPAY';
+  if (digits.startsWith('62')) return 'UNIONPAY';
   return 'UNKNOWN';
 }
 

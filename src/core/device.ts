@@ -8,5 +8,5 @@ import type { DeviceType } from './schemas/payment-method.js';
  */
 export function deviceTypeFromUserAgent(userAgent: string, maxTouchPoints = 0): DeviceType {
   if (/Android/i.test(userAgent)) return 'ANDROID';
-  return /iPhone|iPad|iPod/.test(userAgent) || (/Macintosh/.test(userAgent) && maxTouchPoints > 1) ? 'IOS' : 'WEB';
+  return /iPhone|iPad|iPod/.test(userAgent) || (userAgent.includes('Macintosh') && maxTouchPoints > 1) ? 'IOS' : 'WEB';
 }

@@ -98,9 +98,9 @@ export async function readJsonBody(
 /** Nesting depth of a parsed JSON value, measured without recursion; stops once past `limit`. */
 export function jsonDepth(value: unknown, limit = Number.POSITIVE_INFINITY): number {
   let deepest = 0;
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const [item, depth] = entry;
     if (item === null || typeof item !== 'object') continue;
     deepest = Math.max(deepest, depth + 1);
     if (deepest > limit) return deepest;

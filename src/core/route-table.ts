@@ -21,13 +21,26 @@ export type RouteMatch<R extends RouteShape> =
   | { kind: 'malformed'; parameter: string }
   | { kind: 'not-found' };
 
+/**
+ * The parameters a path pattern names, each a string: `PathParams<'/links/:id/disable'>` is
+ * `{ id: string }`. A route helper that knows its literal path can hand its handler these instead
+ * of the table's `Record<string, string>`, since a found match sets every one of them.
+ */
+export type PathParams<Path extends string> = Record<ParameterNames<Path>, string>;
+
+type ParameterNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParameterNames<Rest>
+  : Path extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
 interface CompiledRoute<R> {
   route: R;
   pattern: RegExp;
   names: string[];
 }
 
-const PARAMETER = /^:([A-Za-z_][A-Za-z0-9_]*)$/;
+const PARAMETER = /^:[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Compiled once; `match` is a linear scan in declaration order, so the first route that fits
@@ -72,9 +85,8 @@ function compile<R extends RouteShape>(route: R): CompiledRoute<R> {
   const source = route.path
     .split('/')
     .map((segment) => {
-      const parameter = PARAMETER.exec(segment);
-      if (parameter) {
-        names.push(parameter[1]!);
+      if (PARAMETER.test(segment)) {
+        names.push(segment.slice(1));
         return '([^/]+)';
       }
       if (segment.includes(':')) throw new Error(`a parameter must be a whole segment: ${route.path}`);

@@ -15,30 +15,43 @@ export interface NodeListenerOptions {
 }
 
 /**
+ * A Node `http` request listener, which also works as Express or Fastify (raw) middleware. It
+ * answers every request itself, a failure included, so there is nothing for its caller to await.
+ */
+export type NodeListener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
+
+/**
  * Turns a Fetch-style handler into a Node `http` request listener. It also works as Express or
  * Fastify (raw) middleware: pass `next` and the request is answered by the handler regardless.
  */
-export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}) {
-  return async (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): Promise<void> => {
-    try {
-      if (bodyAlreadyRead(req)) {
-        throw new Error('the request body was already read by another middleware (e.g. express.json()): mount the Satang handler before body parsers, since webhooks are verified over the raw bytes');
-      }
-      const response = await handler(toRequest(req, options, res));
-      await writeResponse(response, res);
-    } catch (error) {
-      // Part of the answer is out: appending an error would pass a corrupt body for a whole one.
-      // Dropping the connection is the only way to tell the client the answer is incomplete.
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      if (next) return next(error);
-      res.statusCode = 500;
-      res.setHeader('content-type', 'application/json; charset=utf-8');
-      res.end(JSON.stringify({ code: 500, message: 'internal error', error: { errorCode: 'INTERNAL_SERVER_ERROR', errorMessage: 'internal error' } }));
-    }
+export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): NodeListener {
+  return (req, res, next) => {
+    void answer(handler, options, req, res, next);
   };
+}
+
+async function answer(handler: FetchHandler, options: NodeListenerOptions, req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): Promise<void> {
+  try {
+    if (bodyAlreadyRead(req)) {
+      throw new Error('the request body was already read by another middleware (e.g. express.json()): mount the Satang handler before body parsers, since webhooks are verified over the raw bytes');
+    }
+    const response = await handler(toRequest(req, options, res));
+    await writeResponse(response, res);
+  } catch (error) {
+    // Part of the answer is out: appending an error would pass a corrupt body for a whole one.
+    // Dropping the connection is the only way to tell the client the answer is incomplete.
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (next) {
+      next(error);
+      return;
+    }
+    res.statusCode = 500;
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    res.end(JSON.stringify({ code: 500, message: 'internal error', error: { errorCode: 'INTERNAL_SERVER_ERROR', errorMessage: 'internal error' } }));
+  }
 }
 
 /**
@@ -72,7 +85,7 @@ export function toRequest(req: IncomingMessage, options: NodeListenerOptions = {
     headers,
     signal: controller.signal,
     ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
-  } as RequestInit);
+  });
 }
 
 function bodyAlreadyRead(req: IncomingMessage): boolean {
@@ -93,7 +106,7 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
     if (name === 'set-cookie') continue;
     res.setHeader(name, value);
   }
-  const cookies = response.headers.getSetCookie?.() ?? [];
+  const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) res.setHeader('set-cookie', cookies);
   if (!response.body) {
     res.end();

@@ -1,5 +1,4 @@
 import { chromium, type Browser, type Page } from 'playwright';
-import type { SatangCardForm, SatangCheckout } from '../../src/elements/index.js';
 import type { BenchStack } from './stack.js';
 import { summarize, type Summary } from './stats.js';
 
@@ -185,8 +184,8 @@ export async function measureKeystrokes(browser: Browser, origin: string, pages 
   for (let i = 0; i < pages; i += 1) {
     const run = await open(browser, `${origin}/checkout.html`);
     await run.page.evaluate(() => {
-      const checkout = document.querySelector('satang-checkout') as SatangCheckout;
-      const form = checkout.shadowRoot!.querySelector('satang-card-form') as SatangCardForm;
+      const checkout = document.querySelector('satang-checkout')!;
+      const form = checkout.shadowRoot!.querySelector('satang-card-form')!;
       const input = form.shadowRoot!.querySelector<HTMLInputElement>('#number')!;
       const keys: KeyMark[] = (window.__keys = []);
       input.addEventListener('keydown', () => keys.push({ keydown: performance.now(), input: Number.NaN, sync: Number.NaN, done: Number.NaN }), { capture: true });
@@ -209,7 +208,7 @@ export async function measureKeystrokes(browser: Browser, origin: string, pages 
     await run.page.waitForFunction(() => window.__keys.length > 0 && !Number.isNaN(window.__keys[window.__keys.length - 1]!.done));
     const { keys, value } = await run.page.evaluate(() => ({
       keys: window.__keys,
-      value: (document.querySelector('satang-checkout')!.shadowRoot!.querySelector('satang-card-form')!.shadowRoot!.querySelector('#number') as HTMLInputElement).value,
+      value: document.querySelector('satang-checkout')!.shadowRoot!.querySelector('satang-card-form')!.shadowRoot!.querySelector<HTMLInputElement>('#number')!.value,
     }));
     if (keys.length !== number.length || keys.some((k) => Number.isNaN(k.done))) throw new Error(`expected ${number.length} timed keystrokes, got ${JSON.stringify(keys)}`);
     all.push(...keys);
@@ -244,7 +243,7 @@ export interface QrResult {
 }
 
 export async function measureQr(browser: Browser, origin: string, runs = 7): Promise<QrResult> {
-  const rows: Array<{ answer: number; chunkFetch: number } & QrMarks> = [];
+  const rows: ({ answer: number; chunkFetch: number } & QrMarks)[] = [];
   for (let i = 0; i < runs; i += 1) {
     const run = await open(browser, `${origin}/checkout.html`);
     const { page } = run;
@@ -303,9 +302,9 @@ export type RequestKind = 'tokenize' | 'charge' | 'status' | 'other';
 
 export interface RoundTripResult {
   /** Requests the page made from the click on pay to `satang-success`, in order. */
-  requests: Array<{ kind: RequestKind; method: string; path: string }>;
+  requests: { kind: RequestKind; method: string; path: string }[];
   /** The same window, as the server saw it (would include CORS preflights, which the page's request events do not show). */
-  serverRequests: Array<{ kind: RequestKind; method: string; path: string }>;
+  serverRequests: { kind: RequestKind; method: string; path: string }[];
   tokenize: number;
   charge: number;
   status: number;

@@ -219,7 +219,7 @@ export interface LoadRun {
   shopSamples: MemorySample[];
   /** After a full GC (when available): at start, half-time, the end of new checkouts, and after the drain. */
   shopHeapGc: MemorySample[];
-  sandboxHeapGc: Array<MemorySample & { charges: number; transactions: number }>;
+  sandboxHeapGc: (MemorySample & { charges: number; transactions: number })[];
 }
 
 class LoadError extends Error {}
@@ -238,7 +238,7 @@ function random(seed: number): () => number {
 
 function pickKind(r: number): ShopperKind {
   let edge = 0;
-  for (const [kind, share] of Object.entries(LOAD_MIX) as Array<[ShopperKind, number]>) {
+  for (const [kind, share] of Object.entries(LOAD_MIX) as [ShopperKind, number][]) {
     edge += share;
     if (r < edge) return kind;
   }
@@ -376,7 +376,7 @@ class Driver {
   async threeDs(redirectUrl: string): Promise<void> {
     const page = await this.request('3-D Secure page (GET)', redirectUrl, {}, [200]);
     const action = /<form[^>]*\saction="([^"]+)"/.exec(page.text)?.[1]?.replace(/&amp;/g, '&');
-    if (!action || !/name="otp"/.test(page.text)) this.fail(`3-D Secure page ${redirectUrl}: no OTP form`);
+    if (!action || !page.text.includes('name="otp"')) this.fail(`3-D Secure page ${redirectUrl}: no OTP form`);
     const answer = await this.request('3-D Secure page (POST)', new URL(action, redirectUrl).href, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -466,12 +466,12 @@ export async function runCheckoutLoad(stack: LoadStack, options: LoadOptions): P
 
   const started = performance.now();
   const endAt = started + options.durationMs;
-  let sampling = true;
+  const sampling = new AbortController();
   const sampler = (async () => {
     let halfDone = false;
-    while (sampling) {
+    for (;;) {
       await new Promise((resolve) => setTimeout(resolve, options.sampleEveryMs ?? 250));
-      if (!sampling) break;
+      if (sampling.signal.aborted) break;
       if (!halfDone && performance.now() - started >= options.durationMs / 2) {
         halfDone = true;
         shopHeapGc.push(await stack.sampleShop(true));
@@ -496,7 +496,7 @@ export async function runCheckoutLoad(stack: LoadStack, options: LoadOptions): P
   };
   await Promise.all(Array.from({ length: options.concurrency }, shopper));
   const elapsedMs = performance.now() - started;
-  sampling = false;
+  sampling.abort();
   await sampler;
   shopHeapGc.push(await stack.sampleShop(true));
   sandboxHeapGc.push(await stack.sampleSandbox(true));
@@ -620,7 +620,7 @@ export async function reconcileLoad(stack: LoadStack, records: readonly Checkout
   for (let i = 0; i < accepted.length; i += Math.max(1, Math.floor(accepted.length / 20))) {
     const record = accepted[i]!;
     const response = await fetch(`${stack.sandboxUrl}/api/v1/charges?referenceId=${encodeURIComponent(record.reference)}`, { headers: { authorization: API_AUTH } });
-    const page = (await response.json()) as { data: Array<{ chargeId: string }>; totalCount: number };
+    const page = (await response.json()) as { data: { chargeId: string }[]; totalCount: number };
     if (page.totalCount !== 1 || page.data[0]?.chargeId !== record.chargeId) problems.push(`?referenceId=${record.reference}: ${page.totalCount} charges`);
   }
   return result;

@@ -23,27 +23,33 @@ const [role, arg] = process.argv.slice(2);
 process.on('SIGTERM', () => process.exit(0));
 const send = (message: unknown) => process.send!(message);
 
+/** Answers each message with what `handle` makes of it; after `close`, leaves the IPC channel. */
+function answerMessages(handle: (message: Message) => Promise<unknown>): void {
+  process.on('message', (message: Message) => {
+    void handle(message).then((result) => {
+      send({ id: message.id, result });
+      if (message.op === 'close') process.disconnect();
+    });
+  });
+}
+
 if (role === 'shop') {
   const shop: LoadShop = await startLoadShop(arg ? (JSON.parse(arg) as LoadShopOptions) : {});
-  process.on('message', async (message: Message) => {
-    let result: unknown;
+  answerMessages(async (message) => {
+    if (message.op === 'sample') return shop.sample(Boolean(message.arg));
+    if (message.op === 'stats') return shop.stats();
     if (message.op === 'attach') shop.attach(String(message.arg));
-    else if (message.op === 'sample') result = shop.sample(Boolean(message.arg));
-    else if (message.op === 'stats') result = shop.stats();
-    else if (message.op === 'close') await shop.close();
-    send({ id: message.id, result });
-    if (message.op === 'close') process.disconnect();
+    if (message.op === 'close') await shop.close();
+    return undefined;
   });
   send({ ready: true, url: shop.origin });
 } else if (role === 'sandbox' && arg) {
   const sandbox: LoadSandbox = await startLoadSandbox(arg);
-  process.on('message', async (message: Message) => {
-    let result: unknown;
-    if (message.op === 'sample') result = sandbox.sample(Boolean(message.arg));
-    else if (message.op === 'idle') await sandbox.idle();
-    else if (message.op === 'close') await sandbox.close();
-    send({ id: message.id, result });
-    if (message.op === 'close') process.disconnect();
+  answerMessages(async (message) => {
+    if (message.op === 'sample') return sandbox.sample(Boolean(message.arg));
+    if (message.op === 'idle') await sandbox.idle();
+    if (message.op === 'close') await sandbox.close();
+    return undefined;
   });
   send({ ready: true, url: sandbox.url });
 } else {

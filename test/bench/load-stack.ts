@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { inspect } from 'node:util';
 import { listenSandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../../src/sandbox/index.js';
 import { createCheckoutHandler, MemoryCheckoutStore, toNodeListener, type CheckoutLogEntry, type CheckoutStore } from '../../src/server/index.js';
 
@@ -154,7 +155,7 @@ export interface ShopStats {
   /** Time the handler took per route (its log's durationMs): count, mean and max, ms. */
   handlerMs: Record<string, { count: number; mean: number; max: number }>;
   /** Log entries of 5xx answers (none expected), without their error objects. */
-  serverErrors: Array<Omit<CheckoutLogEntry, 'error'> & { error?: string }>;
+  serverErrors: (Omit<CheckoutLogEntry, 'error'> & { error?: string })[];
   webhooksAnswered: number;
   /** Webhook answers other than 200 (a refused signature, an event that could not be handled). */
   webhooksRefused: number;
@@ -196,7 +197,7 @@ export async function startLoadShop(options: LoadShopOptions = {}): Promise<Load
       res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"not attached"}');
       return;
     }
-    void listener(req, res);
+    listener(req, res);
   });
   // Hundreds of shoppers at once: the listen backlog and keep-alive must not be the bottleneck.
   server.keepAliveTimeout = 30_000;
@@ -230,7 +231,7 @@ export async function startLoadShop(options: LoadShopOptions = {}): Promise<Load
           }
           if (entry.status >= 500 && !closing) {
             const { error, ...rest } = entry;
-            stats.serverErrors.push({ ...rest, ...(error === undefined ? {} : { error: String(error instanceof Error ? (error.stack ?? error.message) : error) }) });
+            stats.serverErrors.push({ ...rest, ...(error === undefined ? {} : { error: error instanceof Error ? (error.stack ?? error.message) : inspect(error) }) });
           }
         },
       });

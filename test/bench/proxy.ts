@@ -57,7 +57,7 @@ export interface ProxyResult {
 
 async function startTarget(args: string[]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', TARGET, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`proxy-target ${args[0]} exited with ${code}`)));
     lines.once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));

@@ -179,7 +179,7 @@ export function checkoutLoadSection(load: CheckoutLoadResult, cores: number): st
       ['Ledger: accepted checkouts with exactly 1 charge', ...sides.map((s) => `${int(s.reconciliation.exactlyOneCharge)} of ${int(s.accepted)} (${int(s.reconciliation.chargesInLedger)} charges in the ledger)`)],
       ['Ledger: SUCCEEDED with 1 transaction / FAILED with none', ...sides.map((s) => `${int(s.reconciliation.succeededWithOneTransaction)} of ${int(s.reconciliation.succeeded)} / ${int(s.reconciliation.failedWithoutTransaction)} of ${int(s.reconciliation.failed)}`)],
       ['Ledger problems', ...sides.map((s) => `**${s.reconciliation.problems.length}**`)],
-      ['Shop: time in the handler per charge request / status long-poll / webhook, mean', ...sides.map((s) => ['charges', 'status', 'webhooks'].map((route) => (s.shop.stats.handlerMs[route] ? ms(s.shop.stats.handlerMs[route]!.mean, 0) : '-')).join(' / '))],
+      ['Shop: time in the handler per charge request / status long-poll / webhook, mean', ...sides.map((s) => ['charges', 'status', 'webhooks'].map((route) => (s.shop.stats.handlerMs[route] ? ms(s.shop.stats.handlerMs[route].mean, 0) : '-')).join(' / '))],
       ['Shop: 5xx answers / webhooks answered (not 200)', ...sides.map((s) => `${s.shop.stats.serverErrors.length} / ${int(s.shop.stats.webhooksAnswered)} (${s.shop.stats.webhooksRefused})`)],
       ['Sandbox heap after GC, start -> end (per checkout)', ...sides.map((s) => `${mib(s.sandbox.heapStart)} -> ${mib(s.sandbox.heapEnd)} (${int(s.sandbox.bytesPerCheckout)} B)`)],
     ],
@@ -305,12 +305,12 @@ function summaryRow(name: string, summary: Summary, digits = 2): string[] {
 /** Groups of modules, to see at a glance where a file's bytes go. */
 function groupOf(id: string): string {
   if (/^(lit|lit-html|lit-element|@lit)\//.test(id)) return 'Lit (lit-html, reactive-element, decorators)';
-  if (/^@oxc-project/.test(id)) return 'compiler helpers (decorators)';
+  if (id.startsWith('@oxc-project')) return 'compiler helpers (decorators)';
   if (/^src\/elements\/i18n\/(en|th)\.ts$/.test(id)) return 'messages (src/elements/i18n/en.ts + th.ts)';
-  if (/styles\.ts$/.test(id)) return 'styles (*.styles.ts, shared-styles.ts)';
-  if (/^src\/elements\//.test(id)) return 'elements code (src/elements, without styles and messages)';
-  if (/^src\/core\//.test(id)) return 'src/core';
-  if (/^src\/client\//.test(id)) return 'src/client';
+  if (id.endsWith('styles.ts')) return 'styles (*.styles.ts, shared-styles.ts)';
+  if (id.startsWith('src/elements/')) return 'elements code (src/elements, without styles and messages)';
+  if (id.startsWith('src/core/')) return 'src/core';
+  if (id.startsWith('src/client/')) return 'src/client';
   return id.split('/')[0]!;
 }
 

@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { build, createBuilder, minifySync, type InlineConfig, type Rolldown } from 'vite';
+import { build, createBuilder, minifySync, type Rolldown } from 'vite';
 
 /**
  * Bundle sizes of the browser builds and of their baselines, measured the way a shopper pays for
@@ -98,11 +98,11 @@ function minifiedAlone(code: string | null): { minified: number; brotli: number 
 }
 
 function chunksOf(output: unknown): Rolldown.OutputChunk[] {
-  const outputs = (Array.isArray(output) ? output : [output]) as Rolldown.RolldownOutput[];
+  const outputs: unknown[] = Array.isArray(output) ? output : [output];
   const chunks: Rolldown.OutputChunk[] = [];
   for (const o of outputs) {
-    if (!o || !('output' in o)) throw new Error('expected a build output (write: false), got a watcher');
-    for (const item of o.output) if (item.type === 'chunk') chunks.push(item);
+    if (typeof o !== 'object' || o === null || !('output' in o)) throw new Error('expected a build output (write: false), got a watcher');
+    for (const item of (o as Rolldown.RolldownOutput).output) if (item.type === 'chunk') chunks.push(item);
   }
   return chunks;
 }
@@ -135,7 +135,7 @@ export interface CheckoutBuild {
   /** `chunks/qrcode-*.js`: the QR renderer, loaded with `import()` when a QR code is shown. */
   qrChunk: MeasuredFile;
   /** Every emitted chunk with its code, to write out for the browser measurements. */
-  files: Array<{ fileName: string; code: string }>;
+  files: { fileName: string; code: string }[];
 }
 
 /**
@@ -152,7 +152,7 @@ export async function buildCheckout(): Promise<CheckoutBuild> {
       mode: 'production',
       logLevel: 'error',
       environments: { client: inMemory, checkout: inMemory, card: inMemory },
-    } as InlineConfig);
+    });
     const client = chunksOf(await builder.build(builder.environments.client!));
     const checkout = chunksOf(await builder.build(builder.environments.checkout!));
     const card = chunksOf(await builder.build(builder.environments.card!));
@@ -184,7 +184,7 @@ export async function buildCheckout(): Promise<CheckoutBuild> {
  * real builds (es2022, oxc minifier, no comments), in memory. For the baselines and bench-only
  * entries. Answers the entry file and the lazy chunks it may have.
  */
-export async function buildEntry(entry: string, name: string): Promise<{ entry: MeasuredFile; chunks: MeasuredFile[]; files: Array<{ fileName: string; code: string }> }> {
+export async function buildEntry(entry: string, name: string): Promise<{ entry: MeasuredFile; chunks: MeasuredFile[]; files: { fileName: string; code: string }[] }> {
   return asProduction(async () => {
     const output = await build({
       root: REPO_ROOT,
@@ -200,7 +200,7 @@ export async function buildEntry(entry: string, name: string): Promise<{ entry: 
         lib: { entry: { [name]: resolve(REPO_ROOT, entry) }, formats: ['es'], fileName: (_format, entryName) => `${entryName}.js` },
         rolldownOptions: { output: { minify: true, comments: false, chunkFileNames: 'chunks/[name]-[hash].js' } },
       },
-    } as InlineConfig);
+    });
     const chunks = chunksOf(output);
     const main = chunks.find((c) => c.isEntry);
     if (!main) throw new Error(`no entry chunk built for ${entry}`);
@@ -218,7 +218,7 @@ export async function measureFile(path: string): Promise<Size> {
 }
 
 /** Writes built files under `dir`, keeping their relative names (chunks/…). */
-export async function writeFiles(dir: string, files: Array<{ fileName: string; code: string }>): Promise<void> {
+export async function writeFiles(dir: string, files: { fileName: string; code: string }[]): Promise<void> {
   for (const file of files) {
     const path = join(dir, file.fileName);
     await mkdir(dirname(path), { recursive: true });

@@ -22,7 +22,7 @@ export interface BenchStack {
   origin: string;
   sandbox: RunningSandbox;
   /** Requests the server saw since the last `clearLog()`. */
-  log: Array<{ method: string; path: string; at: number }>;
+  log: { method: string; path: string; at: number }[];
   /** Answers of the checkout handler with a 5xx status (none expected). */
   handlerErrors: CheckoutLogEntry[];
   clearLog(): void;
@@ -114,8 +114,8 @@ export async function startBenchStack(wwwDir: string): Promise<BenchStack> {
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0]!;
     log.push({ method: req.method ?? 'GET', path: req.url ?? '/', at: performance.now() });
-    if (path.startsWith('/api/checkout/')) return void handler(req, res);
-    if (path.startsWith('/client/')) return void sandboxListener(req, res);
+    if (path.startsWith('/api/checkout/')) return handler(req, res);
+    if (path.startsWith('/client/')) return sandboxListener(req, res);
     const send = (status: number, type: string, body: string | Buffer) => {
       // Cross-origin isolated pages get performance.now() at 5 µs rather than 100 µs.
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });

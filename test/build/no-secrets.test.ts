@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { build, type InlineConfig, type Rolldown } from 'vite';
+import { build, type Rolldown } from 'vite';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/defaults.js';
 import { buildCheckout, REPO_ROOT } from '../bench/sizes.js';
@@ -24,7 +24,7 @@ interface PackageFile extends BuiltFile {
 }
 
 /** The secrets of the sandbox, in every form a careless build could carry them. */
-const SECRETS: ReadonlyArray<[string, string]> = [
+const SECRETS: readonly [string, string][] = [
   ['the sandbox API key', SANDBOX_DEFAULTS.apiKey],
   ['the sandbox partner key', SANDBOX_DEFAULTS.partnerApiKey],
   ['the webhook key (base64)', SANDBOX_DEFAULTS.webhookKeyBase64],
@@ -88,7 +88,7 @@ async function buildPackages(): Promise<PackageFile[]> {
         external: (id: string) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'),
       },
     },
-  } as InlineConfig);
+  });
   const outputs = (Array.isArray(output) ? output : [output]) as Rolldown.RolldownOutput[];
   return outputs.flatMap((o) => o.output.filter((item) => item.type === 'chunk').map((c) => ({ fileName: `package/${c.fileName}`, code: c.code, modules: Object.keys(c.modules) })));
 }
@@ -105,7 +105,7 @@ describe('the built files', () => {
   it('are the browser entries with their lazy chunks, and the packages with every module of the server', () => {
     const names = browser.map((f) => f.fileName);
     expect(names).toEqual(expect.arrayContaining(['satang.js', 'satang-checkout.js', 'satang-card.js']));
-    expect(names.some((n) => /^chunks\/qrcode-/.test(n)) && names.some((n) => /^chunks\/jsqr-/.test(n))).toBe(true);
+    expect(names.some((n) => n.startsWith('chunks/qrcode-')) && names.some((n) => n.startsWith('chunks/jsqr-'))).toBe(true);
     const modules = packages.flatMap((f) => f.modules);
     for (const file of ['src/server/checkout/create-checkout-handler.ts', 'src/server/service/transport.ts', 'src/core/webhook-signature.ts', 'src/client/card-tokens.ts']) {
       expect(modules.some((id) => id.endsWith(file)), `${file} is in the package build`).toBe(true);

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { RouteTable, type RouteShape } from '../../src/core/route-table.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { RouteTable, type PathParams, type RouteShape } from '../../src/core/route-table.js';
 
 interface Named extends RouteShape {
   name: string;
@@ -45,5 +45,10 @@ describe('RouteTable', () => {
 
   it('refuses a pattern whose parameter is not a whole segment', () => {
     expect(() => new RouteTable([{ method: 'GET', path: '/a/x:id' }])).toThrow(/whole segment/);
+  });
+
+  it('names the parameters of a path pattern in its type', () => {
+    expectTypeOf<PathParams<'/api/v1/charges/:chargeId'>>().toEqualTypeOf<{ chargeId: string }>();
+    expectTypeOf<PathParams<'/api/v1/charges/:chargeId/refunds/:refundId'>>().toEqualTypeOf<{ chargeId: string; refundId: string }>();
   });
 });

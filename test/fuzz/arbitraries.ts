@@ -30,7 +30,7 @@ export function fuzzParameters(share = 1): fc.Parameters<unknown> {
     ...(seed !== undefined && seed !== '' ? { seed: Number(seed) } : {}),
     ...(path !== undefined && path !== '' ? { path } : {}),
     // A counterexample is shrunk, but not for ever: a failing run should report quickly.
-    interruptAfterTimeLimit: 10 * 60_000,
+    plugins: [fc.interruptAfterTimeLimit(10 * 60_000)],
     endOnFailure: false,
   };
 }
@@ -189,7 +189,7 @@ function define(target: Record<string, unknown>, key: string, value: unknown): v
 
 /** `valid` with a few mutations applied, each at a field chosen by index. */
 export function applyMutations(valid: Record<string, unknown>, mutations: readonly Mutation[]): unknown {
-  let root: Record<string, unknown> = structuredClone(valid);
+  const root: Record<string, unknown> = structuredClone(valid);
   for (const m of mutations) {
     if (m.op === 'add') {
       const places = containers(root);
@@ -204,9 +204,9 @@ export function applyMutations(valid: Record<string, unknown>, mutations: readon
     const parent = parentOf(root, path);
     const key = path[path.length - 1]!;
     if (!parent) continue;
-    if (m.op === 'drop') delete parent[key];
+    if (m.op === 'drop') Reflect.deleteProperty(parent, key);
     else if (m.op === 'set') define(parent, key, structuredClone(m.value));
-    else if (m.op === 'duplicate') define(parent, `${key}`, [parent[key], parent[key]]);
+    else if (m.op === 'duplicate') define(parent, key, [parent[key], parent[key]]);
     else define(parent, key, [parent[key]]);
   }
   return root;
@@ -230,7 +230,7 @@ export function mutatedBody(valid: Record<string, unknown>): fc.Arbitrary<unknow
  * duplicated key, a BOM, NaN, trailing garbage), nothing at all, or deep nesting.
  */
 export function bodyText(value: unknown): fc.Arbitrary<string> {
-  const text = JSON.stringify(value) ?? 'undefined';
+  const text = value === undefined ? 'undefined' : JSON.stringify(value);
   return fc.oneof(
     { weight: 12, arbitrary: fc.constant(text) },
     { weight: 1, arbitrary: fc.nat({ max: Math.max(0, text.length - 1) }).map((n) => text.slice(0, n)) },

@@ -95,6 +95,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   printTally('checkout proxy answers');
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
   harness?.sandbox.close();
 });
 

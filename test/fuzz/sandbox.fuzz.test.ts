@@ -65,6 +65,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   printTally('sandbox answers');
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
   sandbox?.close();
 });
 

@@ -85,11 +85,10 @@ describe('toNodeListener', () => {
   it('serves the checkout inside Express, as the README shows, with webhooks over real sockets', async () => {
     const events: WebhookEvent[] = [];
     const app = express();
-    let listener: ReturnType<typeof toNodeListener> | undefined;
-    app.use('/api/checkout', (req, res, next) => void listener!(req, res, next));
     const shop = await listen(app);
     sandbox = await listenSandbox({ port: 0, webhook: { url: `${shop}/api/checkout/webhooks`, webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64 } });
-    listener = toNodeListener(checkoutFor(sandbox.url, events));
+    // Mounted once the sandbox, which needs the shop's address, is up; Express routes each request afresh.
+    app.use('/api/checkout', toNodeListener(checkoutFor(sandbox.url, events)));
 
     const created = await fetch(`${shop}/api/checkout/charges`, json({ orderReference: 'cart-1', paymentMethod: { type: 'TRUE_MONEY' } }));
     expect(created.status).toBe(201);

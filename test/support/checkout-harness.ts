@@ -37,7 +37,7 @@ export function createCheckoutHarness(
   let handler: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
   const sandbox = new Sandbox({
     refundSettleDelayMs: 0,
-    webhook: { url: `${BASE}/webhooks`, webhookKeyBase64: WEBHOOK_KEY, retryBaseDelayMs: 5, fetch: (input, init) => handler(new Request(input as string, init)) },
+    webhook: { url: `${BASE}/webhooks`, webhookKeyBase64: WEBHOOK_KEY, retryBaseDelayMs: 5, fetch: (input, init) => handler(new Request(input, init)) },
     ...sandboxOptions,
   });
   handler = createCheckoutHandler({

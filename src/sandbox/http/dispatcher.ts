@@ -29,9 +29,6 @@ export function isClientPath(pathname: string): boolean {
   return pathname.startsWith('/client/');
 }
 
-/** Pages that answer their own prefix ahead of the table; `undefined` for any other path. */
-export type PageHandler = (request: Request, url: URL) => Promise<Response | undefined>;
-
 export interface SandboxDispatcherOptions {
   routes: readonly SandboxRoute[];
   merchants: ReadonlyMap<string, SandboxMerchant>;
@@ -40,8 +37,6 @@ export interface SandboxDispatcherOptions {
   maxBodyBytes: number;
   /** Origin for the URLs answers hand out; the request's own when undefined. */
   publicUrl: string | undefined;
-  /** Consulted in order before the table, for pages that route themselves. */
-  pageHandlers?: readonly PageHandler[];
   log?: ((line: string) => void) | undefined;
 }
 
@@ -86,10 +81,6 @@ export class SandboxDispatcher {
   async #dispatch(request: Request, url: URL): Promise<Response> {
     const path = url.pathname;
     if (request.method === 'OPTIONS' && isClientPath(path)) return new Response(null, { status: 204, headers: CORS_PREFLIGHT_HEADERS });
-    for (const handle of this.#options.pageHandlers ?? []) {
-      const answer = await handle(request, url);
-      if (answer) return answer;
-    }
     const context: RouteContext = { request, url, params: {}, origin: this.#options.publicUrl?.replace(/\/+$/, '') ?? url.origin };
     let match = this.#table.match(request.method, path);
     const area = this.#areas.find((candidate) => path === candidate.prefix || path.startsWith(`${candidate.prefix}/`));

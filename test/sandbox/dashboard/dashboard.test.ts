@@ -249,6 +249,20 @@ describe('the sandbox dashboard', () => {
       expect((await replay.get(SANDBOX_DASHBOARD_PATH)).status).toBe(303);
     });
 
+    it('refuses to sign out on GET with a 405 page that names POST, and keeps the session', async () => {
+      start();
+      const browser = await signedIn();
+      for (const method of ['GET', 'HEAD']) {
+        const answer = await browser.request(method, `${SANDBOX_DASHBOARD_PATH}/logout`);
+        expect(answer.status, method).toBe(405);
+        expect(answer.headers.get('allow'), method).toBe('POST');
+        expect(answer.headers.get('content-type'), method).toContain('text/html');
+      }
+      expect((await browser.get(`${SANDBOX_DASHBOARD_PATH}/logout`)).html).toContain('GET is not allowed here; use POST');
+      expect((await browser.get(SANDBOX_DASHBOARD_PATH)).status).toBe(200);
+      expect((await new Browser().get(`${SANDBOX_DASHBOARD_PATH}/logout`)).location).toBe(`${SANDBOX_DASHBOARD_PATH}/login`);
+    });
+
     it('shows each merchant only its own records', async () => {
       const other: SandboxMerchant = { merchantId: 'mch_other', apiKey: 'sk_other_key', publishableKey: 'pk_other_key' };
       start({ merchants: [{ merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey, publishableKey: SANDBOX_DEFAULTS.publishableKey }, other] });

@@ -546,6 +546,15 @@ describe('the pay page', () => {
     const json = await sandbox.fetch(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
     expect(json.status).toBe(415);
   });
+
+  it('serves its stylesheet on GET only, never as a link named style.css', async () => {
+    start();
+    for (const method of ['POST', 'HEAD', 'PUT']) {
+      const answer = await sandbox.fetch(new Request(`${PAGES}/style.css`, { method }));
+      expect(answer.status, method).toBe(405);
+      expect(answer.headers.get('allow'), method).toBe('GET');
+    }
+  });
 });
 
 describe('paying on the page', () => {

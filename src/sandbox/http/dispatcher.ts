@@ -106,6 +106,7 @@ export class SandboxDispatcher {
         // missing page of `/sandbox/pages`.
         const under = this.#areas.find((candidate) => path.startsWith(`${candidate.prefix}/`));
         if (!under) throw new SandboxError('NOT_FOUND_ERROR', `no endpoint ${request.method} ${path}`);
+        if (under.methods && !under.methods.includes(request.method as HttpMethod)) return refuseMethod(under.methods, under, context);
         return under.notFound(context);
       }
     }

@@ -111,6 +111,12 @@ export interface PageArea {
    */
   notFound(context: RouteContext): Response | Promise<Response>;
   /**
+   * The methods every address under the prefix takes, found or not, for an area whose pages are
+   * all forms: a missing page asked with another method is refused (405 with `Allow`) rather
+   * than not found. Without it a missing page is not found whatever the method.
+   */
+  methods?: readonly HttpMethod[];
+  /**
    * How an error thrown inside the area is answered, a method the path does not take (405 with
    * `Allow`) included. Without it the answer is the service's JSON error, as the hosted pages
    * answer a request no browser form makes.

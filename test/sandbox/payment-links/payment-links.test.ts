@@ -555,6 +555,17 @@ describe('the pay page', () => {
       expect(answer.headers.get('allow'), method).toBe('GET');
     }
   });
+
+  it('refuses a method other than GET and POST under its pages even where there is no page', async () => {
+    start();
+    const { url } = await createLink();
+    for (const path of [`${PAGES}/`, `${url}/more`]) {
+      const answer = await sandbox.fetch(new Request(path, { method: 'PUT' }));
+      expect(answer.status, path).toBe(405);
+      expect(answer.headers.get('allow'), path).toBe('GET, POST');
+      expect((await sandbox.fetch(new Request(path))).status, path).toBe(404);
+    }
+  });
 });
 
 describe('paying on the page', () => {

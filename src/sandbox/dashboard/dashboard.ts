@@ -50,6 +50,9 @@ const PAGE_HEADERS = {
   'x-frame-options': 'DENY',
 };
 
+/** A form post of another type is refused with this, shown on the error page. */
+const FORM_REFUSAL = 'The dashboard takes form posts (application/x-www-form-urlencoded).';
+
 /** The path's params of a section's list, and of one of its records. */
 interface SectionParams {
   readonly section: string;
@@ -141,7 +144,7 @@ export class SandboxDashboard {
 
   async #login({ request, url }: RouteContext<unknown>): Promise<Response> {
     this.#sessions.checkOrigin(request, url);
-    const form = await readFormPost(request, this.#maxBodyBytes);
+    const form = await readFormPost(request, this.#maxBodyBytes, FORM_REFUSAL);
     const merchantId = (form.get('merchantId') ?? '').trim();
     const merchant = this.#sessions.authenticate(merchantId, (form.get('apiKey') ?? '').trim());
     if (!merchant) {
@@ -172,7 +175,7 @@ export class SandboxDashboard {
 
   #list({ url, params }: RouteContext<SectionParams>, signed: SignedIn): Response {
     const section = this.#section(params.section);
-    const { limit, offset } = pageParams(url.searchParams);
+    const { limit, offset } = pageParams(url.searchParams, (field, rule) => new SandboxError('API_VALIDATION_ERROR', `The page address is wrong: ${field} ${rule}.`));
     const { data, totalCount } = section.list(signed.merchant, { limit, offset });
     const href = this.#tables.sectionHref(section.slug);
     const pageHref = (at: number) => `${href}?offset=${at}${limit === LIST_DEFAULT_LIMIT ? '' : `&limit=${limit}`}`;
@@ -289,7 +292,7 @@ export class SandboxDashboard {
   /** The form of a signed-in POST, once its origin and CSRF token are checked. */
   async #checkedForm({ request, url }: RouteContext<unknown>, signed: SignedIn): Promise<URLSearchParams> {
     this.#sessions.checkOrigin(request, url);
-    const form = await readFormPost(request, this.#maxBodyBytes);
+    const form = await readFormPost(request, this.#maxBodyBytes, FORM_REFUSAL);
     this.#sessions.checkCsrfToken(signed.session, form.get(DASHBOARD_CSRF_FIELD) ?? '');
     return form;
   }

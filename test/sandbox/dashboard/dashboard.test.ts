@@ -371,6 +371,7 @@ describe('the sandbox dashboard', () => {
       expect(get.headers.get('allow')).toBe('POST');
       const json = await browser.request('POST', form.action, { fields: form.fields, contentType: 'application/json' });
       expect(json.status).toBe(415);
+      expect(json.html).toContain('The dashboard takes form posts (application/x-www-form-urlencoded).');
       expect((await browser.request('DELETE', charges(chargeId))).status).toBe(405);
       expect((await client.getCharge(chargeId)).status).toBe('PENDING');
     });
@@ -428,7 +429,9 @@ describe('the sandbox dashboard', () => {
         const answer = await browser.get(`${charges()}?${query}`);
         expect(answer.status, query).toBe(400);
         expect(answer.headers.get('content-type')).toContain('text/html');
+        expect(answer.html, query).toContain(`The page address is wrong: ${query.split('=')[0]!} must be a whole number`);
       }
+      expect((await browser.get(`${charges()}?limit=101`)).html).toContain('The page address is wrong: limit must be a whole number from 1 to 100.');
     });
 
     it('shows a charge with its card, transactions, refunds and webhooks, each linked', async () => {

@@ -558,6 +558,12 @@ describe('the sandbox dashboard', () => {
       expect(unknownAction.status).toBe(404);
       const unknownRecord = await browser.post(`${charges('ch_nope')}/succeed`, { csrfToken: token, formId: 'abcdefgh12345678' });
       expect(unknownRecord.status).toBe(404);
+      // An address that names no section is not found whatever the method, not a method refused.
+      for (const path of [`${SANDBOX_DASHBOARD_PATH}/nothing-here`, `${SANDBOX_DASHBOARD_PATH}/nothing-here/x`, `${SANDBOX_DASHBOARD_PATH}/%E0%A4%A`]) {
+        const posted = await browser.post(path, { csrfToken: token });
+        expect(posted.status, path).toBe(404);
+        expect(posted.headers.get('allow'), path).toBeNull();
+      }
     });
 
     it('shows a referenceId holding markup as text, on lists, details and webhook bodies', async () => {

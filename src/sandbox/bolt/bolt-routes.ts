@@ -13,10 +13,11 @@ import { SANDBOX_BOLT_PAGE_PATH, type SandboxBolt } from './bolt.js';
 /** Most open intents the terminal's home screen lists. */
 const OPEN_INTENTS_SHOWN = 20;
 
-/** The bolt pages: an address that names no intent is its 404 page. */
+/** The bolt pages: an address that names no intent is its 404 page; each takes GET and POST only. */
 const BOLT_PAGES: PageArea = {
   prefix: SANDBOX_BOLT_PAGE_PATH,
   notFound: () => intentNotFound(),
+  methods: ['GET', 'POST'],
 };
 
 interface Message { kind: 'error' | 'success'; text: string }

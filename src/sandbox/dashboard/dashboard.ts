@@ -50,12 +50,15 @@ const PAGE_HEADERS = {
   'x-frame-options': 'DENY',
 };
 
-/** The path's params of a section's list, and of one of its records. */
-interface SectionParams {
-  readonly section: string;
-}
-interface RecordParams extends SectionParams {
+/** A form post of another type is refused with this, shown on the error page. */
+const FORM_REFUSAL = 'The dashboard takes form posts (application/x-www-form-urlencoded).';
+
+/** The path's params of one record, and of an action on it. */
+interface RecordParams {
   readonly id: string;
+}
+interface ActionParams extends RecordParams {
+  readonly action: string;
 }
 
 export interface SandboxDashboardOptions {
@@ -121,16 +124,23 @@ export class SandboxDashboard {
       const signedIn = this.#sessions.signedIn(context.request);
       return signedIn ? handle(context, signedIn) : this.#signInFirst(context.request);
     };
-    const sections = `${SANDBOX_DASHBOARD_PATH}/:section`;
+    // Each section's pages are routes of their own, so an address that names no section is a
+    // missing page whatever the method, not a method the section pages refuse.
+    const sectionRoutes = this.#sections.flatMap((section) => {
+      const href = this.#tables.sectionHref(section.slug);
+      return [
+        pageRoute(area, 'GET', href, signed((context, signedIn) => this.#list(section, context, signedIn))),
+        pageRoute(area, 'GET', `${href}/:id`, signed((context, signedIn) => this.#detail(section, context, signedIn))),
+        pageRoute(area, 'POST', `${href}/:id/:action`, signed((context, signedIn) => this.#act(section, context, signedIn))),
+      ];
+    });
     return [
       pageRoute(area, 'GET', STYLESHEET_HREF, () => stylesheetResponse(STYLESHEET)),
       pageRoute(area, 'GET', LOGIN_PATH, (context) => this.#loginPage(context)),
       pageRoute(area, 'POST', LOGIN_PATH, (context) => this.#login(context)),
       pageRoute(area, 'POST', LOGOUT_PATH, signed((context, signedIn) => this.#logout(context, signedIn))),
       pageRoute(area, 'GET', SANDBOX_DASHBOARD_PATH, signed((_context, signedIn) => this.#home(signedIn))),
-      pageRoute(area, 'GET', sections, signed((context, signedIn) => this.#list(context, signedIn))),
-      pageRoute(area, 'GET', `${sections}/:id`, signed((context, signedIn) => this.#detail(context, signedIn))),
-      pageRoute(area, 'POST', `${sections}/:id/:action`, signed((context, signedIn) => this.#act(context, signedIn))),
+      ...sectionRoutes,
     ];
   }
 
@@ -141,7 +151,7 @@ export class SandboxDashboard {
 
   async #login({ request, url }: RouteContext<unknown>): Promise<Response> {
     this.#sessions.checkOrigin(request, url);
-    const form = await readFormPost(request, this.#maxBodyBytes);
+    const form = await readFormPost(request, this.#maxBodyBytes, FORM_REFUSAL);
     const merchantId = (form.get('merchantId') ?? '').trim();
     const merchant = this.#sessions.authenticate(merchantId, (form.get('apiKey') ?? '').trim());
     if (!merchant) {
@@ -170,9 +180,8 @@ export class SandboxDashboard {
     return page(200, renderHomePage({ frame: this.#frame(signed, undefined), sections, note }));
   }
 
-  #list({ url, params }: RouteContext<SectionParams>, signed: SignedIn): Response {
-    const section = this.#section(params.section);
-    const { limit, offset } = pageParams(url.searchParams);
+  #list(section: DashboardSection<unknown>, { url }: RouteContext<unknown>, signed: SignedIn): Response {
+    const { limit, offset } = pageParams(url.searchParams, (field, rule) => new SandboxError('API_VALIDATION_ERROR', `The page address is wrong: ${field} ${rule}.`));
     const { data, totalCount } = section.list(signed.merchant, { limit, offset });
     const href = this.#tables.sectionHref(section.slug);
     const pageHref = (at: number) => `${href}?offset=${at}${limit === LIST_DEFAULT_LIMIT ? '' : `&limit=${limit}`}`;
@@ -187,8 +196,7 @@ export class SandboxDashboard {
     return page(200, renderListPage({ frame: this.#frame(signed, section), title: section.title, hint: section.hint, table, paging }));
   }
 
-  #detail({ url, params }: RouteContext<RecordParams>, signed: SignedIn, status = 200, notice?: Notice): Response {
-    const section = this.#section(params.section);
+  #detail(section: DashboardSection<unknown>, { url, params }: RouteContext<RecordParams>, signed: SignedIn, status = 200, notice?: Notice): Response {
     const record = section.get(signed.merchant, params.id);
     const done = url.searchParams.get('done');
     const doneAction = done === null ? undefined : section.actions?.find((action) => action.name === done);
@@ -217,14 +225,13 @@ export class SandboxDashboard {
     return page(status, renderDetailPage(view));
   }
 
-  async #act(context: RouteContext<RecordParams & { readonly action: string }>, signed: SignedIn): Promise<Response> {
+  async #act(section: DashboardSection<unknown>, context: RouteContext<ActionParams>, signed: SignedIn): Promise<Response> {
     const form = await this.#checkedForm(context, signed);
     const formId = form.get(DASHBOARD_FORM_ID_FIELD) ?? '';
     if (!/^[A-Za-z0-9]{8,64}$/.test(formId)) throw new SandboxError('API_VALIDATION_ERROR', 'This form is incomplete. Reload the page and try again.');
     const first = this.#sessions.submission(signed.session, formId);
     if (first !== undefined) return seeOther(first);
 
-    const section = this.#section(context.params.section);
     const record = section.get(signed.merchant, context.params.id);
     const name = context.params.action;
     const action = section.actions?.find((candidate) => candidate.name === name);
@@ -232,7 +239,7 @@ export class SandboxDashboard {
     const recordId = section.id(record);
     const again = { ...context, params: { ...context.params, id: recordId } };
     if (!action.available(record)) {
-      return this.#detail(again, signed, 409, { kind: 'error', text: `“${action.label}” is not possible for this ${section.singular.toLowerCase()} any more.` });
+      return this.#detail(section, again, signed, 409, { kind: 'error', text: `“${action.label}” is not possible for this ${section.singular.toLowerCase()} any more.` });
     }
     let location: string;
     try {
@@ -240,16 +247,10 @@ export class SandboxDashboard {
       location = `${target ? this.#tables.recordHref(target.section, target.id) : this.#tables.recordHref(section.slug, recordId)}?done=${encodeURIComponent(action.name)}`;
     } catch (error) {
       if (!(error instanceof SandboxError)) throw error;
-      return this.#detail(again, signed, error.status, { kind: 'error', text: error.message });
+      return this.#detail(section, again, signed, error.status, { kind: 'error', text: error.message });
     }
     this.#sessions.remember(signed.session, formId, location);
     return seeOther(location);
-  }
-
-  #section(slug: string): DashboardSection<unknown> {
-    const section = this.#sections.find((candidate) => candidate.slug === slug);
-    if (!section) throw new SandboxError('NOT_FOUND_ERROR', 'There is no dashboard page at this address.');
-    return section;
   }
 
   #frame(signed: SignedIn, current: DashboardSection<unknown> | undefined): DashboardFrame {
@@ -289,7 +290,7 @@ export class SandboxDashboard {
   /** The form of a signed-in POST, once its origin and CSRF token are checked. */
   async #checkedForm({ request, url }: RouteContext<unknown>, signed: SignedIn): Promise<URLSearchParams> {
     this.#sessions.checkOrigin(request, url);
-    const form = await readFormPost(request, this.#maxBodyBytes);
+    const form = await readFormPost(request, this.#maxBodyBytes, FORM_REFUSAL);
     this.#sessions.checkCsrfToken(signed.session, form.get(DASHBOARD_CSRF_FIELD) ?? '');
     return form;
   }

@@ -1,7 +1,7 @@
 import type { SandboxPayments } from '../charges/sandbox-payments.js';
 import { SANDBOX_OTP_CODE } from '../defaults.js';
 import type { Html } from '../http/html.js';
-import { pageResponse, renderErrorPage, SANDBOX_PAGES_PATH, seeOther, STYLESHEET_HREF } from '../http/page-layout.js';
+import { pageResponse, renderErrorPage, SANDBOX_PAGES_PATH, seeOther, STYLESHEET_HREF, stylesheetResponse } from '../http/page-layout.js';
 import { readFormPost } from '../http/read-body.js';
 import { pageRoute, type PageArea, type RouteContext, type SandboxRoute } from '../http/route.js';
 import { SANDBOX_SLIPS_PAGE_PATH } from '../slips/qr-slips.js';
@@ -46,11 +46,7 @@ export function hostedPageRoutes({ steps, payments, now, maxBodyBytes }: HostedP
     renderPromptPayPayerPage({ stylesheetHref: STYLESHEET_HREF, action: PROMPTPAY_PATH, slipAction: SANDBOX_SLIPS_PAGE_PATH, pending: steps.pendingQrCharges(), ...view });
 
   return [
-    pageRoute(HOSTED_PAGES_AREA, 'GET', STYLESHEET_HREF, () =>
-      new Response(SANDBOX_PAGES_CSS, {
-        headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' },
-      }),
-    ),
+    pageRoute(HOSTED_PAGES_AREA, 'GET', STYLESHEET_HREF, () => stylesheetResponse(SANDBOX_PAGES_CSS)),
     pageRoute(HOSTED_PAGES_AREA, 'GET', PROMPTPAY_PATH, ({ url }) => pageResponse(200, payer({ rawData: url.searchParams.get('rawData') ?? undefined }))),
     pageRoute(HOSTED_PAGES_AREA, 'POST', PROMPTPAY_PATH, async ({ request }) => {
       const form = await readFormPost(request, maxBodyBytes);

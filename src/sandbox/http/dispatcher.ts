@@ -1,5 +1,5 @@
 import { SERVICE_HEADER_PREFIX, SERVICE_HEADERS } from '../../core/constants.js';
-import { RouteTable } from '../../core/route-table.js';
+import { RouteTable, type HttpMethod } from '../../core/route-table.js';
 import { serviceErrorBody } from '../../core/service-error.js';
 import { authenticate, type SandboxPartner } from '../partners/authenticate.js';
 import type { SandboxMerchant } from '../partners/sandbox-merchant.js';
@@ -29,9 +29,6 @@ export function isClientPath(pathname: string): boolean {
   return pathname.startsWith('/client/');
 }
 
-/** Pages that answer their own prefix ahead of the table; `undefined` for any other path. */
-export type PageHandler = (request: Request, url: URL) => Promise<Response | undefined>;
-
 export interface SandboxDispatcherOptions {
   routes: readonly SandboxRoute[];
   merchants: ReadonlyMap<string, SandboxMerchant>;
@@ -40,8 +37,6 @@ export interface SandboxDispatcherOptions {
   maxBodyBytes: number;
   /** Origin for the URLs answers hand out; the request's own when undefined. */
   publicUrl: string | undefined;
-  /** Consulted in order before the table, for pages that route themselves. */
-  pageHandlers?: readonly PageHandler[];
   log?: ((line: string) => void) | undefined;
 }
 
@@ -53,12 +48,15 @@ export interface SandboxDispatcherOptions {
  */
 export class SandboxDispatcher {
   readonly #table: RouteTable<SandboxRoute>;
+  /** The page routes whose path has no `:param`. */
+  readonly #fixedPages: RouteTable<SandboxRoute>;
   /** Longest prefix first, so a nested area wins over the one around it. */
   readonly #areas: PageArea[];
   readonly #options: SandboxDispatcherOptions;
 
   constructor(options: SandboxDispatcherOptions) {
     this.#table = new RouteTable(options.routes);
+    this.#fixedPages = new RouteTable(options.routes.filter((route) => route.area === 'page' && !route.path.includes('/:')));
     this.#options = options;
     const areas = new Set<PageArea>();
     for (const route of options.routes) if (route.area === 'page') areas.add(route.pageArea);
@@ -86,12 +84,11 @@ export class SandboxDispatcher {
   async #dispatch(request: Request, url: URL): Promise<Response> {
     const path = url.pathname;
     if (request.method === 'OPTIONS' && isClientPath(path)) return new Response(null, { status: 204, headers: CORS_PREFLIGHT_HEADERS });
-    for (const handle of this.#options.pageHandlers ?? []) {
-      const answer = await handle(request, url);
-      if (answer) return answer;
-    }
     const context: RouteContext = { request, url, params: {}, origin: this.#options.publicUrl?.replace(/\/+$/, '') ?? url.origin };
-    let match = this.#table.match(request.method, path);
+    // A page at a fixed address (a stylesheet, the sign-out) is its routes' alone: the
+    // `/:id` page beside it neither answers it nor adds its methods to the refusal.
+    let match = this.#fixedPages.match(request.method, path);
+    if (match.kind === 'not-found') match = this.#table.match(request.method, path);
     const area = this.#areas.find((candidate) => path === candidate.prefix || path.startsWith(`${candidate.prefix}/`));
     if (match.kind === 'malformed' && area) {
       // A page takes a segment that is not valid percent-encoding as it is written, like any unknown id.
@@ -102,16 +99,16 @@ export class SandboxDispatcher {
         return this.#run(match.route, { ...context, params: match.params });
       case 'malformed':
         throw new SandboxError('NOT_FOUND_ERROR', `malformed ${match.parameter} in the path`);
-      case 'method-not-allowed': {
-        const refused = new SandboxError('METHOD_NOT_ALLOWED_ERROR', `${request.method} is not allowed on ${path}; use ${match.allowed.join(' or ')}`, {
-          allow: match.allowed.join(', '),
-        });
-        if (area?.error) return area.error(refused, context);
-        throw refused;
+      case 'method-not-allowed':
+        return refuseMethod(match.allowed, area, context);
+      case 'not-found': {
+        // The area a missing page lies under, so `/sandbox/pages/payment-links` itself is a
+        // missing page of `/sandbox/pages`.
+        const under = this.#areas.find((candidate) => path.startsWith(`${candidate.prefix}/`));
+        if (!under) throw new SandboxError('NOT_FOUND_ERROR', `no endpoint ${request.method} ${path}`);
+        if (under.methods && !under.methods.includes(request.method as HttpMethod)) return refuseMethod(under.methods, under, context);
+        return under.notFound(context);
       }
-      case 'not-found':
-        if (area && path !== area.prefix) return area.notFound(context);
-        throw new SandboxError('NOT_FOUND_ERROR', `no endpoint ${request.method} ${path}`);
     }
   }
 
@@ -153,6 +150,19 @@ export class SandboxDispatcher {
     if (replayed) response.headers.set(REPLAYED_HEADER, 'true');
     return response;
   }
+}
+
+/**
+ * 405 with `Allow`. A page area says "here", as a person reads it on the page it shows; the API
+ * names the path. An area that renders its errors answers with its page.
+ */
+function refuseMethod(allowed: readonly HttpMethod[], area: PageArea | undefined, context: RouteContext): Response | Promise<Response> {
+  const where = area ? 'here' : `on ${context.url.pathname}`;
+  const refused = new SandboxError('METHOD_NOT_ALLOWED_ERROR', `${context.request.method} is not allowed ${where}; use ${allowed.join(' or ')}`, {
+    allow: allowed.join(', '),
+  });
+  if (area?.error) return area.error(refused, context);
+  throw refused;
 }
 
 /** The service's error body for a refusal; a 500 that leaks nothing for a fault of the sandbox itself. */

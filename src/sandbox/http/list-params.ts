@@ -7,13 +7,19 @@ export function listParam(query: URLSearchParams, name: string): string[] | unde
   return values.length > 0 ? values : undefined;
 }
 
-/** `limit` (1..100, default 20) and `offset` (>= 0, default 0) of a list request. */
-export function pageParams(query: URLSearchParams): { limit: number; offset: number } {
+/**
+ * `limit` (1..100, default 20) and `offset` (>= 0, default 0) of a list request. A value out of
+ * range is refused with `refuse(field, rule)`: by default the service's validation error.
+ */
+export function pageParams(
+  query: URLSearchParams,
+  refuse: (field: string, rule: string) => SandboxError = (field, rule) => SandboxError.field(field, rule),
+): { limit: number; offset: number } {
   const read = (name: string, fallback: number, min: number, max: number) => {
     const raw = query.get(name);
     if (raw === null || raw === '') return fallback;
     if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-      throw SandboxError.field(name, max === Number.MAX_SAFE_INTEGER ? `must be a whole number of at least ${min}` : `must be a whole number from ${min} to ${max}`);
+      throw refuse(name, max === Number.MAX_SAFE_INTEGER ? `must be a whole number of at least ${min}` : `must be a whole number from ${min} to ${max}`);
     }
     return Number(raw);
   };

@@ -44,11 +44,16 @@ export function readText(request: Request, maxBytes: number): Promise<string> {
   return asSandboxError(readBodyText(request, maxBytes));
 }
 
-/** The fields of a page's form post; anything but a urlencoded form is 415. */
-export async function readFormPost(request: Request, maxBytes: number): Promise<URLSearchParams> {
+/**
+ * The fields of a page's form post; anything but a urlencoded form is 415, with `refusal` as its
+ * message (the dashboard, which shows it to a person on a page, says so in a sentence).
+ */
+export async function readFormPost(
+  request: Request,
+  maxBytes: number,
+  refusal = 'hosted pages take form posts (application/x-www-form-urlencoded)',
+): Promise<URLSearchParams> {
   const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type.trim())) {
-    throw new SandboxError('UNSUPPORTED_MEDIA_TYPE_ERROR', 'hosted pages take form posts (application/x-www-form-urlencoded)');
-  }
+  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type.trim())) throw new SandboxError('UNSUPPORTED_MEDIA_TYPE_ERROR', refusal);
   return new URLSearchParams(await readText(request, maxBytes));
 }

@@ -7,7 +7,9 @@
  *
  * Pages live in {@link PageArea}s: a path prefix that answers as pages. A path under it that no
  * route has gets the area's HTML "not found" page instead of the service's JSON 404, and an area
- * may render every error thrown inside it (a refused method included) as a page of its own.
+ * may render every error thrown inside it (a refused method included) as a page of its own. A
+ * page at a fixed address (`…/style.css`) answers that address alone: a `…/:id` page beside it
+ * never takes it.
  */
 import type { HttpMethod, RouteShape } from '../../core/route-table.js';
 import type { SandboxMerchant } from '../partners/sandbox-merchant.js';
@@ -103,10 +105,17 @@ export interface PageArea {
   prefix: string;
   /**
    * The page for a path under the prefix (`prefix/…`) that no route has: an HTML 404 that offers
-   * no action. (A page's id segment that is not valid percent-encoding reaches its route as it
-   * was written, like any unknown id.)
+   * no action. The prefix itself, when no route has it, is a missing page of the area around it.
+   * (A page's id segment that is not valid percent-encoding reaches its route as it was written,
+   * like any unknown id.)
    */
   notFound(context: RouteContext): Response | Promise<Response>;
+  /**
+   * The methods every address under the prefix takes, found or not, for an area whose pages are
+   * all forms: a missing page asked with another method is refused (405 with `Allow`) rather
+   * than not found. Without it a missing page is not found whatever the method.
+   */
+  methods?: readonly HttpMethod[];
   /**
    * How an error thrown inside the area is answered, a method the path does not take (405 with
    * `Allow`) included. Without it the answer is the service's JSON error, as the hosted pages

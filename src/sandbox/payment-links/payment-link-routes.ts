@@ -6,10 +6,14 @@ import { PAYMENT_LINK_PAGES_CSS } from './payment-link-pages-css.js';
 import { paymentLinkNotFound, PaymentLinkPayPage } from './payment-link-pay-page.js';
 import { PAYMENT_LINK_PAGES_PATH, type SandboxPaymentLinks } from './payment-links.js';
 
-/** The pages under {@link PAYMENT_LINK_PAGES_PATH}: an address that names no link is its 404 page. */
+/**
+ * The pages under {@link PAYMENT_LINK_PAGES_PATH}: an address that names no link is its 404 page,
+ * and every address takes only the pay page's GET and POST.
+ */
 const PAYMENT_LINK_PAGES: PageArea = {
   prefix: PAYMENT_LINK_PAGES_PATH,
   notFound: () => paymentLinkNotFound(),
+  methods: ['GET', 'POST'],
 };
 
 export interface PaymentLinkRoutesDeps {

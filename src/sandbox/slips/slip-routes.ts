@@ -14,8 +14,8 @@ function errorPage(status: number, title: string, message: string): Response {
 
 const slipNotFound = () => errorPage(404, 'Slip not found', 'There is no transfer slip at this address.');
 
-/** The slip pages: an address under them that names no slip is a slip not found. */
-const SLIP_PAGES_AREA: PageArea = { prefix: SANDBOX_SLIPS_PAGE_PATH, notFound: slipNotFound };
+/** The slip pages: an address under them that names no slip is a slip not found; each is GET only. */
+const SLIP_PAGES_AREA: PageArea = { prefix: SANDBOX_SLIPS_PAGE_PATH, notFound: slipNotFound, methods: ['GET'] };
 
 function pngResponse(png: Uint8Array, download: boolean, slip: SlipRecord): Response {
   const headers: Record<string, string> = { 'content-type': 'image/png', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };

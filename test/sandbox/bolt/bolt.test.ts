@@ -422,6 +422,9 @@ describe('the bolt page', () => {
     expect(json.status).toBe(415);
     const put = await client.sandbox.fetch(new Request(pageUrl(intent.id), { method: 'PUT' }));
     expect(put.status).toBe(405);
+    const nowhere = await client.sandbox.fetch(new Request(`${pageUrl(intent.id)}/more`, { method: 'HEAD' }));
+    expect(nowhere.status).toBe(405);
+    expect(nowhere.headers.get('allow')).toBe('GET, POST');
     expect((await getIntent(intent.id)).status).toBe('ACTIVE');
   });
 

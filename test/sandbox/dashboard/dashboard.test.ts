@@ -249,6 +249,20 @@ describe('the sandbox dashboard', () => {
       expect((await replay.get(SANDBOX_DASHBOARD_PATH)).status).toBe(303);
     });
 
+    it('refuses to sign out on GET with a 405 page that names POST, and keeps the session', async () => {
+      start();
+      const browser = await signedIn();
+      for (const method of ['GET', 'HEAD']) {
+        const answer = await browser.request(method, `${SANDBOX_DASHBOARD_PATH}/logout`);
+        expect(answer.status, method).toBe(405);
+        expect(answer.headers.get('allow'), method).toBe('POST');
+        expect(answer.headers.get('content-type'), method).toContain('text/html');
+      }
+      expect((await browser.get(`${SANDBOX_DASHBOARD_PATH}/logout`)).html).toContain('GET is not allowed here; use POST');
+      expect((await browser.get(SANDBOX_DASHBOARD_PATH)).status).toBe(200);
+      expect((await new Browser().get(`${SANDBOX_DASHBOARD_PATH}/logout`)).location).toBe(`${SANDBOX_DASHBOARD_PATH}/login`);
+    });
+
     it('shows each merchant only its own records', async () => {
       const other: SandboxMerchant = { merchantId: 'mch_other', apiKey: 'sk_other_key', publishableKey: 'pk_other_key' };
       start({ merchants: [{ merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey, publishableKey: SANDBOX_DEFAULTS.publishableKey }, other] });
@@ -357,6 +371,7 @@ describe('the sandbox dashboard', () => {
       expect(get.headers.get('allow')).toBe('POST');
       const json = await browser.request('POST', form.action, { fields: form.fields, contentType: 'application/json' });
       expect(json.status).toBe(415);
+      expect(json.html).toContain('The dashboard takes form posts (application/x-www-form-urlencoded).');
       expect((await browser.request('DELETE', charges(chargeId))).status).toBe(405);
       expect((await client.getCharge(chargeId)).status).toBe('PENDING');
     });
@@ -414,7 +429,9 @@ describe('the sandbox dashboard', () => {
         const answer = await browser.get(`${charges()}?${query}`);
         expect(answer.status, query).toBe(400);
         expect(answer.headers.get('content-type')).toContain('text/html');
+        expect(answer.html, query).toContain(`The page address is wrong: ${query.split('=')[0]!} must be a whole number`);
       }
+      expect((await browser.get(`${charges()}?limit=101`)).html).toContain('The page address is wrong: limit must be a whole number from 1 to 100.');
     });
 
     it('shows a charge with its card, transactions, refunds and webhooks, each linked', async () => {
@@ -541,6 +558,12 @@ describe('the sandbox dashboard', () => {
       expect(unknownAction.status).toBe(404);
       const unknownRecord = await browser.post(`${charges('ch_nope')}/succeed`, { csrfToken: token, formId: 'abcdefgh12345678' });
       expect(unknownRecord.status).toBe(404);
+      // An address that names no section is not found whatever the method, not a method refused.
+      for (const path of [`${SANDBOX_DASHBOARD_PATH}/nothing-here`, `${SANDBOX_DASHBOARD_PATH}/nothing-here/x`, `${SANDBOX_DASHBOARD_PATH}/%E0%A4%A`]) {
+        const posted = await browser.post(path, { csrfToken: token });
+        expect(posted.status, path).toBe(404);
+        expect(posted.headers.get('allow'), path).toBeNull();
+      }
     });
 
     it('shows a referenceId holding markup as text, on lists, details and webhook bodies', async () => {

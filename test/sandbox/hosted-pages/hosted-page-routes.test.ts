@@ -152,3 +152,32 @@ describe('the PromptPay payer simulator', () => {
     expect((await client.getCharge(created.body.chargeId)).status).toBe('PENDING');
   });
 });
+
+describe('addresses and methods the pages do not have', () => {
+  const send = (path: string, method = 'GET') => client.sandbox.fetch(new Request(`${ORIGIN}${path}`, { method }));
+
+  it('answers a missing page under /sandbox/pages with the HTML "Page not found", the payment links’ own address included', async () => {
+    start();
+    for (const path of ['/sandbox/pages/nope', '/sandbox/pages/', '/sandbox/pages/payment-links']) {
+      const answer = await send(path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.headers.get('content-type'), path).toContain('text/html');
+      expect(await answer.text(), path).toContain('Page not found');
+    }
+    const outside = await send('/sandbox/pages');
+    expect(outside.status).toBe(404);
+    expect(outside.headers.get('content-type')).toContain('application/json');
+  });
+
+  it('refuses another method on a page with 405, its Allow and the pages’ wording', async () => {
+    start();
+    const created = await client.chargeCard('4953261730509988');
+    const head = await send(new URL(created.body.redirect.redirectUrl as string).pathname, 'HEAD');
+    expect(head.status).toBe(405);
+    expect(head.headers.get('allow')).toBe('GET, POST');
+    const stylesheet = await send('/sandbox/pages/style.css', 'POST');
+    expect(stylesheet.status).toBe(405);
+    expect(stylesheet.headers.get('allow')).toBe('GET');
+    expect(await stylesheet.json()).toMatchObject({ error: { errorCode: 'METHOD_NOT_ALLOWED_ERROR', errorMessage: 'POST is not allowed here; use GET' } });
+  });
+});

@@ -546,6 +546,26 @@ describe('the pay page', () => {
     const json = await sandbox.fetch(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
     expect(json.status).toBe(415);
   });
+
+  it('serves its stylesheet on GET only, never as a link named style.css', async () => {
+    start();
+    for (const method of ['POST', 'HEAD', 'PUT']) {
+      const answer = await sandbox.fetch(new Request(`${PAGES}/style.css`, { method }));
+      expect(answer.status, method).toBe(405);
+      expect(answer.headers.get('allow'), method).toBe('GET');
+    }
+  });
+
+  it('refuses a method other than GET and POST under its pages even where there is no page', async () => {
+    start();
+    const { url } = await createLink();
+    for (const path of [`${PAGES}/`, `${url}/more`]) {
+      const answer = await sandbox.fetch(new Request(path, { method: 'PUT' }));
+      expect(answer.status, path).toBe(405);
+      expect(answer.headers.get('allow'), path).toBe('GET, POST');
+      expect((await sandbox.fetch(new Request(path))).status, path).toBe(404);
+    }
+  });
 });
 
 describe('paying on the page', () => {

@@ -163,6 +163,11 @@ describe('the PromptPay payer page', () => {
     expect((await sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/slips`))).status).toBe(405);
     expect((await sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/slips/NOPE`))).status).toBe(404);
     expect((await sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/slips/NOPE.png`))).status).toBe(404);
+    for (const path of ['/sandbox/pages/slips/NOPE', '/sandbox/pages/slips/', '/sandbox/pages/slips/NOPE/more']) {
+      const posted = await sandbox.fetch(new Request(`${ORIGIN}${path}`, { method: 'POST' }));
+      expect(posted.status, path).toBe(405);
+      expect(posted.headers.get('allow'), path).toBe('GET');
+    }
     const json = await sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/slips`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
     expect(json.status).toBe(415);
   });

@@ -29,6 +29,6 @@ export {
   type RequestOptions,
 } from './service/transport.js';
 export * from './errors.js';
-export { toNodeListener, toRequest, writeResponse, type FetchHandler, type NodeListenerOptions } from '../node/node-adapter.js';
+export { toNodeListener, toRequest, writeResponse, type FetchHandler, type NodeListener, type NodeListenerOptions } from '../node/node-adapter.js';
 export { verifyWebhookSignature, signWebhookPayload, generateTestWebhookHeaders } from '../core/webhook-signature.js';
 export { parseWebhookEvent, WEBHOOK_EVENT_NAMES, type WebhookEvent, type WebhookEventName } from '../core/schemas/webhook-events.js';

@@ -29,7 +29,7 @@ export default async function setup(): Promise<() => Promise<void>> {
     }),
   );
   // The sandbox's webhooks reach the shop only once a test pays, by when it is listening.
-  const shop = createServer((req, res) => void handler(req, res));
+  const shop = createServer(handler);
   await new Promise<void>((resolve) => shop.listen(BROWSER_SHOP_PORT, '127.0.0.1', resolve));
   return async () => {
     // The shop first: a status long-poll still open must not find the sandbox gone.

@@ -158,14 +158,12 @@ export class SatangQrPayment extends LitElement {
   }
 
   override connectedCallback(): void {
-    // eslint-disable-next-line wc/guard-super-call -- LitElement always has it, and needs it to run
     super.connectedCallback();
     // Re-arms the countdown after the element was moved or re-attached.
     this.now = Date.now();
   }
 
   override disconnectedCallback(): void {
-    // eslint-disable-next-line wc/guard-super-call -- LitElement always has it, and needs it to run
     super.disconnectedCallback();
     clearTimeout(this.#timer);
     this.#timer = undefined;

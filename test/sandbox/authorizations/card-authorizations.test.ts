@@ -47,7 +47,6 @@ function start(options: { merchant?: Partial<SandboxMerchant> } = {}) {
     webhook: {
       url: 'http://127.0.0.1:9/webhooks',
       webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64,
-      // eslint-disable-next-line @typescript-eslint/require-await -- answers asynchronously, as fetch does
       fetch: async (_url, init) => {
         // As a real fetch does: a delivery aborted by close() never arrives.
         if (init?.signal?.aborted) throw init.signal.reason;

@@ -159,7 +159,7 @@ export class Sandbox {
    */
   fetch = async (request: Request): Promise<Response> => {
     const response = await this.faults.apply(request, this.#dispatcher.answer);
-    // A spoiled answer to a browser still carries CORS headers, so the page sees the fault itself.
+    // Every answer to a browser carries CORS headers, a spoiled one too, so the page sees the fault itself.
     if (!response.headers.has('access-control-allow-origin') && isClientPath(new URL(request.url).pathname)) {
       for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
     }

@@ -19,6 +19,8 @@ const LANG_CHANGES: MutationObserverInit = { subtree: true, attributeFilter: ['l
 export class LocalizeController implements ReactiveController {
   /** The language of the last render, to tell a `lang` change that matters from one that does not. */
   #shown: Locale | undefined;
+  /** Set while the host renders: every string of one render reads the language looked up once. */
+  #rendering = false;
 
   /** Registers the catalogs the element shows, so that {@link msg} finds their strings. */
   constructor(
@@ -31,6 +33,7 @@ export class LocalizeController implements ReactiveController {
 
   /** The language the element speaks now: `th` or `en`. */
   get locale(): Locale {
+    if (this.#rendering && this.#shown) return this.#shown;
     return resolveLocale(this.host.locale, this.host);
   }
 
@@ -56,10 +59,15 @@ export class LocalizeController implements ReactiveController {
   }
 
   hostUpdate(): void {
-    this.#shown = this.locale;
+    this.#shown = resolveLocale(this.host.locale, this.host);
+    this.#rendering = true;
+  }
+
+  hostUpdated(): void {
+    this.#rendering = false;
   }
 
   #renderIfChanged(): void {
-    if (this.locale !== this.#shown) this.host.requestUpdate();
+    if (resolveLocale(this.host.locale, this.host) !== this.#shown) this.host.requestUpdate();
   }
 }

@@ -7,9 +7,15 @@ export type MessageKey = keyof typeof en;
 
 const registered: Record<Locale, Record<string, string>> = { en: {}, th: {} };
 
+/** The catalogs already registered. */
+const used = new WeakSet<Catalog>();
+
 /** Makes these catalogs' strings available to {@link msg}. */
 export function useMessages(...catalogs: Catalog[]): void {
   for (const catalog of catalogs) {
+    // Every element registers its catalogs; each is copied once.
+    if (used.has(catalog)) continue;
+    used.add(catalog);
     Object.assign(registered.en, catalog.en);
     Object.assign(registered.th, catalog.th);
   }

@@ -6,7 +6,7 @@ import { SatangChangeEvent, SatangReadyEvent } from '../events.js';
 import { afterPaint, lazyModule, prefetch } from '../lazy.js';
 import { LocalizeController } from '../controllers/localize-controller.js';
 import { cardMessages } from '../i18n/card.js';
-import type { MessageKey } from '../i18n/localize.js';
+import type { Locale, MessageKey } from '../i18n/localize.js';
 import { replaceKeepingCaret } from './replace-keeping-caret.js';
 import { styles } from './satang-card-form.styles.js';
 
@@ -97,6 +97,8 @@ export class SatangCardForm extends LitElement {
 
   readonly #internals: ElementInternals;
   readonly #localize = new LocalizeController(this, cardMessages);
+  /** The language the validity message was last written in. */
+  #validityLocale: Locale | undefined;
   readonly #touched = new Set<CardField>();
   #complete = false;
   /** The token of the details as they are now; dropped as soon as any field changes. */
@@ -258,6 +260,7 @@ export class SatangCardForm extends LitElement {
   }
 
   #syncValidity(): void {
+    this.#validityLocale = this.#localize.locale;
     const complete = FIELDS.every((f) => !this.#check(f, 'submit'));
     const first = firstError(this.errors);
     if (first) {
@@ -283,10 +286,10 @@ export class SatangCardForm extends LitElement {
 
   /**
    * The validity message is in the language shown, which may change with the `locale` attribute or
-   * a `lang` around the element: written again after every render, it follows.
+   * a `lang` around the element: written again after a render in another language, it follows.
    */
   protected override updated(): void {
-    this.#syncValidity();
+    if (this.#localize.locale !== this.#validityLocale) this.#syncValidity();
   }
 
   protected override render() {

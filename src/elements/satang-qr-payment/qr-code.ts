@@ -1,7 +1,7 @@
 import type { QRCode } from 'qrcode';
 
 /** Light modules around the code that scanners need to find it (the QR specification's minimum). */
-export const QR_QUIET_ZONE_MODULES = 4;
+const QR_QUIET_ZONE_MODULES = 4;
 
 /** A QR code as an SVG draws it: the side in modules, quiet zone included, and the path of the dark modules. */
 export interface QrDrawing {

@@ -1,11 +1,10 @@
 import { detectCardBrand, isExpiryInFuture, securityCodeLength } from '../../core/card.js';
 import { INSTALLMENT_MIN_AMOUNT_SATANG, type InstallmentPeriod } from '../../core/constants.js';
-import { formatAmount } from '../../core/money.js';
 import { CreateCardTokenRequestSchema, type CardToken } from '../../core/schemas/card-token.js';
 import type { PaymentMethodRequest } from '../../core/schemas/payment-method.js';
 import { SANDBOX_CARD_TOKEN_TTL_MS, SANDBOX_TEST_CARDS, type TestCard, type TestCardBehaviour } from '../defaults.js';
 import { parseRequest } from '../http/parse-request.js';
-import { SandboxError } from '../http/sandbox-error.js';
+import { amountInMessage, SandboxError } from '../http/sandbox-error.js';
 import type { SandboxMerchant } from '../partners/sandbox-merchant.js';
 import { newId } from '../store/ids.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
@@ -88,7 +87,7 @@ export class SandboxCards {
       if (amount < minimum) {
         throw SandboxError.field(
           `${card.field}.installmentPeriod`,
-          `of ${card.installmentPeriod} months needs an amount of at least ${minimum} (${formatAmount(minimum, 'THB', undefined, { currencyDisplay: 'code' })})`,
+          `of ${card.installmentPeriod} months needs an amount of at least ${minimum} (${amountInMessage(minimum)})`,
         );
       }
     }

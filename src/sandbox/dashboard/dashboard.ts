@@ -1,7 +1,7 @@
 import { LIST_DEFAULT_LIMIT } from '../../core/constants.js';
 import type { Html } from '../http/html.js';
 import { pageParams } from '../http/list-params.js';
-import { pageResponse, seeOther, stylesheetResponse } from '../http/page-layout.js';
+import { PAGE_HEADERS as HOSTED_PAGE_HEADERS, pageResponse, seeOther, stylesheetResponse } from '../http/page-layout.js';
 import { readFormPost } from '../http/read-body.js';
 import { pageRoute, type PageArea, type RouteContext, type SandboxRoute } from '../http/route.js';
 import { SandboxError } from '../http/sandbox-error.js';
@@ -42,11 +42,9 @@ const OPEN_PATHS: ReadonlySet<string> = new Set([STYLESHEET_HREF, LOGIN_PATH]);
  * under `no-referrer`, and the dashboard's CSRF check compares that header with its own origin.
  */
 const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
+  ...HOSTED_PAGE_HEADERS,
   'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'referrer-policy': 'same-origin',
-  'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
 };
 

@@ -16,7 +16,7 @@ import { renderResultPage } from './result-page.js';
 const PROMPTPAY_PATH = `${SANDBOX_PAGES_PATH}/promptpay`;
 
 /** Every page under `/sandbox/pages` that no route serves is this page. */
-export const HOSTED_PAGES_AREA: PageArea = {
+const HOSTED_PAGES_AREA: PageArea = {
   prefix: SANDBOX_PAGES_PATH,
   notFound: () => pageResponse(404, renderErrorPage({ stylesheetHref: STYLESHEET_HREF, title: 'Page not found', message: 'There is no sandbox page at this address.' })),
 };

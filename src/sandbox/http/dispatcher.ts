@@ -42,7 +42,7 @@ export interface SandboxDispatcherOptions {
 
 /**
  * Answers a request from the sandbox's one route table, doing once what every route shares: the
- * CORS preflight, the key check of the route's area, reading the body, idempotency, the request
+ * CORS preflight (the CORS headers of every answer are `Sandbox.fetch`'s), the key check of the route's area, reading the body, idempotency, the request
  * id and log line, the HTML pages of a page area, and turning every error into the service's
  * error body. Never throws.
  */
@@ -53,11 +53,13 @@ export class SandboxDispatcher {
   /** Longest prefix first, so a nested area wins over the one around it. */
   readonly #areas: PageArea[];
   readonly #options: SandboxDispatcherOptions;
+  readonly #publicOrigin: string | undefined;
 
   constructor(options: SandboxDispatcherOptions) {
     this.#table = new RouteTable(options.routes);
     this.#fixedPages = new RouteTable(options.routes.filter((route) => route.area === 'page' && !route.path.includes('/:')));
     this.#options = options;
+    this.#publicOrigin = options.publicUrl?.replace(/\/+$/, '');
     const areas = new Set<PageArea>();
     for (const route of options.routes) if (route.area === 'page') areas.add(route.pageArea);
     this.#areas = [...areas].sort((a, b) => b.prefix.length - a.prefix.length);
@@ -67,24 +69,23 @@ export class SandboxDispatcher {
     const requestId = newId('req_', 20);
     const started = Date.now();
     let response: Response;
-    let cors = false;
+    let path = request.url;
     try {
       const url = new URL(request.url);
-      cors = isClientPath(url.pathname);
+      path = url.pathname;
       response = await this.#dispatch(request, url);
     } catch (error) {
       response = toErrorResponse(error);
     }
     response.headers.set(SERVICE_HEADERS.requestId, requestId);
-    if (cors) for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
-    this.#options.log?.(`${request.method} ${new URL(request.url).pathname} ${response.status} ${Date.now() - started}ms ${requestId}`);
+    this.#options.log?.(`${request.method} ${path} ${response.status} ${Date.now() - started}ms ${requestId}`);
     return response;
   };
 
   async #dispatch(request: Request, url: URL): Promise<Response> {
     const path = url.pathname;
     if (request.method === 'OPTIONS' && isClientPath(path)) return new Response(null, { status: 204, headers: CORS_PREFLIGHT_HEADERS });
-    const context: RouteContext = { request, url, params: {}, origin: this.#options.publicUrl?.replace(/\/+$/, '') ?? url.origin };
+    const context: RouteContext = { request, url, params: {}, origin: this.#publicOrigin ?? url.origin };
     // A page at a fixed address (a stylesheet, the sign-out) is its routes' alone: the
     // `/:id` page beside it neither answers it nor adds its methods to the refusal.
     let match = this.#fixedPages.match(request.method, path);

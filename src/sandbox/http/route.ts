@@ -11,7 +11,7 @@
  * page at a fixed address (`…/style.css`) answers that address alone: a `…/:id` page beside it
  * never takes it.
  */
-import type { HttpMethod, RouteShape } from '../../core/route-table.js';
+import type { HttpMethod, PathParams as PatternParams, RouteShape } from '../../core/route-table.js';
 import type { SandboxMerchant } from '../partners/sandbox-merchant.js';
 import type { SandboxError } from './sandbox-error.js';
 
@@ -25,15 +25,8 @@ import type { SandboxError } from './sandbox-error.js';
  */
 export type RouteArea = 'api' | 'client' | 'public' | 'page';
 
-/** The `:name` segments of a path pattern, e.g. `'id'` for `/api/v1/charges/:id`. */
-type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
-  ? Name | ParamNames<`/${Rest}`>
-  : P extends `${string}:${infer Name}`
-    ? Name
-    : never;
-
-/** The params a route of path `P` gets: one string per `:name` segment. */
-export type PathParams<P extends string> = Readonly<Record<ParamNames<P>, string>>;
+/** The params a route of path `P` gets: one string per `:name` segment, read-only. */
+export type PathParams<P extends string> = Readonly<PatternParams<P>>;
 
 /** What every handler gets. */
 export interface RouteContext<Params = Readonly<Record<string, string>>> {
@@ -63,7 +56,7 @@ export type RouteHandler<C> = (context: C) => Response | Promise<Response>;
 
 /** A route authenticated by a key: `/api/…` or `/client/…`. */
 export interface KeyedRoute extends RouteShape {
-  area: 'api' | 'client';
+  area: Extract<RouteArea, 'api' | 'client'>;
   /** An action that takes no body (cancel, disable, health-check): an empty body reads as `{}`. */
   bodyless?: boolean;
   /**
@@ -76,13 +69,13 @@ export interface KeyedRoute extends RouteShape {
 
 /** A route that nobody authenticates: the health check. Answers JSON errors like the API. */
 export interface PublicRoute extends RouteShape {
-  area: 'public';
+  area: Extract<RouteArea, 'public'>;
   handle(context: RouteContext): Response | Promise<Response>;
 }
 
 /** A hosted or dashboard page. */
 export interface PageRoute extends RouteShape {
-  area: 'page';
+  area: Extract<RouteArea, 'page'>;
   /** The area whose "not found" page and error answers this route shares. */
   pageArea: PageArea;
   handle(context: RouteContext): Response | Promise<Response>;

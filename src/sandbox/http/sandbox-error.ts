@@ -1,3 +1,4 @@
+import { formatAmount } from '../../core/money.js';
 import { SERVICE_ERROR_STATUS, serviceErrorBody, type ServiceErrorCode } from '../../core/service-error.js';
 import { describeFieldIssues, type FieldIssue } from '../../core/validation.js';
 
@@ -39,4 +40,9 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   });
+}
+
+/** "1,590.00 THB": an amount as the service's error messages name it, the code after the number. */
+export function amountInMessage(amountSatang: number): string {
+  return `${formatAmount(amountSatang, 'THB').replace('฿', '')} THB`;
 }

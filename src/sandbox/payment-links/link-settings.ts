@@ -1,8 +1,8 @@
 import { INSTALLMENT_MIN_AMOUNT_SATANG, INSTALLMENT_PERIODS, type InstallmentPeriod } from '../../core/constants.js';
-import { formatAmount } from '../../core/money.js';
 import type { CreatePaymentLinkRequest } from '../../core/schemas/payment-link.js';
 import type { PaymentMethodRequest, PaymentMethodType } from '../../core/schemas/payment-method.js';
 import type { FieldIssue } from '../../core/validation.js';
+import { amountInMessage } from '../http/sandbox-error.js';
 import type { PaymentLinkPayment } from './payment-link-record.js';
 
 /** Most order lines a link may carry. */
@@ -51,11 +51,6 @@ export type ResolvedLinkSettings = {
   buyNowPayLater: Toggle;
 };
 
-/** "1,590.00 THB": an amount as the API's error messages name it, the code after the number. */
-function thb(satang: number): string {
-  return `${formatAmount(satang, 'THB').replace('฿', '')} THB`;
-}
-
 /** Why an order cannot be a link's: too many lines, or lines that do not add up to `netAmount`. */
 export function orderIssues(order: CreatePaymentLinkRequest['order']): FieldIssue[] {
   const items = order.orderItems ?? [];
@@ -68,7 +63,7 @@ export function orderIssues(order: CreatePaymentLinkRequest['order']): FieldIssu
   return [
     {
       field: 'order.netAmount',
-      message: `must equal the sum of orderItems price × quantity, ${total} (${thb(total)}); it is ${order.netAmount} (${thb(order.netAmount)})`,
+      message: `must equal the sum of orderItems price × quantity, ${total} (${amountInMessage(total)}); it is ${order.netAmount} (${amountInMessage(order.netAmount)})`,
     },
   ];
 }
@@ -115,7 +110,7 @@ export function resolveLinkSettings(
       if (periods[member].isEnabled && netAmount < minimum) {
         issues.push({
           field: `linkSettings.cardInstallments.${member}`,
-          message: `needs an order.netAmount of at least ${minimum} (${thb(minimum)}) for ${period} months`,
+          message: `needs an order.netAmount of at least ${minimum} (${amountInMessage(minimum)}) for ${period} months`,
         });
       }
     }

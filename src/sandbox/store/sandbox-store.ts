@@ -11,7 +11,7 @@ export interface StoreSlice<T> {
   readonly create: () => T;
 }
 
-/** Declares a {@link StoreSlice}; `name` must be unique in the sandbox. */
+/** Declares a {@link StoreSlice}; the store tells slices apart by the object, `name` labels it. */
 export function defineStoreSlice<T>(name: string, create: () => T): StoreSlice<T> {
   return { name, create };
 }
@@ -32,7 +32,7 @@ export class SandboxStore {
   readonly cardTokens = new Map<string, CardTokenRecord>();
   readonly refunds = new Map<string, RefundRecord>();
   readonly transactions = new Map<string, TransactionRecord>();
-  readonly #slices = new Map<string, { slice: StoreSlice<unknown>; value: unknown }>();
+  readonly #slices = new Map<StoreSlice<unknown>, unknown>();
   #seq = 0;
 
   /** A number that orders records by creation, for "newest first" when timestamps tie. */
@@ -41,16 +41,10 @@ export class SandboxStore {
     return this.#seq;
   }
 
-  /** The records of one feature; two different slices under one name are a programming error. */
+  /** The records of one feature, created on first use. */
   slice<T>(slice: StoreSlice<T>): T {
-    const held = this.#slices.get(slice.name);
-    if (held) {
-      if (held.slice !== slice) throw new Error(`two store slices are named ${slice.name}`);
-      return held.value as T;
-    }
-    const value = slice.create();
-    this.#slices.set(slice.name, { slice, value });
-    return value;
+    if (!this.#slices.has(slice)) this.#slices.set(slice, slice.create());
+    return this.#slices.get(slice) as T;
   }
 }
 

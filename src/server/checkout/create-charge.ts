@@ -46,10 +46,11 @@ export async function createCharge(context: CheckoutContext, { request, url, ent
   }
   const idempotencyKey = `checkout-${key ?? crypto.randomUUID()}`;
   // A double click sends the same key twice at once: both wait on one call to the service.
-  const flightKey = `${idempotencyKey}\u0000${JSON.stringify(input)}`;
+  const inputJson = JSON.stringify(input);
+  const flightKey = `${idempotencyKey}\u0000${inputJson}`;
   let flight = context.inFlight.get(flightKey);
   if (!flight) {
-    flight = chargeOnce(context, request, input, method, idempotencyKey).finally(() => context.inFlight.delete(flightKey));
+    flight = chargeOnce(context, request, input, inputJson, method, idempotencyKey).finally(() => context.inFlight.delete(flightKey));
     context.inFlight.set(flightKey, flight);
   }
   const answer = await flight;
@@ -66,11 +67,12 @@ async function chargeOnce(
   context: CheckoutContext,
   request: Request,
   input: CheckoutChargeRequest,
+  inputJson: string,
   paymentMethod: PaymentMethodRequest,
   idempotencyKey: string,
 ): Promise<CheckoutChargeResponse> {
   const { store } = context;
-  const attempt = `${idempotencyKey}:${await sha256Base64Url(JSON.stringify(input))}`;
+  const attempt = `${idempotencyKey}:${await sha256Base64Url(inputJson)}`;
   const replayKey = `charge:${attempt}`;
   const replay = await store.get(replayKey);
   if (replay) return JSON.parse(replay) as CheckoutChargeResponse;

@@ -8,7 +8,7 @@ import type { CheckoutContext, RouteCall } from './checkout-context.js';
 import { bodyRefusal, CheckoutError } from './checkout-error.js';
 import { WEBHOOK_MAX_BODY_BYTES } from './checkout-options.js';
 import { jsonResponse } from './json-response.js';
-import { authorizationStatus, failureCodeOf, noteStatus } from './status-cache.js';
+import { authorizationStatus, chargeStatusOf, noteStatus } from './status-cache.js';
 
 /**
  * `POST /webhooks`: the service's signed webhooks. A delivery is verified over its raw bytes,
@@ -54,7 +54,7 @@ export async function receiveWebhook(context: CheckoutContext, { request }: Rout
     try {
       if (event.name === 'charge.succeeded' || event.name === 'charge.failed') {
         const charge = event.payload;
-        await noteStatus(context.store, { chargeId: charge.chargeId, status: charge.status, failureCode: failureCodeOf(charge.failureCode) }, state.version);
+        await noteStatus(context.store, chargeStatusOf(charge), state.version);
       }
       if (event.name.startsWith('card_authorization.')) await noteStatus(context.store, authorizationStatus(event.payload as CardAuthorization), state.version);
       await context.options.onEvent?.(event);

@@ -6,6 +6,7 @@
  */
 
 import type { CardAuthorization } from '../../core/schemas/card-authorization.js';
+import type { Charge } from '../../core/schemas/charge.js';
 import type { CheckoutStatusResponse } from '../../core/schemas/checkout.js';
 import type { ServiceClient } from '../service/service-client.js';
 import { stateVersion, versionNow } from '../webhooks/webhook-state.js';
@@ -15,8 +16,13 @@ import type { CheckoutStore } from './checkout-store.js';
 import type { StatusTokenKind } from './status-tokens.js';
 
 /** A failure code as the widget reads it: none is null, whether the service wrote null, nothing or ''. */
-export function failureCodeOf(code: string | null | undefined): string | null {
+function failureCodeOf(code: string | null | undefined): string | null {
   return code === '' ? null : (code ?? null);
+}
+
+/** A charge's status as the widget follows it. */
+export function chargeStatusOf(charge: Pick<Charge, 'chargeId' | 'status' | 'failureCode'>): CheckoutStatusResponse {
+  return { chargeId: charge.chargeId, status: charge.status, failureCode: failureCodeOf(charge.failureCode) };
 }
 
 /** A card authorization's status as the widget follows it. */
@@ -38,8 +44,17 @@ export function authorizationStatus(authorization: Pick<CardAuthorization, 'card
  */
 export async function noteStatus(store: CheckoutStore, status: CheckoutStatusResponse, version: number = versionNow()): Promise<void> {
   if (status.status === 'PENDING') return;
-  await store.setIfNewer(`status:${status.chargeId}`, version, JSON.stringify(status), STATUS_CACHE_TTL_MS);
+  await keepStatus(store, status, version);
   await store.publish(statusChannel(status.chargeId), status.status);
+}
+
+/** Keeps a final status unless the store holds a newer state of the same payment. */
+async function keepStatus(store: CheckoutStore, status: CheckoutStatusResponse, version: number): Promise<void> {
+  await store.setIfNewer(statusKey(status.chargeId), version, JSON.stringify(status), STATUS_CACHE_TTL_MS);
+}
+
+function statusKey(id: string): string {
+  return `status:${id}`;
 }
 
 /** Where a long-poll hears that a status was noted. */
@@ -57,7 +72,7 @@ export async function readStatus(
   kind: StatusTokenKind,
   signal: AbortSignal,
 ): Promise<CheckoutStatusResponse> {
-  const cached = await store.get(`status:${id}`);
+  const cached = await store.get(statusKey(id));
   if (cached) return JSON.parse(cached) as CheckoutStatusResponse;
   let status: CheckoutStatusResponse;
   let version: number | undefined;
@@ -68,13 +83,13 @@ export async function readStatus(
       version = stateVersion('card_authorization', authorization.status, authorization.updatedAt);
     } else {
       const charge = await client.charges.get(id, { signal });
-      status = { chargeId: id, status: charge.status, failureCode: failureCodeOf(charge.failureCode) };
+      status = chargeStatusOf({ ...charge, chargeId: id });
       version = stateVersion('charge', charge.status, charge.updatedAt);
     }
   } catch (error) {
     throw upstreamRefusal(error);
   }
   // Kept unless a webhook brought a newer state meanwhile.
-  if (status.status !== 'PENDING') await store.setIfNewer(`status:${id}`, version ?? 0, JSON.stringify(status), STATUS_CACHE_TTL_MS);
+  if (status.status !== 'PENDING') await keepStatus(store, status, version ?? 0);
   return status;
 }

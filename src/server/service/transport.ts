@@ -247,7 +247,7 @@ export class ServiceTransport {
 }
 
 /** An argument refused before anything was sent. */
-export function invalidArgumentError(message: string, field?: string): ValidationError {
+function invalidArgumentError(message: string, field?: string): ValidationError {
   return new ValidationError({ status: 0, errorCode: CLIENT_ERROR_CODES.invalidArgument, message, field });
 }
 

@@ -24,8 +24,14 @@ export const SANDBOX_DEFAULTS = {
   merchantName: 'SATANG SANDBOX',
 } as const;
 
-/** Largest request body the sandbox reads; a larger one is refused with 413. */
-export const SANDBOX_MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * Largest request body the sandbox reads (JSON and page forms alike); a larger one is refused with
+ * 413 as soon as it passes the cap, before anything is parsed or kept. Every request the service
+ * takes fits in far less; a body near the cap is a client gone wrong.
+ */
+export const SANDBOX_MAX_BODY_BYTES = 128 * 1024;
+/** Largest body of a slip verification, whose picture (a multipart file or base64 JSON) may be a photo. */
+export const SANDBOX_MAX_UPLOAD_BYTES = 1024 * 1024;
 
 /** How long a QR PromptPay code stays payable when the request sets no expiry. */
 export const SANDBOX_DEFAULT_QR_EXPIRY_MS = 10 * 60 * 1000;

@@ -6,7 +6,7 @@ import { chargeRoutes } from './charges/charge-routes.js';
 import { SandboxPayments } from './charges/sandbox-payments.js';
 import { SandboxDashboard } from './dashboard/dashboard.js';
 import { sandboxDashboardSections } from './dashboard/dashboard-sections.js';
-import { SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_REFUND_SETTLE_DELAY_MS } from './defaults.js';
+import { SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_MAX_UPLOAD_BYTES, SANDBOX_REFUND_SETTLE_DELAY_MS } from './defaults.js';
 import { faultRoutes } from './faults/fault-routes.js';
 import { FAULT_RULES, SandboxFaults } from './faults/sandbox-faults.js';
 import { hostedPageRoutes } from './hosted-pages/hosted-page-routes.js';
@@ -43,8 +43,13 @@ export interface SandboxOptions {
   publicUrl?: string;
   /** Clock, for tests that travel in time (QR expiry, token expiry). */
   now?: () => Date;
-  /** Largest request body read; larger ones get 413. */
+  /**
+   * Largest request body read, JSON and page forms alike (default {@link SANDBOX_MAX_BODY_BYTES});
+   * a larger one gets 413 as soon as it passes the cap, and nothing is kept of it.
+   */
   maxBodyBytes?: number;
+  /** Largest slip verification body, picture included (default {@link SANDBOX_MAX_UPLOAD_BYTES}). */
+  maxUploadBytes?: number;
   /** Delay before a refund leaves PENDING. */
   refundSettleDelayMs?: number;
   /**
@@ -92,6 +97,7 @@ export class Sandbox {
     this.merchants = new Map(merchants.map((m) => [m.merchantId, m]));
     this.partners = new Map(partners.map((p) => [p.partnerId, p]));
     const maxBodyBytes = options.maxBodyBytes ?? SANDBOX_MAX_BODY_BYTES;
+    const maxUploadBytes = options.maxUploadBytes ?? SANDBOX_MAX_UPLOAD_BYTES;
     const store = this.store;
 
     this.webhooks = new WebhookDispatcher({ ...options.webhook, now, log: store.slice(WEBHOOK_DELIVERIES) });
@@ -105,7 +111,7 @@ export class Sandbox {
       defaultMerchantName: SANDBOX_DEFAULTS.merchantName,
     });
     this.authorizations = new SandboxAuthorizations({ payments: this.payments, webhooks: this.webhooks, now });
-    this.qrSlips = new SandboxQrSlips({ payments: this.payments, now, maxBodyBytes });
+    this.qrSlips = new SandboxQrSlips({ payments: this.payments, now });
     const steps = new HostedSteps(this.payments, now);
     steps.addSteps((id) => this.authorizations.hostedStep(id));
     this.bolt = new SandboxBolt({ store, payments: this.payments, webhooks: this.webhooks, now, merchants: this.merchants, options: options.bolt });
@@ -131,7 +137,7 @@ export class Sandbox {
           });
 
     const routes: SandboxRoute[] = [
-      ...slipRoutes(this.qrSlips, this.payments, maxBodyBytes),
+      ...slipRoutes(this.qrSlips, this.payments, { maxBodyBytes, maxUploadBytes }),
       ...chargeRoutes(this.payments),
       ...authorizationRoutes(this.authorizations),
       ...paymentLinkRoutes({ links: this.paymentLinks, payments: this.payments, now, maxBodyBytes }),

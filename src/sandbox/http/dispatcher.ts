@@ -4,7 +4,7 @@ import { serviceErrorBody } from '../../core/service-error.js';
 import { authenticate, type SandboxPartner } from '../partners/authenticate.js';
 import type { SandboxMerchant } from '../partners/sandbox-merchant.js';
 import { newId } from '../store/ids.js';
-import { canonicalJson, type IdempotencyStore } from './idempotency.js';
+import { requestFingerprint, type IdempotencyStore } from './idempotency.js';
 import { readJsonBody } from './read-body.js';
 import type { KeyedRoute, PageArea, RouteContext, SandboxRoute } from './route.js';
 import { jsonResponse, SandboxError } from './sandbox-error.js';
@@ -34,6 +34,7 @@ export interface SandboxDispatcherOptions {
   merchants: ReadonlyMap<string, SandboxMerchant>;
   partners: ReadonlyMap<string, SandboxPartner>;
   idempotency: IdempotencyStore;
+  /** Largest body a keyed route reads unless it names its own cap; a larger one is 413. */
   maxBodyBytes: number;
   /** Origin for the URLs answers hand out; the request's own when undefined. */
   publicUrl: string | undefined;
@@ -133,8 +134,9 @@ export class SandboxDispatcher {
     const merchant = authenticate(request, route.area, merchants, partners);
     if (request.method === 'GET') return route.handle({ ...context, merchant, body: undefined });
 
-    const custom = await route.readBody?.(request);
-    const body = custom !== undefined ? custom : (await readJsonBody(request, maxBodyBytes, { allowEmpty: route.bodyless === true })).value;
+    const cap = route.maxBodyBytes ?? maxBodyBytes;
+    const custom = await route.readBody?.(request, cap);
+    const body = custom !== undefined ? custom : (await readJsonBody(request, cap, { allowEmpty: route.bodyless === true })).value;
     const run = async () => {
       try {
         return await route.handle({ ...context, merchant, body });
@@ -145,7 +147,7 @@ export class SandboxDispatcher {
     };
     const key = request.headers.get(SERVICE_HEADERS.idempotencyKey);
     if (key === null) return run();
-    const fingerprint = `${request.method} ${context.url.pathname} ${canonicalJson(body)}`;
+    const fingerprint = await requestFingerprint(request.method, context.url.pathname, body);
     const { answer, replayed } = await idempotency.run(merchant.merchantId, key, fingerprint, run);
     const response = new Response(answer.status === 204 ? null : answer.body, { status: answer.status, headers: answer.headers });
     if (replayed) response.headers.set(REPLAYED_HEADER, 'true');

@@ -1,3 +1,4 @@
+import { base64Encode } from '../../core/base64.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_TTL_MS } from '../../core/constants.js';
 import { defineStoreSlice } from '../store/sandbox-store.js';
 import { SandboxError } from './sandbox-error.js';
@@ -9,12 +10,22 @@ export interface StoredAnswer {
   headers: [string, string][];
 }
 
-/** One idempotency key's request and its answer, kept while the key lives. */
+/**
+ * One idempotency key's request, as its hash, and its answer, kept while the key lives. The
+ * request itself is never kept: a body near the size cap would cost its size once per key.
+ */
 export interface IdempotencyEntry {
+  /** {@link requestFingerprint} of the first request made with the key. */
   fingerprint: string;
   createdAtMs: number;
   answer: Promise<StoredAnswer | undefined>;
 }
+
+/**
+ * Most keys kept at once, every merchant's together; past it the oldest is forgotten first, so a
+ * caller minting a new key per request cannot grow the sandbox without bound within the TTL.
+ */
+export const IDEMPOTENCY_MAX_ENTRIES = 20_000;
 
 /** The idempotency keys of every merchant, oldest first. */
 export const IDEMPOTENCY_KEYS = defineStoreSlice('idempotencyKeys', () => new Map<string, IdempotencyEntry>());
@@ -22,16 +33,26 @@ export const IDEMPOTENCY_KEYS = defineStoreSlice('idempotencyKeys', () => new Ma
 /**
  * The service's idempotency on POST and PATCH: a retry with the same key and the same request
  * answers as the first call did and changes nothing; the same key with another request is 412.
- * A retry that arrives while the first call is still running waits for it.
+ * A retry that arrives while the first call is still running waits for it. Keys live
+ * {@link IDEMPOTENCY_KEY_TTL_MS} (12 hours, as the service remembers them), at most
+ * `maxEntries` at once.
  */
 export class IdempotencyStore {
   readonly #entries: Map<string, IdempotencyEntry>;
   readonly #now: () => Date;
+  readonly #maxEntries: number;
 
   /** `entries` is where the keys are kept (the sandbox's store), by merchant and key, oldest first. */
-  constructor(now: () => Date, entries = new Map<string, IdempotencyEntry>()) {
+  constructor(now: () => Date, entries = new Map<string, IdempotencyEntry>(), maxEntries = IDEMPOTENCY_MAX_ENTRIES) {
+    if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`maxEntries must be a whole number from 1, not ${maxEntries}`);
     this.#now = now;
     this.#entries = entries;
+    this.#maxEntries = maxEntries;
+  }
+
+  /** How many keys are kept now, expired ones not yet swept included. */
+  get size(): number {
+    return this.#entries.size;
   }
 
   /**
@@ -62,6 +83,10 @@ export class IdempotencyStore {
     let settle!: (answer: StoredAnswer | undefined) => void;
     const entry: IdempotencyEntry = { fingerprint, createdAtMs: this.#now().getTime(), answer: new Promise((resolve) => (settle = resolve)) };
     this.#entries.set(id, entry);
+    for (const oldest of this.#entries.keys()) {
+      if (this.#entries.size <= this.#maxEntries) break;
+      this.#entries.delete(oldest);
+    }
     let answer: StoredAnswer;
     try {
       answer = await toStoredAnswer(await execute());
@@ -91,6 +116,15 @@ export class IdempotencyStore {
 
 async function toStoredAnswer(response: Response): Promise<StoredAnswer> {
   return { status: response.status, body: await response.text(), headers: [...response.headers] };
+}
+
+/**
+ * What tells two requests made with one key apart: a SHA-256 (Web Crypto, so the sandbox runs
+ * wherever Fetch does) of the method, the path and the body as {@link canonicalJson}, base64.
+ */
+export async function requestFingerprint(method: string, path: string, body: unknown): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${method} ${path} ${canonicalJson(body)}`));
+  return base64Encode(new Uint8Array(digest));
 }
 
 /** The same JSON value always serialises the same way, whatever the order of its keys. */

@@ -60,10 +60,15 @@ export interface KeyedRoute extends RouteShape {
   /** An action that takes no body (cancel, disable, health-check): an empty body reads as `{}`. */
   bodyless?: boolean;
   /**
-   * Reads a body that is not JSON (a multipart upload). Returning `undefined` falls back to the
-   * JSON reader, so one route can take both.
+   * Largest body this route reads, for one that takes more than every other (a slip picture); the
+   * sandbox's `maxBodyBytes` otherwise. Past it the answer is 413, whichever reader reads it.
    */
-  readBody?: (request: Request) => Promise<unknown>;
+  maxBodyBytes?: number;
+  /**
+   * Reads a body that is not JSON (a multipart upload), never past `maxBytes`. Returning
+   * `undefined` falls back to the JSON reader, so one route can take both.
+   */
+  readBody?: (request: Request, maxBytes: number) => Promise<unknown>;
   handle(context: KeyedRouteContext): Response | Promise<Response>;
 }
 
@@ -117,7 +122,7 @@ export interface PageArea {
   error?(error: SandboxError, context: RouteContext): Response | Promise<Response>;
 }
 
-type KeyedOptions = Pick<KeyedRoute, 'bodyless' | 'readBody'>;
+type KeyedOptions = Pick<KeyedRoute, 'bodyless' | 'readBody' | 'maxBodyBytes'>;
 
 /** A route of the merchant API (`/api/…`, `/sandbox/v1/…`), behind the API key. */
 export function apiRoute<P extends string>(method: HttpMethod, path: P, handle: RouteHandler<KeyedRouteContext<PathParams<P>>>, options: KeyedOptions = {}): KeyedRoute {

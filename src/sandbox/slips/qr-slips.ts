@@ -71,13 +71,11 @@ const NO_MATCH = 'no charge matches this slip';
 export class SandboxQrSlips {
   readonly #payments: SandboxPayments;
   readonly #now: () => Date;
-  readonly #maxBodyBytes: number;
   readonly #slips: ReturnType<typeof SLIPS.create>;
 
-  constructor(options: { payments: SandboxPayments; now: () => Date; maxBodyBytes: number }) {
+  constructor(options: { payments: SandboxPayments; now: () => Date }) {
     this.#payments = options.payments;
     this.#now = options.now;
-    this.#maxBodyBytes = options.maxBodyBytes;
     this.#slips = options.payments.store.slice(SLIPS);
   }
 
@@ -103,12 +101,12 @@ export class SandboxQrSlips {
   /**
    * Reads the body of verify-qr-slip: JSON (undefined here, so the JSON reader takes it), or
    * multipart/form-data with the slip picture in the field `image`, which reads as
-   * `{format: "IMAGE", imageBase64Encoded}`.
+   * `{format: "IMAGE", imageBase64Encoded}`. Never reads past `maxBytes`.
    */
-  async readVerifyBody(request: Request): Promise<unknown> {
+  async readVerifyBody(request: Request, maxBytes: number): Promise<unknown> {
     const type = request.headers.get('content-type') ?? '';
     if (!/^multipart\/form-data\s*;/i.test(type.trim())) return undefined;
-    const body = await readBytes(request, this.#maxBodyBytes);
+    const body = await readBytes(request, maxBytes);
     let form: FormData;
     try {
       form = await new Response(body as Uint8Array<ArrayBuffer>, { headers: { 'content-type': type } }).formData();

@@ -28,10 +28,12 @@ function pngResponse(png: Uint8Array, download: boolean, slip: SlipRecord): Resp
  * slip endpoint for tests, and the slip pages — issuing one from the PromptPay payer page, showing
  * one, and its picture (`/{ref}.png`, `?download` to save it).
  */
-export function slipRoutes(slips: SandboxQrSlips, payments: SandboxPayments, maxBodyBytes: number): SandboxRoute[] {
+export function slipRoutes(slips: SandboxQrSlips, payments: SandboxPayments, limits: { maxBodyBytes: number; maxUploadBytes: number }): SandboxRoute[] {
+  const { maxBodyBytes, maxUploadBytes } = limits;
   return [
     apiRoute('POST', '/api/v1/charges/verify-qr-slip', ({ merchant, body }) => jsonResponse(200, slips.verify(merchant, body)), {
-      readBody: (request) => slips.readVerifyBody(request),
+      maxBodyBytes: maxUploadBytes,
+      readBody: (request, maxBytes) => slips.readVerifyBody(request, maxBytes),
     }),
     // The slip of the charge's transfer, made (without completing the charge) on first asking, as
     // the payer page's "get a slip" does.

@@ -4,6 +4,8 @@ export type ClientErrorKind = 'network' | 'rejected' | 'server' | 'config' | 'ab
 /**
  * A failed call from the browser: `kind` decides what the shopper sees, `retryable` whether the
  * same attempt may be sent again, `code` is the service's or the shop's error code when there was one.
+ * `details` is the error answer's body as sent, unchecked: the members beside `error` that some
+ * refusals carry (the `409`s of `POST /charges`: see `CheckoutConflictDetails`).
  */
 export class CheckoutClientError extends Error {
   constructor(
@@ -12,6 +14,7 @@ export class CheckoutClientError extends Error {
     readonly code = '',
     readonly retryable = kind === 'network' || kind === 'server',
     readonly field?: string,
+    readonly details?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
     this.name = 'CheckoutClientError';

@@ -6,7 +6,7 @@ import { CheckoutClientError } from './client-error.js';
 
 /** Reads the service-shaped error body `{message, error: {errorCode, errorMessage, retryable, field}}`. */
 async function errorFromAnswer(response: Response): Promise<CheckoutClientError> {
-  let body: { message?: unknown; error?: { errorCode?: unknown; errorMessage?: unknown; retryable?: unknown; field?: unknown } } = {};
+  let body: { [member: string]: unknown; message?: unknown; error?: { errorCode?: unknown; errorMessage?: unknown; retryable?: unknown; field?: unknown } } = {};
   try {
     body = (await response.json()) as typeof body;
   } catch {
@@ -21,6 +21,7 @@ async function errorFromAnswer(response: Response): Promise<CheckoutClientError>
     typeof error.errorCode === 'string' ? error.errorCode : `HTTP_${response.status}`,
     typeof error.retryable === 'boolean' ? error.retryable : server,
     typeof error.field === 'string' ? error.field : undefined,
+    body,
   );
 }
 

@@ -10,6 +10,8 @@ import { setQrElementLoader } from './satang-checkout/promptpay-panel.js';
 export { SatangCardForm, type TokenizedCard } from './satang-card-form/satang-card-form.js';
 export { SatangCheckout } from './satang-checkout/satang-checkout.js';
 export * from './events.js';
+// Types only: the classes come with the payment code, fetched after the first render.
+export type { SatangAlreadyPaidEvent, SatangAmountChangedEvent } from './checkout-events.js';
 
 // The QR library is fetched alongside the element, not after it asks: one wait, not two.
 setQrElementLoader(() => Promise.all([import('./satang-qr-payment/define.js'), import('qrcode')]));

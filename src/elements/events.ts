@@ -40,18 +40,32 @@ export class SatangActionEvent extends Event {
   }
 }
 
-/** The charge succeeded. */
+/**
+ * The order is paid (or, with the authorize intent, its amount reserved) by this charge.
+ * `outcome` is what the merchant's server says the payment did for the order (`paid`,
+ * `authorized`, or `duplicate_refunded`: the order was paid already, and this payment was
+ * refunded); absent when the server did not say.
+ */
 export class SatangSuccessEvent extends Event {
-  constructor(readonly chargeId: string) {
+  constructor(
+    readonly chargeId: string,
+    readonly outcome?: string,
+  ) {
     super('satang-success', INIT);
   }
 }
 
-/** The charge failed; `failureCode` is the service's reason. */
+/**
+ * The payment did not pay the order. `failureCode` is the service's reason when the charge
+ * failed; when the charge went through but did not pay the order (the merchant's server refunded
+ * it, or took an amount that is not the order's), it is that `outcome` (`repriced_refunded`,
+ * `amount_mismatch`, `refund_failed`), also given as `outcome`.
+ */
 export class SatangFailureEvent extends Event {
   constructor(
     readonly chargeId: string,
     readonly failureCode: string,
+    readonly outcome?: string,
   ) {
     super('satang-failure', INIT);
   }

@@ -10,6 +10,7 @@ export { SatangCardForm, type TokenizedCard } from './satang-card-form/satang-ca
 export { SatangCheckout } from './satang-checkout/satang-checkout.js';
 export { SatangQrPayment } from './satang-qr-payment/satang-qr-payment.js';
 export * from './events.js';
+export * from './checkout-events.js';
 
 for (const element of [SatangCardForm, SatangCheckout]) {
   if (!customElements.get(element.tagName)) customElements.define(element.tagName, element);

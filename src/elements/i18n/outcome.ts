@@ -1,5 +1,6 @@
 /**
- * The outcome of a payment: success, and failure with its reason. The QR element shows them at
+ * The outcome of a payment: success, failure with its reason, and a charge that went through
+ * without paying the order (refunded, or taken for the wrong amount). The QR element shows them at
  * once; the checkout registers them with the code a payment runs (`pay-path.ts`), fetched after its
  * first render. English and Thai: each key in both.
  */
@@ -16,6 +17,12 @@ export const outcomeMessages = {
     'failure.authentication': 'The payment was not approved. Try again, or choose another method.',
     'failure.processing': 'The payment could not be processed. Try another card, or pay with PromptPay.',
     'failure.generic': 'The payment did not go through. Try again, or choose another method.',
+    'outcome.duplicateTitle': 'Your order is paid',
+    'outcome.duplicateRefunded': 'This order had already been paid, so this extra payment of {amount} has been refunded.',
+    'outcome.repricedTitle': 'Your order has changed',
+    'outcome.repricedBody': 'The total of your order changed while you were paying, so this payment has been refunded. Review the new total and pay again.',
+    'outcome.repricedAction': 'Review the new total',
+    'outcome.unpaidBody': 'This payment did not complete your order. The shop will contact you.',
   },
   th: {
     'success.title': 'ชำระเงินสำเร็จ',
@@ -27,5 +34,11 @@ export const outcomeMessages = {
     'failure.authentication': 'การชำระเงินไม่ได้รับการยืนยัน กรุณาลองใหม่ หรือเลือกวิธีอื่น',
     'failure.processing': 'ไม่สามารถดำเนินการชำระเงินได้ กรุณาใช้บัตรอื่น หรือชำระด้วยพร้อมเพย์',
     'failure.generic': 'การชำระเงินไม่สำเร็จ กรุณาลองใหม่ หรือเลือกวิธีอื่น',
+    'outcome.duplicateTitle': 'คำสั่งซื้อของคุณชำระเงินแล้ว',
+    'outcome.duplicateRefunded': 'คำสั่งซื้อนี้ชำระเงินไปแล้ว ยอด {amount} ที่ชำระซ้ำครั้งนี้จึงได้รับการคืนเงินแล้ว',
+    'outcome.repricedTitle': 'คำสั่งซื้อของคุณมีการเปลี่ยนแปลง',
+    'outcome.repricedBody': 'ยอดรวมของคำสั่งซื้อเปลี่ยนไประหว่างที่คุณชำระเงิน การชำระเงินครั้งนี้จึงได้รับการคืนเงินแล้ว กรุณาตรวจสอบยอดใหม่และชำระอีกครั้ง',
+    'outcome.repricedAction': 'ตรวจสอบยอดใหม่',
+    'outcome.unpaidBody': 'การชำระเงินครั้งนี้ไม่ได้ทำให้คำสั่งซื้อของคุณเสร็จสมบูรณ์ ร้านค้าจะติดต่อคุณ',
   },
 } satisfies Catalog;

@@ -1,26 +1,34 @@
 /**
  * The payment of `<satang-checkout>` from the charge on: sending it, the redirect, QR code or
- * status wait its answer asks for, and the outcome, announced as events. Part of the code fetched
- * after the form shows (`pay-path.ts`).
+ * status wait its answer asks for, and the outcome, announced as events; and the refusals after
+ * which nothing was charged (`conflict-view.ts`). Part of the code fetched after the form shows
+ * (`pay-path.ts`).
  */
-import type { nothing, TemplateResult } from 'lit';
+import { nothing, type TemplateResult } from 'lit';
 import { clearAttempt, saveAttempt } from '../../client/attempt-store.js';
 import { createCheckoutCharge } from '../../client/checkout-api.js';
-import { CheckoutClientError } from '../../client/client-error.js';
+import { asClientError, CheckoutClientError } from '../../client/client-error.js';
 import { safeRedirectUrl } from '../../client/redirect.js';
+import { deviceTypeFromUserAgent } from '../../core/device.js';
 import { formatAmount } from '../../core/money.js';
 import type { CheckoutChargeRequest } from '../../core/schemas/checkout.js';
 import type { DeviceType } from '../../core/schemas/payment-method.js';
+import { SatangAlreadyPaidEvent, SatangAmountChangedEvent } from '../checkout-events.js';
 import { StatusPoller } from '../controllers/status-poller.js';
-import { SatangActionEvent, SatangFailureEvent, SatangSubmitEvent, SatangSuccessEvent } from '../events.js';
+import { SatangActionEvent, type SatangErrorEvent, SatangFailureEvent, SatangSubmitEvent, SatangSuccessEvent } from '../events.js';
+import { orderVerdict } from '../order-outcome.js';
 import { returnUrlOf } from './checkout-config.js';
+import { conflictView } from './conflict-view.js';
 import { outcomeView } from './outcome-view.js';
-import type { Payment, PaymentMethod } from './payment-state.js';
+import type { ChargeConflict, ChargeOptions, Payment, PaymentMethod } from './payment-state.js';
 import { loadQrElement } from './promptpay-panel.js';
 import { qrPaymentView } from './qr-payment-view.js';
 
-/** Asks the merchant's server to charge the chosen method, then goes where its answer says. */
-export async function charge(payment: Payment, method: PaymentMethod, deviceType: DeviceType): Promise<void> {
+/**
+ * Asks the merchant's server to charge the chosen method, then goes where its answer says. The
+ * request carries the amount shown, which the server charges only if it is still the order's.
+ */
+export async function charge(payment: Payment, method: PaymentMethod, deviceType: DeviceType, options: ChargeOptions = {}): Promise<void> {
   const { host } = payment;
   host.dispatchEvent(new SatangSubmitEvent(method.type));
   payment.attemptKey ??= crypto.randomUUID();
@@ -34,7 +42,16 @@ export async function charge(payment: Payment, method: PaymentMethod, deviceType
     deviceType,
     intent: host.intent,
   };
-  const charge = (payment.charge = await createCheckoutCharge(host.endpoint, body, payment.attemptKey));
+  // Without an amount (none set, or the shopper asked for the new total) the server charges nothing and answers its own.
+  if (Number.isSafeInteger(host.amount) && !options.askTotal) Object.assign(body, { amount: host.amount, currency: host.currency });
+  if (options.replace) body.replace = true;
+  let charge;
+  try {
+    charge = payment.charge = await createCheckoutCharge(host.endpoint, body, payment.attemptKey);
+  } catch (error) {
+    if (refused(payment, error)) return;
+    throw error;
+  }
   if (charge.actionRequired === 'REDIRECT') {
     const url = safeRedirectUrl(charge.redirect?.redirectUrl);
     if (!url) {
@@ -61,15 +78,69 @@ export async function charge(payment: Payment, method: PaymentMethod, deviceType
   follow(payment, charge.chargeId, charge.statusToken);
 }
 
+/**
+ * Shows a refusal after which nothing was charged as the shopper's choice (or, for a paid order,
+ * as the end); answers false for any other error. The attempt is over either way: whatever is
+ * sent next goes with a new idempotency key and, for cards, a new token from the form as filled.
+ */
+function refused(payment: Payment, error: unknown): boolean {
+  const { host } = payment;
+  const { code, details } = asClientError(error);
+  let conflict: ChargeConflict | undefined;
+  if (code === 'AMOUNT_CHANGED') {
+    const { amount, currency } = details ?? {};
+    if (!Number.isSafeInteger(amount) || (amount as number) <= 0 || currency !== host.currency) return false;
+    conflict = { kind: 'amount', amount: amount as number, previous: host.amount, currency };
+    host.amount = conflict.amount;
+    host.dispatchEvent(new SatangAmountChangedEvent(conflict.amount, conflict.previous, currency));
+  } else if (code === 'PAYMENT_IN_PROGRESS') {
+    const method = details?.paymentMethodType;
+    conflict = { kind: 'elsewhere', method: typeof method === 'string' ? method : undefined, replaceable: details?.replaceable === true };
+  } else if (code === 'ORDER_ALREADY_PAID') {
+    conflict = { kind: 'paid' };
+    clearAttempt(host.orderReference);
+    host.dispatchEvent(new SatangAlreadyPaidEvent(host.orderReference));
+  } else {
+    return false;
+  }
+  payment.forget();
+  conflicted(payment, conflict);
+  return true;
+}
+
+function conflicted(payment: Payment, conflict: ChargeConflict): void {
+  payment.conflict = conflict;
+  payment.show('conflict');
+  void focusHeading(payment);
+}
+
+/** Moves focus to the heading of the view just shown, so a keyboard or screen reader starts there. */
+async function focusHeading(payment: Payment): Promise<void> {
+  await payment.host.updateComplete;
+  payment.host.shadowRoot?.querySelector<HTMLElement>('h2[tabindex]')?.focus();
+}
+
+/**
+ * The status token was refused as expired: whatever was being followed cannot be read from this
+ * page any more. The saved attempt goes too, so the reload starts from the order as it stands.
+ */
+function expired(payment: Payment): void {
+  payment.poller?.stop();
+  clearAttempt(payment.host.orderReference);
+  payment.forget();
+  conflicted(payment, { kind: 'expired' });
+}
+
 /** Long-polls the charge's status until it is final. */
 export function follow(payment: Payment, chargeId: string, statusToken: string): void {
   payment.poller ??= new StatusPoller(
     payment.host,
     (status) => {
-      if (status.status !== 'PENDING') outcome(payment, status.chargeId, status.status === 'SUCCEEDED', status.failureCode ?? '');
+      if (status.status !== 'PENDING') outcome(payment, status.chargeId, status.status === 'SUCCEEDED', status.failureCode ?? '', status.outcome);
     },
     (error) => {
       if (error.retryable) return;
+      if (error.code === 'STATUS_TOKEN_EXPIRED') return expired(payment);
       payment.poller?.stop();
       payment.problem(error);
     },
@@ -77,28 +148,59 @@ export function follow(payment: Payment, chargeId: string, statusToken: string):
   payment.poller.start(payment.host.endpoint, chargeId, statusToken);
 }
 
-function outcome(payment: Payment, chargeId: string, succeeded: boolean, failureCode: string): void {
+/**
+ * Shows and announces a final status. A charge that went through without paying the order (the
+ * server refunded it, or took the wrong amount: its `orderOutcome`) is a failure for the shopper
+ * and the page: never `satang-success`.
+ */
+function outcome(payment: Payment, chargeId: string, succeeded: boolean, failureCode: string, orderOutcome: string | undefined): void {
   payment.poller?.stop();
   clearAttempt(payment.host.orderReference);
   payment.forget();
-  payment.failureCode = failureCode;
-  payment.show(succeeded ? 'succeeded' : 'failed');
-  payment.host.dispatchEvent(succeeded ? new SatangSuccessEvent(chargeId) : new SatangFailureEvent(chargeId, failureCode));
+  const paid = orderVerdict({ status: succeeded ? 'SUCCEEDED' : 'FAILED', outcome: orderOutcome }) === 'paid';
+  payment.outcome = succeeded ? orderOutcome : undefined;
+  payment.failureCode = paid ? '' : succeeded ? (orderOutcome ?? '') : failureCode;
+  payment.show(paid ? 'succeeded' : 'failed');
+  payment.host.dispatchEvent(paid ? new SatangSuccessEvent(chargeId, orderOutcome) : new SatangFailureEvent(chargeId, payment.failureCode, payment.outcome));
+  if (payment.outcome) void focusHeading(payment);
 }
 
 /**
- * The outcome, or the QR code to pay; nothing in the other states. The QR element's outcome
- * becomes the checkout's own, announced once; `renewQr` hears the shopper ask for a new code.
+ * The outcome, the conflict or the QR code to pay; nothing in the other states. The QR element's
+ * outcome becomes the checkout's own, announced once; `renewQr` hears the shopper ask for a new code.
  */
 export function paymentView(payment: Payment, renewQr: () => void): TemplateResult | typeof nothing | undefined {
   const { host, localize: l, charge, state } = payment;
+  if (state === 'conflict') return payment.conflict ? conflictView(l, payment.conflict, { resend: (options) => resend(payment, options), back: payment.again }) : nothing;
   if (state === 'succeeded' || state === 'failed') {
-    return outcomeView(l, state === 'succeeded', host.intent === 'authorize', formatAmount(host.amount, host.currency), payment.failureCode, payment.again);
+    return outcomeView(l, state === 'succeeded', host.intent === 'authorize', formatAmount(host.amount, host.currency), payment.failureCode, payment.outcome, payment.again, () => review(payment));
   }
   if (state !== 'qr' || !charge?.encodedImage) return undefined;
   const qrOutcome = (event: SatangSuccessEvent | SatangFailureEvent): void => {
     event.stopPropagation();
-    outcome(payment, event.chargeId, event instanceof SatangSuccessEvent, event instanceof SatangFailureEvent ? event.failureCode : '');
+    const succeeded = event instanceof SatangSuccessEvent || event.outcome !== undefined;
+    outcome(payment, event.chargeId, succeeded, event instanceof SatangFailureEvent ? event.failureCode : '', event.outcome);
   };
-  return qrPaymentView(l, host, charge, charge.encodedImage, qrOutcome, renewQr);
+  const qrError = (event: SatangErrorEvent): void => {
+    if (event.code !== 'STATUS_TOKEN_EXPIRED') return;
+    event.stopPropagation();
+    expired(payment);
+  };
+  return qrPaymentView(l, host, charge, charge.encodedImage, qrOutcome, renewQr, qrError);
+}
+
+/**
+ * Asks again from a conflict's or an outcome's view: a new attempt, sent as `options` say. The
+ * form has not changed since it was last sent (it is hidden meanwhile), so it needs no new check.
+ */
+function resend(payment: Payment, options: ChargeOptions): void {
+  payment.forget();
+  payment.conflict = undefined;
+  payment.show('idle');
+  void payment.pay(deviceTypeFromUserAgent(navigator.userAgent, navigator.maxTouchPoints), options);
+}
+
+/** After a refund for a changed price: asks the server for the new total, which the shopper then confirms. */
+function review(payment: Payment): void {
+  resend(payment, { askTotal: true });
 }

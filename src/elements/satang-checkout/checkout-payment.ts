@@ -9,7 +9,7 @@ import { SatangErrorEvent } from '../events.js';
 import type { MessageKey } from '../i18n/localize.js';
 import { afterPaint, lazyModule, prefetch } from '../lazy.js';
 import { configError } from './checkout-config.js';
-import type { Payment, PaymentHost, PaymentState, PaymentSteps } from './payment-state.js';
+import type { ChargeConflict, ChargeOptions, Payment, PaymentHost, PaymentState, PaymentSteps } from './payment-state.js';
 
 /** The code after the press (`pay-path.ts`), fetched once and shared by every checkout on the page. */
 type PayPath = typeof import('./pay-path.js');
@@ -46,6 +46,8 @@ export class CheckoutPayment implements ReactiveController, Payment {
   charge: CheckoutChargeResponse | undefined;
   failureCode = '';
   poller: StatusPoller | undefined;
+  conflict: ChargeConflict | undefined;
+  outcome: string | undefined;
   /** The code after the press, once loaded: the outcome and the QR code are its views. */
   #code: PayPath | undefined;
 
@@ -85,9 +87,9 @@ export class CheckoutPayment implements ReactiveController, Payment {
 
   /**
    * Starts (or retries) a payment attempt with the chosen method; the checkout has checked that it
-   * is idle and the details valid.
+   * is idle and the details valid. `options` come from a conflict's view, asking again.
    */
-  async pay(deviceType: DeviceType): Promise<void> {
+  async pay(deviceType: DeviceType, options?: ChargeOptions): Promise<void> {
     this.notice = undefined;
     this.show('submitting');
     try {
@@ -98,7 +100,7 @@ export class CheckoutPayment implements ReactiveController, Payment {
         this.show('idle');
         return;
       }
-      await code.charge(this, method, deviceType);
+      await code.charge(this, method, deviceType, options);
     } catch (error) {
       this.problem(error);
     }

@@ -5,6 +5,7 @@
  */
 import type { ReactiveControllerHost } from 'lit';
 import type { CheckoutChargeRequest, CheckoutChargeResponse, CheckoutIntent } from '../../core/schemas/checkout.js';
+import type { DeviceType } from '../../core/schemas/payment-method.js';
 import type { LocalizeController } from '../controllers/localize-controller.js';
 import type { StatusPoller } from '../controllers/status-poller.js';
 import type { MessageKey } from '../i18n/localize.js';
@@ -18,8 +19,33 @@ import type { CheckoutConfig } from './checkout-config.js';
  * - `qr`: showing a PromptPay QR
  * - `waiting`: the charge exists; waiting for its final status (also when coming back from a redirect)
  * - `succeeded` / `failed`: the outcome
+ * - `conflict`: the shop's server charged nothing and says why (see {@link ChargeConflict}); the
+ *   shopper decides what next, or, for a paid order or an expired page, nothing is left to do
  */
-export type PaymentState = 'idle' | 'submitting' | 'redirecting' | 'qr' | 'waiting' | 'succeeded' | 'failed';
+export type PaymentState = 'idle' | 'submitting' | 'redirecting' | 'qr' | 'waiting' | 'succeeded' | 'failed' | 'conflict';
+
+/**
+ * Why the shop's server charged nothing, as the `conflict` state shows it:
+ * - `amount`: the total is not the one shown (`AMOUNT_CHANGED`); `amount` is the server's, now
+ *   shown, to confirm; `previous` the one shown before (NaN when none was);
+ * - `elsewhere`: the order is being paid in another window or device (`PAYMENT_IN_PROGRESS`), with
+ *   that payment's method if the server said; `replaceable` when the shopper may pay here instead;
+ * - `paid`: the order is paid already (`ORDER_ALREADY_PAID`);
+ * - `expired`: the status token expired (`STATUS_TOKEN_EXPIRED`): the page must be reloaded.
+ */
+export type ChargeConflict =
+  | { kind: 'amount'; amount: number; previous: number; currency: string }
+  | { kind: 'elsewhere'; method: string | undefined; replaceable: boolean }
+  | { kind: 'paid' }
+  | { kind: 'expired' };
+
+/** How the next charge request differs from the first: sent after a conflict, never on the first press. */
+export interface ChargeOptions {
+  /** Pay here instead of the order's payment open elsewhere (`replace: true`). */
+  replace?: boolean;
+  /** Send no amount, so that the server answers with its total for the shopper to confirm, charging nothing. */
+  askTotal?: boolean;
+}
 
 /** What the chosen method pays with. */
 export type PaymentMethod = CheckoutChargeRequest['paymentMethod'];
@@ -54,6 +80,16 @@ export interface Payment {
   failureCode: string;
   /** Follows the charge; created on the first charge to follow. */
   poller: StatusPoller | undefined;
+  /** Why nothing was charged, in the `conflict` state. */
+  conflict: ChargeConflict | undefined;
+  /**
+   * What the merchant's server says the charge did for the order (the status answer's `outcome`),
+   * in the `succeeded` and `failed` states; in `failed` it is set only when the charge went
+   * through without paying the order.
+   */
+  outcome: string | undefined;
+  /** Presses pay again, from the checkout's own views: `options` say how this request differs. */
+  pay(deviceType: DeviceType, options?: ChargeOptions): Promise<void>;
   show(state: PaymentState): void;
   /** A failure that is not the payment's: back to the form with everything entered, and a way on; `key` says it instead of its kind's words. */
   problem(error: unknown, key?: MessageKey): void;

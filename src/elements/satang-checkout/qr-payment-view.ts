@@ -6,7 +6,7 @@
 import { html, type TemplateResult } from 'lit';
 import type { CheckoutChargeResponse } from '../../core/schemas/checkout.js';
 import type { LocalizeController } from '../controllers/localize-controller.js';
-import type { SatangFailureEvent, SatangSuccessEvent } from '../events.js';
+import type { SatangErrorEvent, SatangFailureEvent, SatangSuccessEvent } from '../events.js';
 
 /** The QR element's parts, styled from the page through the checkout as `::part(qr-code)` etc. */
 const QR_PARTS =
@@ -22,7 +22,8 @@ export interface QrPaymentSettings {
 
 /**
  * The charge's QR code, in the checkout's language and theme. The QR element's outcome goes to
- * `onOutcome`, for the checkout to make its own; `onRenew` hears the shopper ask for a new code.
+ * `onOutcome`, for the checkout to make its own; `onRenew` hears the shopper ask for a new code,
+ * `onError` why the status cannot be read.
  */
 export function qrPaymentView(
   l: LocalizeController,
@@ -31,6 +32,7 @@ export function qrPaymentView(
   encodedImage: NonNullable<CheckoutChargeResponse['encodedImage']>,
   onOutcome: (event: SatangSuccessEvent | SatangFailureEvent) => void,
   onRenew: () => void,
+  onError: (event: SatangErrorEvent) => void,
 ): TemplateResult {
   const { rawData, imageBase64Encoded, expiry } = encodedImage;
   return html`<satang-qr-payment
@@ -49,5 +51,6 @@ export function qrPaymentView(
     @satang-success=${onOutcome}
     @satang-failure=${onOutcome}
     @satang-qr-renew=${onRenew}
+    @satang-error=${onError}
   ></satang-qr-payment>`;
 }

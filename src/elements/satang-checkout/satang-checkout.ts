@@ -25,16 +25,33 @@ import { styles } from './satang-checkout.styles.js';
  * amount, progress and the outcome, for cards, card installments, PromptPay QR, e-wallets and
  * mobile banking.
  *
- * The amount shown is for display: the merchant's server decides what is charged. Card details
- * go from the shopper's browser straight to the payment service (`service-url`, publishable key);
- * everything else goes to the merchant's `endpoint` (see `satang/server`).
+ * The merchant's server decides what is charged; the checkout sends the `amount` it shows with
+ * the charge, and the server charges only when that is still the order's price. When it is not,
+ * nothing is charged: the checkout shows the new total and asks the shopper to confirm it
+ * (`satang-amount-changed` lets the page update its own display). Card details go from the
+ * shopper's browser straight to the payment service (`service-url`, publishable key); everything
+ * else goes to the merchant's `endpoint` (see `satang/server`).
+ *
+ * When the server refuses because the order is being paid in another window or device, the
+ * checkout says so and, when the server allows it, offers to pay here instead (the other payment
+ * is abandoned, and refunded if it is paid anyway). An order paid already shows as paid, with
+ * `satang-already-paid` rather than `satang-success`: no charge of this checkout paid it. A
+ * charge that went through without paying the order (refunded because the price changed
+ * meanwhile, or taken for the wrong amount) is a `satang-failure`, never a `satang-success`.
  *
  * @event {SatangReadyEvent} satang-ready - First rendered with a valid configuration.
  * @event {SatangChangeEvent} satang-change - The method or the card details changed (never card data).
  * @event {SatangSubmitEvent} satang-submit - A payment attempt starts.
  * @event {SatangActionEvent} satang-action - The shopper is being redirected, or a QR code is shown.
- * @event {SatangSuccessEvent} satang-success - The charge succeeded: `chargeId`.
- * @event {SatangFailureEvent} satang-failure - The charge failed: `chargeId`, `failureCode`.
+ * @event {SatangSuccessEvent} satang-success - The order is paid by the charge: `chargeId`, and `outcome` as the server says
+ *   (`paid`, `authorized`, or `duplicate_refunded`: the order was paid already, this payment is refunded).
+ * @event {SatangFailureEvent} satang-failure - The charge failed (`chargeId`, `failureCode`), or went through without paying
+ *   the order (`outcome`, also as `failureCode`: `repriced_refunded`, `amount_mismatch`, `refund_failed`).
+ * @event {SatangAmountChangedEvent} satang-amount-changed - The server's total differs from the one shown; nothing was charged
+ *   and the checkout now shows `amount` (its `amount` property is set to it) for the shopper to confirm: `amount`,
+ *   `previousAmount` (NaN when none was set), `currency`.
+ * @event {SatangAlreadyPaidEvent} satang-already-paid - The order was paid already, by another payment; nothing was charged:
+ *   `orderReference`. Move on as after a success.
  * @event {SatangErrorEvent} satang-error - Configuration, network or server trouble: `code`, `message`.
  *
  * @csspart container - The whole checkout.
@@ -46,7 +63,15 @@ import { styles } from './satang-checkout.styles.js';
  * @csspart pay-button - The pay button.
  * @csspart message - Error and progress messages.
  * @csspart outcome - The success or failure panel.
- * @csspart retry-button - "Try again".
+ * @csspart refund-notice - In the success panel, that this extra payment was refunded (the order was paid already).
+ * @csspart review-button - "Review the new total", after a payment refunded because the order's price changed.
+ * @csspart retry-button - "Try again", after a failure or while the order's payment elsewhere is being set up.
+ * @csspart conflict - Shown instead of the form when nothing was charged: the total changed, the order is being paid
+ *   elsewhere or is paid already, or the page expired. Its heading takes focus.
+ * @csspart confirm-button - "Confirm and pay ฿…": the new total.
+ * @csspart replace-button - "Pay here instead" of the payment open elsewhere.
+ * @csspart back-button - Back to the form, from a conflict.
+ * @csspart reload-button - Reloads the page once it expired.
  * @csspart config-error - Shown instead of the checkout when attributes are wrong.
  * @csspart card-form - The card form's group of fields (its `form` part).
  * @csspart card-field - Each card field's wrapper.
@@ -105,7 +130,11 @@ export class SatangCheckout extends LitElement {
   serviceUrl = '';
   /** The merchant's checkout endpoint (`satang/server`), e.g. `/api/checkout`. */
   endpoint = '';
-  /** The amount to show, in satang. Display only: the server decides the charge. */
+  /**
+   * The amount to show, in satang, sent with the charge: the server charges its own price, and only
+   * when it is this one. When the server's differs, the checkout sets this to it and asks the
+   * shopper to confirm it.
+   */
   amount = Number.NaN;
   /** The currency of `amount`: THB, the one the service charges in. */
   currency = CURRENCY_THB;

@@ -8,6 +8,7 @@ import { StatusPoller } from '../controllers/status-poller.js';
 import { SatangErrorEvent, SatangFailureEvent, SatangSuccessEvent } from '../events.js';
 import type { MessageKey } from '../i18n/localize.js';
 import { outcomeMessages } from '../i18n/outcome.js';
+import { orderVerdict, unpaidMessageKey } from '../order-outcome.js';
 import { paymentMessages } from '../i18n/payment.js';
 import { qrMessages } from '../i18n/qr.js';
 import { SatangQrRenewEvent } from './qr-events.js';
@@ -45,8 +46,10 @@ function clock(seconds: number): string {
  * jsQR, fetched as its own chunk only then) and only its text goes to the proxy
  * (`POST {endpoint}/charges/{id}/slip`). A slip of this payment is its success, as a paid QR.
  *
- * @event satang-success - The charge succeeded (`chargeId`).
- * @event satang-failure - The charge failed (`chargeId`, `failureCode`).
+ * @event satang-success - The order is paid by the charge (`chargeId`; `outcome`, the merchant's
+ *   server's word on it, e.g. `duplicate_refunded` when the order was paid already and this payment refunded).
+ * @event satang-failure - The charge failed (`chargeId`, `failureCode`), or went through without
+ *   paying the order (`outcome` and `failureCode`: `repriced_refunded`, `amount_mismatch`, `refund_failed`).
  * @event satang-error - The status cannot be read (e.g. the status token was refused), or the
  *   element is misconfigured (`code` `CONFIG`, as `<satang-checkout>`). The code stays shown if it can be.
  * @event satang-qr-renew - The QR expired and the shopper asked for a new one (`chargeId`).
@@ -124,6 +127,8 @@ export class SatangQrPayment extends LitElement {
   private now = Date.now();
   private outcome: 'paid' | 'failed' | undefined;
   private failureCode = '';
+  /** What to say of a charge that went through without paying the order, instead of a failure's reason. */
+  #unpaid: MessageKey | undefined;
   private note: MessageKey | undefined;
   private announcement = '';
 
@@ -175,7 +180,7 @@ export class SatangQrPayment extends LitElement {
       this.drawError = '';
     }
     if (changed.has('chargeId')) {
-      this.outcome = undefined;
+      this.outcome = this.#unpaid = undefined;
       this.note = undefined;
       this.#slip.reset();
     }
@@ -251,21 +256,24 @@ export class SatangQrPayment extends LitElement {
 
   #onStatus(status: CheckoutStatusResponse): void {
     this.note = undefined;
-    if (status.status === 'SUCCEEDED') {
-      this.#succeed(status.chargeId);
-    } else if (status.status === 'FAILED') {
+    const verdict = status.status === 'PENDING' ? undefined : orderVerdict(status);
+    if (verdict === 'paid') {
+      this.#succeed(status.chargeId, status.outcome);
+    } else if (verdict) {
+      // A charge that went through without paying the order reads as a failure, whose code is that outcome.
       this.outcome = 'failed';
-      this.failureCode = status.failureCode ?? '';
-      this.dispatchEvent(new SatangFailureEvent(status.chargeId, this.failureCode));
+      this.#unpaid = unpaidMessageKey(verdict);
+      this.failureCode = (this.#unpaid ? status.outcome : status.failureCode) ?? '';
+      this.dispatchEvent(new SatangFailureEvent(status.chargeId, this.failureCode, this.#unpaid && status.outcome));
     }
   }
 
   /** The charge is paid, as its status says or a slip proved: shown and reported once. */
-  #succeed(chargeId: string): void {
+  #succeed(chargeId: string, orderOutcome?: string): void {
     if (this.outcome) return;
     this.#poller.stop();
     this.outcome = 'paid';
-    this.dispatchEvent(new SatangSuccessEvent(chargeId));
+    this.dispatchEvent(new SatangSuccessEvent(chargeId, orderOutcome));
   }
 
   #onError(error: CheckoutClientError): void {
@@ -299,7 +307,7 @@ export class SatangQrPayment extends LitElement {
     if (state === 'failed') {
       return html`<div part="result" class="result failed">
         <p class="heading">${l.msg('failure.title')}</p>
-        <p>${l.msg(failureMessageKey(this.failureCode))}</p>
+        <p>${l.msg(this.#unpaid ?? failureMessageKey(this.failureCode))}</p>
       </div>`;
     }
     const expired = state === 'expired';

@@ -15,7 +15,7 @@ import { CORS_HEADERS, isClientPath, SandboxDispatcher } from './http/dispatcher
 import { IDEMPOTENCY_KEYS, IdempotencyStore } from './http/idempotency.js';
 import { publicRoute, type SandboxRoute } from './http/route.js';
 import { jsonResponse } from './http/sandbox-error.js';
-import type { SandboxPartner } from './partners/authenticate.js';
+import { authenticatedMerchantId, type SandboxPartner } from './partners/authenticate.js';
 import { defaultSandboxMerchant, type SandboxMerchant } from './partners/sandbox-merchant.js';
 import { paymentLinkRoutes } from './payment-links/payment-link-routes.js';
 import { SandboxPaymentLinks } from './payment-links/payment-links.js';
@@ -84,7 +84,10 @@ export class Sandbox {
   readonly bolt: SandboxBolt;
   /** Bank transfer slips of QR charges and their verification. */
   readonly qrSlips: SandboxQrSlips;
-  /** Fault injection: rules that make requests fail as a network or a failing service would. */
+  /**
+   * Fault injection: rules that make requests fail as a network or a failing service would. Rules
+   * added here spoil every request; those a merchant adds through `/sandbox/v1/faults`, only its own.
+   */
   readonly faults: SandboxFaults;
   readonly merchants: ReadonlyMap<string, SandboxMerchant>;
   readonly partners: ReadonlyMap<string, SandboxPartner>;
@@ -101,7 +104,7 @@ export class Sandbox {
     const store = this.store;
 
     this.webhooks = new WebhookDispatcher({ ...options.webhook, now, log: store.slice(WEBHOOK_DELIVERIES) });
-    this.faults = new SandboxFaults(now, options.log, store.slice(FAULT_RULES));
+    this.faults = new SandboxFaults(now, options.log, store.slice(FAULT_RULES), (request) => authenticatedMerchantId(request, this.merchants, this.partners));
     this.payments = new SandboxPayments({
       store,
       webhooks: this.webhooks,

@@ -22,7 +22,7 @@ export type SandboxFaultKind = (typeof SANDBOX_FAULT_KINDS)[number];
 export const SANDBOX_FAULT_STATUSES = [500, 502, 503, 504] as const;
 /** Methods a rule may name; `*` is any. */
 export const SANDBOX_FAULT_METHODS = ['*', 'GET', 'POST', 'PATCH', 'DELETE'] as const;
-/** Most rules held at once, and most requests one rule remembers. */
+/** Most rules held at once by each merchant (and in process), and most requests one rule remembers. */
 export const SANDBOX_MAX_FAULT_RULES = 100;
 export const SANDBOX_FAULT_HITS_KEPT = 100;
 /** Longest `delayMs` of a `timeout` or `slow-body` rule (ten minutes). */
@@ -72,6 +72,13 @@ export interface SandboxFaultRule {
   /** Wait of a `timeout` fault (none: never answers), or how long a `slow-body` takes. */
   delayMs?: number;
   createdAt: string;
+  /**
+   * The merchant whose requests the rule spoils: the one whose key added it through
+   * `POST /sandbox/v1/faults`, so one merchant's rules never touch another's requests, nor pages,
+   * which carry no key. Absent on a rule added in process (`sandbox.faults.add`), which spoils
+   * every request.
+   */
+  merchantId?: string;
   /** The requests it spoiled, oldest first (the last {@link SANDBOX_FAULT_HITS_KEPT}). */
   hits: SandboxFaultHit[];
 }
@@ -98,7 +105,7 @@ export function pathMatches(pattern: string, path: string): boolean {
 
 
 /** Checks a rule as sent; every wrong field is named at once. */
-export function checkInput(input: unknown): Omit<SandboxFaultRule, 'faultId' | 'remaining' | 'createdAt' | 'hits'> {
+export function checkInput(input: unknown): Omit<SandboxFaultRule, 'faultId' | 'remaining' | 'createdAt' | 'hits' | 'merchantId'> {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) throw SandboxError.field('body', 'must be a JSON object');
   const body = input as Record<string, unknown>;
   const issues: FieldIssue[] = [];

@@ -18,56 +18,96 @@ import {
 export const FAULT_RULES = defineStoreSlice('faultRules', () => new Map<string, SandboxFaultRule>());
 
 /**
+ * The merchant a request belongs to, by the key it carries (undefined without one that
+ * authenticates): what a merchant's own rules match on.
+ */
+export type FaultRequestOwner = (request: Request) => string | undefined;
+
+/**
+ * Which rules a call acts on: a merchant id for that merchant's rules alone (the control
+ * endpoints), undefined for every rule (in process, where the caller owns the whole sandbox).
+ */
+type Owner = string | undefined;
+
+/**
  * The sandbox's fault injection: rules that spoil matching requests on their way in or their
  * answers on their way out, so a merchant sees how a shop behaves when the service fails. Managed
- * with `sandbox.faults` or `POST/GET/DELETE /sandbox/v1/faults`; they apply to every request the
- * sandbox gets, whoever sends it, until `times` requests have been spoiled or they are removed.
+ * with `sandbox.faults` (rules that spoil every request) or `POST/GET/DELETE /sandbox/v1/faults`
+ * (a merchant's rules, that spoil only requests made with its keys and that only it sees); each
+ * applies until `times` requests have been spoiled or it is removed.
  */
 export class SandboxFaults {
   readonly #rules: Map<string, SandboxFaultRule>;
   readonly #now: () => Date;
   readonly #log: ((line: string) => void) | undefined;
+  readonly #ownerOf: FaultRequestOwner;
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   readonly #hanging = new Set<() => void>();
 
-  /** `rules` is where the rules are kept (the sandbox's store); a map of its own by default. */
-  constructor(now: () => Date, log?: (line: string) => void, rules = new Map<string, SandboxFaultRule>()) {
+  /**
+   * `rules` is where the rules are kept (the sandbox's store); a map of its own by default.
+   * `ownerOf` tells whose a request is; without it a merchant's rules match no request.
+   */
+  constructor(now: () => Date, log?: (line: string) => void, rules = new Map<string, SandboxFaultRule>(), ownerOf: FaultRequestOwner = () => undefined) {
     this.#now = now;
     this.#log = log;
     this.#rules = rules;
+    this.#ownerOf = ownerOf;
   }
 
-  /** Adds a rule; throws the service's 400 naming the wrong fields. */
-  add(input: unknown): SandboxFaultRule {
+  /**
+   * Adds a rule, `merchantId`'s when given (it then spoils only that merchant's requests); throws
+   * the service's 400 naming the wrong fields, or when the owner already holds
+   * {@link SANDBOX_MAX_FAULT_RULES} rules.
+   */
+  add(input: unknown, merchantId?: string): SandboxFaultRule {
     const checked = checkInput(input);
-    if (this.#rules.size >= SANDBOX_MAX_FAULT_RULES) {
+    if (this.#owned(merchantId).length >= SANDBOX_MAX_FAULT_RULES) {
       throw SandboxError.field('faults', `at most ${SANDBOX_MAX_FAULT_RULES} rules at once: delete some first`);
     }
-    const rule: SandboxFaultRule = { faultId: newId('flt_'), ...checked, remaining: checked.times, createdAt: this.#now().toISOString(), hits: [] };
+    const rule: SandboxFaultRule = {
+      faultId: newId('flt_'),
+      ...checked,
+      remaining: checked.times,
+      createdAt: this.#now().toISOString(),
+      ...(merchantId === undefined ? {} : { merchantId }),
+      hits: [],
+    };
     this.#rules.set(rule.faultId, rule);
     return structuredClone(rule);
   }
 
-  /** Every rule, oldest first, used-up ones included (with `remaining: 0`). */
-  list(): SandboxFaultRule[] {
-    return structuredClone([...this.#rules.values()]);
+  /** The rules, oldest first, used-up ones included (with `remaining: 0`): `merchantId`'s alone when given. */
+  list(merchantId?: string): SandboxFaultRule[] {
+    return structuredClone(merchantId === undefined ? [...this.#rules.values()] : this.#owned(merchantId));
   }
 
-  get(faultId: string): SandboxFaultRule | undefined {
-    const rule = this.#rules.get(faultId);
+  /** One rule; undefined when there is none with that id, or it is not `merchantId`'s. */
+  get(faultId: string, merchantId?: string): SandboxFaultRule | undefined {
+    const rule = this.#find(faultId, merchantId);
     return rule && structuredClone(rule);
   }
 
-  /** Removes one rule; false when there is none with that id. */
-  remove(faultId: string): boolean {
-    return this.#rules.delete(faultId);
+  /** Removes one rule; false when there is none with that id, or it is not `merchantId`'s. */
+  remove(faultId: string, merchantId?: string): boolean {
+    return this.#find(faultId, merchantId) !== undefined && this.#rules.delete(faultId);
   }
 
-  /** Removes every rule; requests already being spoiled finish as they started. */
-  clear(): number {
-    const count = this.#rules.size;
-    this.#rules.clear();
-    return count;
+  /** Removes every rule (`merchantId`'s alone when given); requests already being spoiled finish as they started. */
+  clear(merchantId?: string): number {
+    const removed = merchantId === undefined ? [...this.#rules.values()] : this.#owned(merchantId);
+    for (const rule of removed) this.#rules.delete(rule.faultId);
+    return removed.length;
+  }
+
+  /** The rules one owner holds: a merchant's, or those added in process (`undefined`). */
+  #owned(owner: Owner): SandboxFaultRule[] {
+    return [...this.#rules.values()].filter((rule) => rule.merchantId === owner);
+  }
+
+  #find(faultId: string, merchantId: Owner): SandboxFaultRule | undefined {
+    const rule = this.#rules.get(faultId);
+    return rule && (merchantId === undefined || rule.merchantId === merchantId) ? rule : undefined;
   }
 
   /** Ends pending delays and hanging answers, so a process or a test can end. */
@@ -84,8 +124,10 @@ export class SandboxFaults {
    */
   async apply(request: Request, answer: (request: Request) => Promise<Response>): Promise<Response> {
     const url = new URL(request.url);
-    const referenceId = [...this.#rules.values()].some((r) => r.referenceId !== undefined && r.remaining > 0) ? await bodyReferenceId(request) : undefined;
-    const rule = this.#take(request.method, url.pathname, referenceId, request.headers.get(SERVICE_HEADERS.idempotencyKey));
+    const live = [...this.#rules.values()].filter((r) => r.remaining > 0);
+    const referenceId = live.some((r) => r.referenceId !== undefined) ? await bodyReferenceId(request) : undefined;
+    const owner = live.some((r) => r.merchantId !== undefined) ? this.#ownerOf(request) : undefined;
+    const rule = this.#take(request, url.pathname, referenceId, owner);
     if (!rule) return answer(request);
     this.#log?.(`${request.method} ${url.pathname} fault ${rule.kind}${rule.status ? ` ${rule.status}` : ''} (${rule.when}) ${rule.faultId}`);
     const processFirst = rule.when === 'after' || CARRIES_REAL_ANSWER.has(rule.kind);
@@ -129,15 +171,21 @@ export class SandboxFaults {
     }
   }
 
-  #take(method: string, path: string, referenceId: string | undefined, idempotencyKey: string | null): SandboxFaultRule | undefined {
+  #take(request: Request, path: string, referenceId: string | undefined, owner: Owner): SandboxFaultRule | undefined {
+    const method = request.method;
     // A CORS preflight is the browser's own exchange: spoiling it would turn every fault into a network error.
     if (method === 'OPTIONS' || path === SANDBOX_FAULTS_PATH || path.startsWith(`${SANDBOX_FAULTS_PATH}/`)) return undefined;
     const rule = [...this.#rules.values()].find(
-      (r) => r.remaining > 0 && (r.method === '*' || r.method === method) && pathMatches(r.path, path) && (r.referenceId === undefined || r.referenceId === referenceId),
+      (r) =>
+        r.remaining > 0 &&
+        (r.merchantId === undefined || r.merchantId === owner) &&
+        (r.method === '*' || r.method === method) &&
+        pathMatches(r.path, path) &&
+        (r.referenceId === undefined || r.referenceId === referenceId),
     );
     if (!rule) return undefined;
     rule.remaining -= 1;
-    rule.hits.push({ method, path, idempotencyKey, at: this.#now().toISOString() });
+    rule.hits.push({ method, path, idempotencyKey: request.headers.get(SERVICE_HEADERS.idempotencyKey), at: this.#now().toISOString() });
     if (rule.hits.length > SANDBOX_FAULT_HITS_KEPT) rule.hits.shift();
     return rule;
   }

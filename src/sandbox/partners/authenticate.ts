@@ -73,3 +73,22 @@ export function authenticate(
   }
   return merchant;
 }
+
+/**
+ * The merchant a request's key authenticates, for the key its path takes (the publishable key on
+ * `/client`, the API or a partner key elsewhere); undefined without a key or for one that fails.
+ * For deciding whom a request belongs to before it is routed (fault rules), never for letting it in.
+ */
+export function authenticatedMerchantId(
+  request: Request,
+  merchants: ReadonlyMap<string, SandboxMerchant>,
+  partners: ReadonlyMap<string, SandboxPartner>,
+): string | undefined {
+  if (!request.headers.has('authorization')) return undefined;
+  const area: KeyArea = new URL(request.url).pathname.startsWith('/client/') ? 'client' : 'api';
+  try {
+    return authenticate(request, area, merchants, partners).merchantId;
+  } catch {
+    return undefined;
+  }
+}

@@ -71,6 +71,17 @@ export interface WebhookDelivery {
   body: string;
 }
 
+/** The merchant a delivery is about: every resource the sandbox sends carries its merchantId. */
+export function deliveryMerchantId(delivery: WebhookDelivery): string | undefined {
+  try {
+    const body: unknown = JSON.parse(delivery.body);
+    if (typeof body === 'object' && body !== null && 'merchantId' in body && typeof body.merchantId === 'string') return body.merchantId;
+  } catch {
+    // A body the sandbox did not write as JSON belongs to nobody.
+  }
+  return undefined;
+}
+
 /** The webhook deliveries the sandbox sent, by id, oldest first, as the store keeps them. */
 export const WEBHOOK_DELIVERIES = defineStoreSlice('webhookDeliveries', () => new Map<string, WebhookDelivery>());
 

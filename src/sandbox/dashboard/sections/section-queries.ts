@@ -5,7 +5,7 @@ import type { SandboxPaymentLinks } from '../../payment-links/payment-links.js';
 import type { SandboxMerchant } from '../../partners/sandbox-merchant.js';
 import type { ChargeRecord, RefundRecord } from '../../charges/charge-records.js';
 import type { SandboxPayments } from '../../charges/sandbox-payments.js';
-import type { WebhookDelivery, WebhookDispatcher } from '../../webhooks/webhook-dispatcher.js';
+import { deliveryMerchantId, type WebhookDelivery, type WebhookDispatcher } from '../../webhooks/webhook-dispatcher.js';
 import type { RelatedTable } from '../dashboard-section.js';
 
 /** What the dashboard's sections read and act through: the same objects the API routes use. */
@@ -54,15 +54,3 @@ export function sectionQueries({ payments, webhooks }: DashboardSectionDeps): Se
     }),
   };
 }
-
-/** The merchant a delivery is about: every resource the sandbox sends carries its merchantId. */
-export function deliveryMerchantId(delivery: WebhookDelivery): string | undefined {
-  try {
-    const body: unknown = JSON.parse(delivery.body);
-    if (typeof body === 'object' && body !== null && 'merchantId' in body && typeof body.merchantId === 'string') return body.merchantId;
-  } catch {
-    // A body the sandbox did not write as JSON belongs to nobody.
-  }
-  return undefined;
-}
-

@@ -1,7 +1,7 @@
 import { SandboxError } from '../../http/sandbox-error.js';
-import type { WebhookAttempt, WebhookDelivery } from '../../webhooks/webhook-dispatcher.js';
+import { deliveryMerchantId, type WebhookAttempt, type WebhookDelivery } from '../../webhooks/webhook-dispatcher.js';
 import { cell, defineSection, relatedTable, type Column, type DashboardSection } from '../dashboard-section.js';
-import { deliveryMerchantId, type DashboardSectionDeps, type SectionQueries } from './section-queries.js';
+import type { DashboardSectionDeps, SectionQueries } from './section-queries.js';
 
 const ATTEMPT_COLUMNS: Column<WebhookAttempt>[] = [
   { label: 'Started', value: (attempt) => cell.time(attempt.at) },

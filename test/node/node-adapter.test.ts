@@ -148,7 +148,7 @@ describe('the checkout handler in a Fetch-style framework', () => {
     expect(created.status).toBe(201);
     const body = await created.json();
     expect(body.actionRequired).toBe('ENCODED_IMAGE');
-    const status = await app.fetch(new Request(`https://shop.example/api/checkout/charges/${body.chargeId}/status?token=${body.statusToken}`));
+    const status = await app.fetch(new Request(`https://shop.example/api/checkout/charges/${body.chargeId}/status`, { headers: { 'X-Satang-Status-Token': body.statusToken } }));
     expect((await status.json()).status).toBe('PENDING');
   });
 });

@@ -10,16 +10,17 @@ import { readStatus, statusChannel } from './status-cache.js';
 /**
  * `GET /charges/{chargeId}/status?wait=N`: the payment's status for the holder of its status
  * token (a charge's, or a card authorization's made with the authorize intent), held up to N
- * seconds while it is PENDING. The wait ends as soon as a webhook or a slip on any instance
- * sharing the store tells of a final status, and otherwise asks the service every
- * `statusPollIntervalMs`, so it ends even when no webhook reaches this instance.
+ * seconds while it is PENDING. The token is read from the `X-Satang-Status-Token` header only: in
+ * the address it would end up in access logs and browser history, so one in the query is ignored
+ * (403). The wait ends as soon as a webhook or a slip on any instance sharing the store tells of
+ * a final status, and otherwise asks the service every `statusPollIntervalMs`, so it ends even
+ * when no webhook reaches this instance.
  */
 export async function chargeStatus(context: CheckoutContext, { request, url, params, entry }: RouteCall): Promise<Response> {
   const { chargeId = '' } = params;
   entry.chargeId = chargeId;
-  const token = request.headers.get(CHECKOUT_STATUS_TOKEN_HEADER) ?? url.searchParams.get('token');
   // The token says what the id is: a charge, or a card authorization made with the authorize intent.
-  const kind = await requireStatusToken(context.tokens, chargeId, token, ['charge', 'authorization']);
+  const { kind } = await requireStatusToken(context.tokens, chargeId, request.headers.get(CHECKOUT_STATUS_TOKEN_HEADER), ['charge', 'authorization']);
   await context.limiter.check(request, 'status');
   const waitText = url.searchParams.get('wait');
   let waitSeconds = 0;

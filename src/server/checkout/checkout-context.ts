@@ -49,7 +49,11 @@ export function createCheckoutContext(options: CheckoutHandlerOptions): Checkout
   if (!secret || secret.length < 16) {
     throw new ConfigurationError('set statusTokenSecret (at least 16 characters); it can only be derived from service.apiKey when the handler builds its own client');
   }
-  const tokens = new StatusTokens(secret);
+  const ttlMs = options.statusTokenTtlMs;
+  if (ttlMs !== undefined && (!Number.isSafeInteger(ttlMs) || ttlMs <= 0)) {
+    throw new ConfigurationError(`statusTokenTtlMs must be a positive whole number of milliseconds, e.g. 3600000 for an hour (got ${String(ttlMs)})`);
+  }
+  const tokens = new StatusTokens(secret, { ttlMs });
   if (options.webhookKeyBase64 !== undefined) decodeWebhookKey(options.webhookKeyBase64);
   const store = options.store ?? new MemoryCheckoutStore();
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');

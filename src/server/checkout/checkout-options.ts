@@ -50,6 +50,14 @@ export interface CheckoutHandlerOptions {
   /** Secret of the status tokens; by default derived from the API key. Share it across instances. */
   statusTokenSecret?: string;
   /**
+   * How long a status token (handed to the browser that created a payment) is accepted, in ms;
+   * {@link STATUS_TOKEN_TTL_MS} by default. A page still following a payment after that is
+   * answered `403 STATUS_TOKEN_EXPIRED` and asked to reload. Set it longer than the longest a
+   * shopper may take to pay (a QR's validity, a bank's redirect); it applies to tokens signed from
+   * then on.
+   */
+  statusTokenTtlMs?: number;
+  /**
    * base64 webhook key of the service; without it `POST /webhooks` answers 404. A delivery is
    * read only up to {@link WEBHOOK_MAX_BODY_BYTES} (413 past it) and accepted only when its
    * signature (HMAC-SHA256 of the raw body bytes, no timestamp or nonce) verifies with this key
@@ -111,5 +119,10 @@ export const RATE_LIMIT_STATUS_PER_WINDOW = 300;
  * without handling (only a replay is that old: the service stops retrying within minutes).
  */
 export const WEBHOOK_DEDUPE_TTL_MS = 3 * 24 * 60 * 60 * 1000;
+/**
+ * Default of `statusTokenTtlMs`: as long as the browser keeps a payment to resume after a redirect
+ * (the client's saved attempt), so a resumed payment's token is still accepted.
+ */
+export const STATUS_TOKEN_TTL_MS = 60 * 60 * 1000;
 /** How long a final status learnt from a webhook or a read is kept. */
 export const STATUS_CACHE_TTL_MS = 60 * 60 * 1000;

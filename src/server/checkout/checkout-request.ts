@@ -22,18 +22,26 @@ export function parseRequest<S extends z.ZodMiniType>(schema: S, body: unknown):
 }
 
 /**
- * What the status token opens for this id, of the `kinds` the route serves (tried in turn): only
- * the browser that created a payment may follow or act on it. A 403 otherwise, which tells a
- * wrong token from a payment that does not exist no more than a malformed id does.
+ * What the status token opens for this id, of the `kinds` the route serves (tried in turn): the
+ * payment's kind and the order it was made for. Only the browser that created a payment may
+ * follow or act on it. A genuine token past its expiry is a 403 `STATUS_TOKEN_EXPIRED` that asks
+ * the shopper to reload; any other is a 403 `INVALID_STATUS_TOKEN`, which tells a wrong token from
+ * a payment that does not exist no more than a malformed id does.
  */
 export async function requireStatusToken(
   tokens: StatusTokens,
   id: string,
-  token: string | null,
+  token: string | null | undefined,
   kinds: readonly StatusTokenKind[],
-): Promise<StatusTokenKind> {
+): Promise<{ kind: StatusTokenKind; referenceId: string }> {
+  let expired = false;
   if (/^[\w-]{1,128}$/.test(id)) {
-    for (const kind of kinds) if (await tokens.verify(id, token, kind)) return kind;
+    for (const kind of kinds) {
+      const check = await tokens.verify(id, token, kind);
+      if (check.ok) return { kind: check.kind, referenceId: check.referenceId };
+      expired ||= check.reason === 'expired';
+    }
   }
+  if (expired) throw new CheckoutError(403, 'STATUS_TOKEN_EXPIRED', 'This payment page has expired. Please reload the page.');
   throw new CheckoutError(403, 'INVALID_STATUS_TOKEN', 'This payment cannot be looked up from here.');
 }

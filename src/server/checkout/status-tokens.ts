@@ -1,60 +1,143 @@
+import { base64Decode } from '../../core/base64.js';
 import { base64Url } from './base64-url.js';
+import { STATUS_TOKEN_TTL_MS } from './checkout-options.js';
 
 const encoder = new TextEncoder();
-const STATUS_TOKEN_CONTEXT = 'satang:status-token:v1:';
+const STATUS_TOKEN_CONTEXT = 'satang:status-token:v2';
+/** `v2.<expiry, ms since the epoch>.<base64url of the order's referenceId>.<base64url HMAC-SHA256>` */
+const TOKEN_FORMAT = /^v2\.(0|[1-9]\d{0,15})\.([A-Za-z0-9_-]{0,1400})\.([A-Za-z0-9_-]{43})$/;
+/** Longest `referenceId` a token carries, in UTF-8 bytes (its base64url stays within the format). */
+const MAX_REFERENCE_BYTES = 1024;
+
 /** What a status token lets its holder read: a charge, or a card authorization. */
 export type StatusTokenKind = 'charge' | 'authorization';
 
-/** The signed text: charges keep the first format, so tokens issued before kinds existed stay valid. */
-const context = (id: string, kind: StatusTokenKind) => (kind === 'charge' ? STATUS_TOKEN_CONTEXT + id : `${STATUS_TOKEN_CONTEXT}${kind}:${id}`);
+/**
+ * What {@link StatusTokens.verify} found: the order the token was issued for and when it stops
+ * being accepted, or why it is refused. `expired` only for a token this secret really issued for
+ * that id and kind, so it is safe to tell the shopper to reload the page.
+ */
+export type StatusTokenCheck =
+  | { ok: true; kind: StatusTokenKind; referenceId: string; expiresAtMs: number }
+  | { ok: false; reason: 'invalid' | 'expired' };
+
+/** Options of {@link StatusTokens}. */
+export interface StatusTokensOptions {
+  /** How long a token is accepted after it is signed; {@link STATUS_TOKEN_TTL_MS} by default. */
+  ttlMs?: number;
+  /** The clock, in ms since the epoch; `Date.now` by default. */
+  now?: () => number;
+}
 
 /** How many verified tokens are remembered; the oldest is forgotten first. */
 export const VERIFIED_TOKENS_CACHED = 10_000;
 
+interface Verified {
+  id: string;
+  kind: StatusTokenKind;
+  referenceId: string;
+  expiresAtMs: number;
+}
+
 /**
- * Signs and checks status tokens: an HMAC over the charge id, handed to the browser that created
- * the charge, so only it can read the charge's status. Stateless, so any instance of the proxy
- * that shares the secret accepts it.
+ * Signs and checks status tokens, handed to the browser that created a payment so only it can
+ * follow or act on that payment. A token is an HMAC over the payment's id and kind, the order's
+ * `referenceId` and an expiry, so it opens that one payment, of that order, until it expires.
+ * Stateless, so any instance of the proxy that shares the secret accepts it.
+ *
+ * The expiry is fixed when a token is signed: changing `ttlMs` affects tokens signed afterwards.
  */
 export class StatusTokens {
   readonly #key: Promise<CryptoKey>;
+  readonly #ttlMs: number;
+  readonly #now: () => number;
   /**
-   * Tokens already verified -> what they sign (kind and id). A browser long-polls with the same token many
+   * Tokens already verified -> what they sign. A browser long-polls with the same token many
    * times; the HMAC is checked once, then found here by the whole token (a guess that is not a
-   * whole valid token is never in the map, so the lookup tells an attacker nothing). Bounded.
+   * whole valid token is never in the map, so the lookup tells an attacker nothing). The expiry is
+   * still checked on every call. Bounded.
    */
-  readonly #verified = new Map<string, string>();
+  readonly #verified = new Map<string, Verified>();
 
-  /** `secret`: at least 16 characters; by default the proxy derives one from the API key. */
-  constructor(secret: string) {
+  /**
+   * `secret`: at least 16 characters; by default the proxy derives one from the API key. Throws a
+   * RangeError when `ttlMs` is not a positive whole number of milliseconds.
+   */
+  constructor(secret: string, options: StatusTokensOptions = {}) {
+    const ttlMs = options.ttlMs ?? STATUS_TOKEN_TTL_MS;
+    if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw new RangeError(`ttlMs must be a positive whole number of milliseconds (got ${ttlMs})`);
+    this.#ttlMs = ttlMs;
+    this.#now = options.now ?? (() => Date.now());
     this.#key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
   }
 
-  /** The token for a charge, or for a card authorization (`kind` 'authorization'). */
-  async sign(chargeId: string, kind: StatusTokenKind = 'charge'): Promise<string> {
-    const mac = await crypto.subtle.sign('HMAC', await this.#key, encoder.encode(context(chargeId, kind)));
-    return base64Url(new Uint8Array(mac));
+  /**
+   * The token for payment `id` of `kind` (a charge, or a card authorization), made for the order
+   * whose `referenceId` the server resolved; it expires `ttlMs` from now. Throws a RangeError for a
+   * `referenceId` longer than 1024 UTF-8 bytes.
+   */
+  async sign(id: string, kind: StatusTokenKind, referenceId: string): Promise<string> {
+    const reference = encoder.encode(referenceId);
+    if (reference.length > MAX_REFERENCE_BYTES) throw new RangeError(`referenceId is longer than ${MAX_REFERENCE_BYTES} bytes`);
+    const expiry = String(this.#now() + this.#ttlMs);
+    const encodedReference = base64Url(reference);
+    const mac = await crypto.subtle.sign('HMAC', await this.#key, signedText(id, kind, encodedReference, expiry));
+    return `v2.${expiry}.${encodedReference}.${base64Url(new Uint8Array(mac))}`;
   }
 
-  /** Whether `token` was issued for `chargeId` (of that kind); constant time, never throws. */
-  async verify(chargeId: string, token: string | null | undefined, kind: StatusTokenKind = 'charge'): Promise<boolean> {
-    if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return false;
+  /**
+   * Whether `token` was issued for payment `id` of `kind`, and for which order. A genuine token
+   * past its expiry is `expired`; anything else that does not verify is `invalid`. The MAC is
+   * compared in constant time; never throws.
+   */
+  async verify(id: string, token: string | null | undefined, kind: StatusTokenKind): Promise<StatusTokenCheck> {
+    if (typeof token !== 'string') return INVALID;
     const known = this.#verified.get(token);
-    if (known !== undefined) return known === context(chargeId, kind);
-    const padded = token.replace(/-/g, '+').replace(/_/g, '/') + '=';
+    if (known !== undefined) {
+      if (known.id !== id || known.kind !== kind) return INVALID;
+      if (this.#now() >= known.expiresAtMs) {
+        this.#verified.delete(token);
+        return EXPIRED;
+      }
+      return { ok: true, kind, referenceId: known.referenceId, expiresAtMs: known.expiresAtMs };
+    }
+    const parts = TOKEN_FORMAT.exec(token);
+    if (!parts) return INVALID;
+    const [, expiry = '', encodedReference = '', encodedMac = ''] = parts;
     let mac: Uint8Array<ArrayBuffer>;
+    let referenceId: string;
     try {
-      mac = Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
+      mac = base64UrlDecode(encodedMac);
+      referenceId = new TextDecoder('utf-8', { fatal: true }).decode(base64UrlDecode(encodedReference));
     } catch {
-      return false;
+      return INVALID;
     }
-    const signed = context(chargeId, kind);
-    const valid = await crypto.subtle.verify('HMAC', await this.#key, mac, encoder.encode(signed));
-    if (valid) {
-      const oldest = this.#verified.keys().next();
-      if (this.#verified.size >= VERIFIED_TOKENS_CACHED && !oldest.done) this.#verified.delete(oldest.value);
-      this.#verified.set(token, signed);
+    let genuine: boolean;
+    try {
+      genuine = await crypto.subtle.verify('HMAC', await this.#key, mac, signedText(id, kind, encodedReference, expiry));
+    } catch {
+      return INVALID;
     }
-    return valid;
+    if (!genuine) return INVALID;
+    const expiresAtMs = Number(expiry);
+    if (this.#now() >= expiresAtMs) return EXPIRED;
+    const oldest = this.#verified.keys().next();
+    if (this.#verified.size >= VERIFIED_TOKENS_CACHED && !oldest.done) this.#verified.delete(oldest.value);
+    this.#verified.set(token, { id, kind, referenceId, expiresAtMs });
+    return { ok: true, kind, referenceId, expiresAtMs };
   }
+}
+
+const INVALID: StatusTokenCheck = Object.freeze({ ok: false, reason: 'invalid' });
+const EXPIRED: StatusTokenCheck = Object.freeze({ ok: false, reason: 'expired' });
+
+/** What the MAC covers: each field as the token carries it, so no two tokens sign the same text. */
+function signedText(id: string, kind: StatusTokenKind, encodedReference: string, expiry: string): Uint8Array<ArrayBuffer> {
+  return encoder.encode(JSON.stringify([STATUS_TOKEN_CONTEXT, kind, id, encodedReference, expiry]));
+}
+
+/** Strict: a base64url text with leftover bits (another spelling of the same bytes) throws. */
+function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> {
+  const standard = text.replace(/-/g, '+').replace(/_/g, '/');
+  return base64Decode(standard + '='.repeat((4 - (standard.length % 4)) % 4));
 }

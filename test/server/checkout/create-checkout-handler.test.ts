@@ -269,7 +269,49 @@ describe('createCheckoutHandler', () => {
         expect(answer.body.error.errorCode).toBe('INVALID_STATUS_TOKEN');
       }
       expect((await call('GET', `/charges/${a.body.chargeId}/status`)).status).toBe(403);
-      expect((await call('GET', `/charges/${a.body.chargeId}/status?token=${a.body.statusToken}`)).status).toBe(200);
+      expect((await status(a.body.chargeId, a.body.statusToken)).status).toBe(200);
+    });
+
+    it('reads the token from the header only: one in the address is ignored', async () => {
+      setUp();
+      const a = await payByCard('4111111111111111');
+      const inQuery = await call('GET', `/charges/${a.body.chargeId}/status?token=${encodeURIComponent(a.body.statusToken)}`);
+      expect([inQuery.status, inQuery.body.error.errorCode]).toEqual([403, 'INVALID_STATUS_TOKEN']);
+    });
+
+    it('opens only the payment it was issued with, not one of another order', async () => {
+      setUp();
+      const mine = await payByCard('4111111111111111');
+      const cardTokenId = await service.tokenize('4111111111111111');
+      const theirs = await call('POST', '/charges', { body: { orderReference: 'cart-big', paymentMethod: { type: 'CARD_TOKEN', cardTokenId, securityCode: '987' } } });
+      expect(theirs.status).toBe(201);
+      for (const [id, token] of [[theirs.body.chargeId, mine.body.statusToken], [mine.body.chargeId, theirs.body.statusToken]]) {
+        const answer = await status(id, token);
+        expect([answer.status, answer.body.error.errorCode]).toEqual([403, 'INVALID_STATUS_TOKEN']);
+      }
+      expect((await status(theirs.body.chargeId, theirs.body.statusToken)).status).toBe(200);
+    });
+
+    describe('once the token is older than statusTokenTtlMs', () => {
+      afterEach(() => vi.useRealTimers());
+
+      it('answers 403 STATUS_TOKEN_EXPIRED asking to reload; a moved expiry is a forged token', async () => {
+        setUp({ statusTokenTtlMs: 60_000 });
+        const created = await call('POST', '/charges', { body: { orderReference: 'cart-1', paymentMethod: { type: 'QR_PROMPT_PAY' } } });
+        const { chargeId, statusToken } = created.body as { chargeId: string; statusToken: string };
+        expect((await status(chargeId, statusToken)).body.status).toBe('PENDING');
+        const expiry = Number(statusToken.split('.')[1]);
+        vi.useFakeTimers({ toFake: ['Date'], now: expiry });
+        const expired = await status(chargeId, statusToken);
+        expect(expired.status).toBe(403);
+        expect(expired.body.error).toMatchObject({ errorCode: 'STATUS_TOKEN_EXPIRED', errorMessage: 'This payment page has expired. Please reload the page.' });
+        const extended = statusToken.replace(`.${expiry}.`, `.${expiry + 3_600_000}.`);
+        expect((await status(chargeId, extended)).body.error.errorCode).toBe('INVALID_STATUS_TOKEN');
+        // Expired is said only of a genuine token for this payment.
+        const other = await call('POST', '/charges', { body: { orderReference: 'cart-big', paymentMethod: { type: 'QR_PROMPT_PAY' } } });
+        expect((await status(other.body.chargeId, statusToken)).body.error.errorCode).toBe('INVALID_STATUS_TOKEN');
+        expect((await status(other.body.chargeId, other.body.statusToken)).body.status).toBe('PENDING');
+      });
     });
 
     it('holds a long-poll until a verified webhook says the charge succeeded', async () => {
@@ -557,6 +599,7 @@ describe('createCheckoutHandler', () => {
       ['an allowed origin that is not one', { allowedOrigins: ['shop'] }, /allowedOrigins/],
       ['a payment method that does not exist', { paymentMethods: ['CASH'] }, /paymentMethods/],
       ['a base path without a leading slash', { basePath: 'api' }, /basePath/],
+      ['a status token lifetime that is not a positive whole number of ms', { statusTokenTtlMs: 0 }, /statusTokenTtlMs/],
     ];
     for (const [what, override, message] of cases) {
       it(`fails at start on ${what}, saying what to set`, () => {

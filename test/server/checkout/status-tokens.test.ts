@@ -1,36 +1,121 @@
 import { describe, expect, it } from 'vitest';
+import { STATUS_TOKEN_TTL_MS } from '../../../src/server/checkout/checkout-options.js';
 import { StatusTokens, VERIFIED_TOKENS_CACHED } from '../../../src/server/checkout/status-tokens.js';
 
-describe('StatusTokens', () => {
-  const tokens = () => new StatusTokens('a status token secret of some length');
+const SECRET = 'a status token secret of some length';
 
-  it('accepts the token of a charge, and only for that charge, before and after it is remembered', async () => {
-    const t = tokens();
-    const token = await t.sign('chrg_1');
+/** Tokens on a clock the test moves. */
+function clocked(ttlMs?: number) {
+  const clock = { now: 1_750_000_000_000 };
+  const tokens = new StatusTokens(SECRET, { ttlMs, now: () => clock.now });
+  return { tokens, clock };
+}
+
+/** The token with one of its dot-separated fields replaced. */
+function withField(token: string, index: number, value: string): string {
+  const fields = token.split('.');
+  fields[index] = value;
+  return fields.join('.');
+}
+
+const base64Url = (text: string) => Buffer.from(text).toString('base64url');
+
+describe('StatusTokens', () => {
+  it('accepts the token of a charge, and only for that charge, naming its order and expiry, before and after it is remembered', async () => {
+    const { tokens, clock } = clocked();
+    const token = await tokens.sign('chrg_1', 'charge', 'order-1001');
+    expect(token).toMatch(/^v2\.\d+\.[\w-]+\.[\w-]{43}$/);
     for (let round = 0; round < 2; round += 1) {
-      expect(await t.verify('chrg_1', token)).toBe(true);
-      expect(await t.verify('chrg_2', token)).toBe(false);
+      expect(await tokens.verify('chrg_1', token, 'charge')).toEqual({ ok: true, kind: 'charge', referenceId: 'order-1001', expiresAtMs: clock.now + STATUS_TOKEN_TTL_MS });
+      expect(await tokens.verify('chrg_2', token, 'charge')).toEqual({ ok: false, reason: 'invalid' });
+      expect(await tokens.verify('chrg_1', token, 'authorization')).toEqual({ ok: false, reason: 'invalid' });
     }
   });
 
-  it('refuses a token signed with another secret, a changed token and malformed ones', async () => {
-    const t = tokens();
-    const token = await t.sign('chrg_1');
-    await t.verify('chrg_1', token);
-    const foreign = await new StatusTokens('another secret, also long enough').sign('chrg_1');
-    expect(await t.verify('chrg_1', foreign)).toBe(false);
-    const flipped = (token.startsWith('A') ? 'B' : 'A') + token.slice(1);
-    expect(await t.verify('chrg_1', flipped)).toBe(false);
-    for (const bad of [undefined, null, '', 'short', `${token}x`, token.replace(/./, '+')]) expect(await t.verify('chrg_1', bad)).toBe(false);
+  it('carries an order reference of any characters', async () => {
+    const { tokens } = clocked();
+    const reference = 'คำสั่งซื้อ #42 / "a.b"';
+    const check = await tokens.verify('chrg_1', await tokens.sign('chrg_1', 'charge', reference), 'charge');
+    expect(check).toMatchObject({ ok: true, referenceId: reference });
+  });
+
+  it('expires ttlMs after signing, even once remembered as verified', async () => {
+    const { tokens, clock } = clocked(60_000);
+    const token = await tokens.sign('chrg_1', 'charge', 'order-1');
+    clock.now += 59_999;
+    expect(await tokens.verify('chrg_1', token, 'charge')).toMatchObject({ ok: true, expiresAtMs: clock.now + 1 });
+    clock.now += 1;
+    expect(await tokens.verify('chrg_1', token, 'charge')).toEqual({ ok: false, reason: 'expired' });
+    // Another instance sharing the secret, which never saw it verified, says the same.
+    const other = new StatusTokens(SECRET, { ttlMs: 60_000, now: () => clock.now });
+    expect(await other.verify('chrg_1', token, 'charge')).toEqual({ ok: false, reason: 'expired' });
+    // Expired is only said of a genuine token: for another charge it is just invalid.
+    expect(await other.verify('chrg_2', token, 'charge')).toEqual({ ok: false, reason: 'invalid' });
+  });
+
+  it('defaults to an hour', async () => {
+    const { tokens, clock } = clocked();
+    const token = await tokens.sign('chrg_1', 'charge', 'order-1');
+    clock.now += STATUS_TOKEN_TTL_MS - 1;
+    expect((await tokens.verify('chrg_1', token, 'charge')).ok).toBe(true);
+    clock.now += 1;
+    expect(await tokens.verify('chrg_1', token, 'charge')).toEqual({ ok: false, reason: 'expired' });
+    expect(STATUS_TOKEN_TTL_MS).toBe(60 * 60 * 1000);
+  });
+
+  it('breaks when the expiry is moved, later or earlier', async () => {
+    const { tokens, clock } = clocked(60_000);
+    const token = await tokens.sign('chrg_1', 'charge', 'order-1');
+    const expiry = Number(token.split('.')[1]);
+    for (const moved of [expiry + 3_600_000, expiry - 1, clock.now + 60_000 * 1000]) {
+      expect(await tokens.verify('chrg_1', withField(token, 1, String(moved)), 'charge'), String(moved)).toEqual({ ok: false, reason: 'invalid' });
+    }
+    // Once expired, a token whose expiry was pushed forward is still refused, as invalid.
+    clock.now = expiry;
+    expect(await tokens.verify('chrg_1', withField(token, 1, String(expiry + 60_000)), 'charge')).toEqual({ ok: false, reason: 'invalid' });
+    expect(await tokens.verify('chrg_1', withField(token, 1, `0${expiry}`), 'charge')).toEqual({ ok: false, reason: 'invalid' });
+  });
+
+  it('binds the token to its order: another reference in the same token does not verify', async () => {
+    const { tokens } = clocked();
+    const token = await tokens.sign('chrg_1', 'charge', 'order-A');
+    expect(await tokens.verify('chrg_1', withField(token, 2, base64Url('order-B')), 'charge')).toEqual({ ok: false, reason: 'invalid' });
+    expect(await tokens.verify('chrg_1', withField(token, 2, ''), 'charge')).toEqual({ ok: false, reason: 'invalid' });
+  });
+
+  it('refuses a token signed with another secret, a changed MAC, the old format and malformed ones', async () => {
+    const { tokens, clock } = clocked();
+    const token = await tokens.sign('chrg_1', 'charge', 'order-1');
+    await tokens.verify('chrg_1', token, 'charge');
+    const foreign = await new StatusTokens('another secret, also long enough', { now: () => clock.now }).sign('chrg_1', 'charge', 'order-1');
+    expect(await tokens.verify('chrg_1', foreign, 'charge')).toEqual({ ok: false, reason: 'invalid' });
+    const mac = token.split('.')[3]!;
+    expect(await tokens.verify('chrg_1', withField(token, 3, (mac.startsWith('A') ? 'B' : 'A') + mac.slice(1)), 'charge')).toEqual({ ok: false, reason: 'invalid' });
+    const legacy = mac;
+    const malformed = [undefined, null, '', 'short', legacy, `${token}x`, `v1${token.slice(2)}`, token.replace('.', '..'), withField(token, 3, `${mac.slice(0, -1)}+`), withField(token, 1, '-5')];
+    for (const bad of malformed) expect(await tokens.verify('chrg_1', bad, 'charge'), String(bad)).toEqual({ ok: false, reason: 'invalid' });
+  });
+
+  it('keeps charges and card authorizations apart', async () => {
+    const { tokens } = clocked();
+    const token = await tokens.sign('auth_1', 'authorization', 'order-1');
+    expect(await tokens.verify('auth_1', token, 'charge')).toEqual({ ok: false, reason: 'invalid' });
+    expect(await tokens.verify('auth_1', token, 'authorization')).toMatchObject({ ok: true, kind: 'authorization' });
+    expect(await tokens.verify('auth_1', token, 'charge')).toEqual({ ok: false, reason: 'invalid' });
   });
 
   it('still verifies tokens once more have been checked than it remembers', async () => {
-    const t = tokens();
-    const first = await t.sign('chrg_first');
-    expect(await t.verify('chrg_first', first)).toBe(true);
-    for (let i = 0; i < VERIFIED_TOKENS_CACHED + 5; i += 1) expect(await t.verify(`chrg_${i}`, await t.sign(`chrg_${i}`))).toBe(true);
+    const { tokens } = clocked();
+    const first = await tokens.sign('chrg_first', 'charge', 'order-first');
+    expect((await tokens.verify('chrg_first', first, 'charge')).ok).toBe(true);
+    for (let i = 0; i < VERIFIED_TOKENS_CACHED + 5; i += 1) expect((await tokens.verify(`chrg_${i}`, await tokens.sign(`chrg_${i}`, 'charge', `order-${i}`), 'charge')).ok).toBe(true);
     // Forgotten by now: checked again with the HMAC, with the same answers.
-    expect(await t.verify('chrg_first', first)).toBe(true);
-    expect(await t.verify('chrg_other', first)).toBe(false);
+    expect(await tokens.verify('chrg_first', first, 'charge')).toMatchObject({ ok: true, referenceId: 'order-first' });
+    expect(await tokens.verify('chrg_other', first, 'charge')).toEqual({ ok: false, reason: 'invalid' });
+  });
+
+  it('refuses a lifetime that is not a positive whole number of milliseconds, and an order reference too long to carry', async () => {
+    for (const ttlMs of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => new StatusTokens(SECRET, { ttlMs }), String(ttlMs)).toThrow(RangeError);
+    await expect(clocked().tokens.sign('chrg_1', 'charge', 'x'.repeat(1025))).rejects.toThrow(RangeError);
   });
 });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CheckoutSlipResponseSchema } from '../../../src/core/schemas/checkout.js';
 import { buildSlipQrPayload, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
 import { type CheckoutHandlerOptions, type CheckoutLogEntry, type ResolvedOrder } from '../../../src/server/index.js';
@@ -239,6 +239,20 @@ describe('POST /charges/:id/slip', () => {
       expect(inQuery.status).toBe(403);
       const badBody = await sendSlip(charge.chargeId, 'x', { nope: true });
       expect(badBody.status).toBe(403);
+      expect((await service.getCharge(charge.chargeId)).status).toBe('PENDING');
+    });
+
+    it('answers 403 STATUS_TOKEN_EXPIRED to the charge’s own token once it expired, sending the service nothing', async () => {
+      setUp({ statusTokenTtlMs: 60_000 });
+      const charge = await qrCharge('cart-1');
+      const raw = await slipOf(charge.chargeId);
+      vi.useFakeTimers({ toFake: ['Date'], now: Number(charge.statusToken.split('.')[1]) });
+      try {
+        const answer = await sendSlip(charge.chargeId, charge.statusToken, { raw });
+        expect([answer.status, answer.body.error.errorCode]).toEqual([403, 'STATUS_TOKEN_EXPIRED']);
+      } finally {
+        vi.useRealTimers();
+      }
       expect((await service.getCharge(charge.chargeId)).status).toBe('PENDING');
     });
 

@@ -5,6 +5,7 @@ import { ServiceClient } from '../service/service-client.js';
 import { WebhookLedger } from '../webhooks/webhook-ledger.js';
 import { WEBHOOK_DEDUPE_TTL_MS, type CheckoutHandlerOptions, type CheckoutLogEntry } from './checkout-options.js';
 import { MemoryCheckoutStore, type CheckoutStore } from './checkout-store.js';
+import { checkTrustProxy } from './client-identity.js';
 import { RateLimiter } from './rate-limiter.js';
 import { StatusTokens } from './status-tokens.js';
 
@@ -54,6 +55,7 @@ export function createCheckoutContext(options: CheckoutHandlerOptions): Checkout
     throw new ConfigurationError(`statusTokenTtlMs must be a positive whole number of milliseconds, e.g. 3600000 for an hour (got ${String(ttlMs)})`);
   }
   const tokens = new StatusTokens(secret, { ttlMs });
+  checkTrustProxy(options.trustProxy ?? false);
   if (options.webhookKeyBase64 !== undefined) decodeWebhookKey(options.webhookKeyBase64);
   const store = options.store ?? new MemoryCheckoutStore();
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');

@@ -94,8 +94,27 @@ export interface CheckoutHandlerOptions {
    * (`POST /charges/{id}/slip`) have a window of their own, of `chargesPerWindow`.
    */
   rateLimit?: false | { windowMs?: number; chargesPerWindow?: number; statusPerWindow?: number };
-  /** Who the caller is, for rate limits; by default the address the Node adapter saw. */
+  /**
+   * Who the caller is, for rate limits; when it answers, `trustProxy` is not consulted. Set it on
+   * runtimes without the Node adapter (`toNodeListener`), where no socket address reaches the
+   * handler (e.g. from the platform's own client address).
+   */
   getClientId?: (request: Request) => string | undefined;
+  /**
+   * Which `X-Forwarded-For` entries to believe when telling clients apart for rate limits. The
+   * header is written by whoever sent the request, so by default (`false`) it is ignored and the
+   * client is the socket address the Node adapter saw. Behind proxies you run:
+   * - a number N: there are exactly N proxies in front of this server; the client is the address N
+   *   hops in from the right of `X-Forwarded-For` (the socket counting as the last hop), or the
+   *   leftmost entry when there are fewer;
+   * - a list of the proxies' addresses and CIDR ranges, IPv4 or IPv6 (e.g.
+   *   `['10.0.0.0/8', '127.0.0.1', '::1']`): from the socket leftwards, trusted addresses are
+   *   skipped and the first untrusted one is the client.
+   * An entry that is not an IP address ends the walk (the client is the last address before it):
+   * nothing a client wrote is believed beyond it. Never set it when clients reach this server
+   * directly, or each request can claim to come from a new client.
+   */
+  trustProxy?: false | number | readonly string[];
   /** Largest body of `POST /charges`. */
   maxBodyBytes?: number;
   /** How often a long-poll asks the service when no webhook arrives. */

@@ -1,20 +1,22 @@
-import { CLIENT_ADDRESS_HEADER } from '../../node/client-address.js';
 import { CheckoutError } from './checkout-error.js';
 import { RATE_LIMIT_CHARGES_PER_WINDOW, RATE_LIMIT_STATUS_PER_WINDOW, RATE_LIMIT_WINDOW_MS, type CheckoutHandlerOptions } from './checkout-options.js';
 import type { CheckoutStore } from './checkout-store.js';
+import { clientAddress } from './client-identity.js';
 
 /** Each bucket counts apart; slip checks are limited as charges are. */
 export type RateLimitBucket = 'charges' | 'status' | 'slips';
 
 /**
  * Per-client fixed windows, counted in the checkout store so instances sharing it share the
- * count. The client is who `getClientId` says, else the address the Node adapter saw.
+ * count. The client is who `getClientId` says, else the socket address the Node adapter saw, or
+ * the address the proxies `trustProxy` names vouch for. Requests with no known client share one
+ * window.
  */
 export class RateLimiter {
   readonly #store: CheckoutStore;
-  readonly #options: Pick<CheckoutHandlerOptions, 'rateLimit' | 'getClientId'>;
+  readonly #options: Pick<CheckoutHandlerOptions, 'rateLimit' | 'getClientId' | 'trustProxy'>;
 
-  constructor(store: CheckoutStore, options: Pick<CheckoutHandlerOptions, 'rateLimit' | 'getClientId'>) {
+  constructor(store: CheckoutStore, options: Pick<CheckoutHandlerOptions, 'rateLimit' | 'getClientId' | 'trustProxy'>) {
     this.#store = store;
     this.#options = options;
   }
@@ -23,7 +25,7 @@ export class RateLimiter {
   async check(request: Request, bucket: RateLimitBucket): Promise<void> {
     const limit = this.#limit(bucket);
     if (!limit) return;
-    const client = this.#options.getClientId?.(request) ?? request.headers.get(CLIENT_ADDRESS_HEADER) ?? 'unknown';
+    const client = this.#options.getClientId?.(request) ?? clientAddress(request, this.#options.trustProxy) ?? 'unknown';
     const windowStart = Math.floor(Date.now() / limit.windowMs) * limit.windowMs;
     const count = await this.#store.increment(`rate:${bucket}:${client}:${windowStart}`, limit.windowMs);
     if (count > limit.max) {

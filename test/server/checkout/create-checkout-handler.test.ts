@@ -600,6 +600,8 @@ describe('createCheckoutHandler', () => {
       ['a payment method that does not exist', { paymentMethods: ['CASH'] }, /paymentMethods/],
       ['a base path without a leading slash', { basePath: 'api' }, /basePath/],
       ['a status token lifetime that is not a positive whole number of ms', { statusTokenTtlMs: 0 }, /statusTokenTtlMs/],
+      ['a trustProxy that is not false, a number or a list of addresses', { trustProxy: true }, /trustProxy/],
+      ['a trustProxy list with something that is not an address', { trustProxy: ['10.0.0.0/8', 'proxy.internal'] }, /trustProxy: "proxy\.internal"/],
     ];
     for (const [what, override, message] of cases) {
       it(`fails at start on ${what}, saying what to set`, () => {

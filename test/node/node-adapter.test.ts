@@ -90,7 +90,7 @@ describe('toNodeListener', () => {
     // Mounted once the sandbox, which needs the shop's address, is up; Express routes each request afresh.
     app.use('/api/checkout', toNodeListener(checkoutFor(sandbox.url, events)));
 
-    const created = await fetch(`${shop}/api/checkout/charges`, json({ orderReference: 'cart-1', paymentMethod: { type: 'TRUE_MONEY' } }));
+    const created = await fetch(`${shop}/api/checkout/charges`, json({ orderReference: 'cart-1', amount: 12_900, currency: 'THB', paymentMethod: { type: 'TRUE_MONEY' } }));
     expect(created.status).toBe(201);
     const { chargeId, redirect, statusToken } = await created.json();
     expect(redirect.redirectUrl).toContain(`${sandbox.url}/sandbox/pages/authorize/`);
@@ -144,7 +144,7 @@ describe('the checkout handler in a Fetch-style framework', () => {
     const checkout = checkoutFor(sandbox.url, []);
     const app = new Hono();
     app.all('/api/checkout/*', (c) => checkout(c.req.raw));
-    const created = await app.fetch(new Request('https://shop.example/api/checkout/charges', json({ orderReference: 'cart-1', paymentMethod: { type: 'QR_PROMPT_PAY' } })));
+    const created = await app.fetch(new Request('https://shop.example/api/checkout/charges', json({ orderReference: 'cart-1', amount: 12_900, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } })));
     expect(created.status).toBe(201);
     const body = await created.json();
     expect(body.actionRequired).toBe('ENCODED_IMAGE');

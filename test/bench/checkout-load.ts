@@ -316,6 +316,8 @@ class Driver {
     if (this.options.target === 'proxy') {
       const body = {
         orderReference: record.reference,
+        amount,
+        currency: 'THB',
         paymentMethod: cardTokenId ? { type: 'CARD_TOKEN', cardTokenId, securityCode: '123' } : { type: 'QR_PROMPT_PAY' },
         ...(record.kind === 'threeDs' ? { returnUrl } : {}),
       };

@@ -213,6 +213,7 @@ export async function startLoadShop(options: LoadShopOptions = {}): Promise<Load
         service: { baseUrl: sandboxUrl, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey },
         resolveOrder: resolveLoadOrder,
         basePath: LOAD_BASE_PATH,
+        publicUrl: origin,
         webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64,
         rateLimit: false,
         store,

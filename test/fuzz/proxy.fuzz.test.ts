@@ -37,6 +37,11 @@ import {
 
 const ORDERS: Record<string, ResolvedOrder> = {
   'order-1': { amount: 10_000, currency: 'THB', referenceId: 'order-1' },
+  // One order per fixture: an order has one payment at a time.
+  'order-2': { amount: 10_000, currency: 'THB', referenceId: 'order-2' },
+  'order-3': { amount: 10_000, currency: 'THB', referenceId: 'order-3' },
+  'order-4': { amount: 10_000, currency: 'THB', referenceId: 'order-4' },
+  'order-5': { amount: 10_000, currency: 'THB', referenceId: 'order-5' },
   'order-big': { amount: 600_000, currency: 'THB', referenceId: 'order-big' },
   'order-auth': { amount: 25_000, currency: 'THB', referenceId: 'order-auth', intent: 'authorize' },
 };
@@ -81,11 +86,11 @@ beforeAll(async () => {
   const paidWith = await card('4111111111111111');
   fixtures.usedToken = paidWith.cardTokenId;
   fixtures.paid = await create({ orderReference: 'order-1', paymentMethod: paidWith });
-  fixtures.failed = await create({ orderReference: 'order-1', paymentMethod: await card('4943129900084541') });
+  fixtures.failed = await create({ orderReference: 'order-2', paymentMethod: await card('4943129900084541') });
   fixtures.authorized = await create({ orderReference: 'order-auth', intent: 'authorize', paymentMethod: await card('4111111111111111') });
-  fixtures.qr = await create({ orderReference: 'order-1', paymentMethod: { type: 'QR_PROMPT_PAY' } });
-  fixtures.pending = await create({ orderReference: 'order-1', paymentMethod: { type: 'QR_PROMPT_PAY' } });
-  const other = await create({ orderReference: 'order-1', paymentMethod: { type: 'QR_PROMPT_PAY' } });
+  fixtures.qr = await create({ orderReference: 'order-3', paymentMethod: { type: 'QR_PROMPT_PAY' } });
+  fixtures.pending = await create({ orderReference: 'order-4', paymentMethod: { type: 'QR_PROMPT_PAY' } });
+  const other = await create({ orderReference: 'order-5', paymentMethod: { type: 'QR_PROMPT_PAY' } });
   fixtures.slip = (await harness.service.get(`/sandbox/v1/charges/${fixtures.qr.id}/slip`)).body.raw;
   fixtures.otherSlip = (await harness.service.get(`/sandbox/v1/charges/${other.id}/slip`)).body.raw;
   fixtures.charge = JSON.stringify(await harness.service.getCharge(fixtures.paid.id));
@@ -122,6 +127,7 @@ async function check(route: string, request: Request | undefined, what: string):
   }
   if (status >= 400) {
     expect(body, `${what}: ${text.slice(0, 300)}`).toEqual({
+      ...conflictDetails(body),
       code: status,
       message: expect.any(String),
       error: { errorCode: expect.any(String), errorMessage: body.message, retryable: expect.any(Boolean), ...(body.error.field !== undefined ? { field: expect.any(String) } : {}) },
@@ -138,6 +144,18 @@ async function check(route: string, request: Request | undefined, what: string):
   for (const call of made) checkServiceCall(call, what);
   count(`${route} ${status} ${body?.error?.errorCode ?? ''}`);
   return { status, body };
+}
+
+/** The members a 409 of `POST /charges` adds beside the error shape (CheckoutConflictDetails), checked by type. */
+function conflictDetails(body: any): Record<string, unknown> {
+  switch (body.error?.errorCode) {
+    case 'AMOUNT_CHANGED':
+      return { amount: expect.any(Number), currency: expect.any(String) };
+    case 'PAYMENT_IN_PROGRESS':
+      return { replaceable: expect.any(Boolean), ...(body.paymentMethodType !== undefined ? { paymentMethodType: expect.any(String) } : {}) };
+    default:
+      return {};
+  }
 }
 
 /** A call the proxy made: one it may make, with an idempotency key when it writes, and a body the service's schema accepts. */
@@ -186,16 +204,16 @@ const idempotencyKey = fc.oneof(
 );
 
 const VALID_CHARGES: Record<string, unknown>[] = [
-  { orderReference: 'order-1', paymentMethod: { type: 'CARD_TOKEN', cardTokenId: FRESH_TOKEN, securityCode: '123' }, returnUrl: `${SHOP}/done`, deviceType: 'WEB', customer: { email: 'somchai@example.com' } },
-  { orderReference: 'order-big', paymentMethod: { type: 'CARD_TOKEN_INSTALLMENTS', cardTokenId: KBANK_TOKEN, securityCode: '123', installmentPeriod: 3 } },
-  { orderReference: 'order-1', paymentMethod: { type: 'QR_PROMPT_PAY' } },
-  { orderReference: 'order-1', paymentMethod: { type: 'TRUE_MONEY' }, returnUrl: `${SHOP}/done`, deviceType: 'IOS' },
-  { orderReference: 'order-1', paymentMethod: { type: 'KPLUS' }, deviceType: 'ANDROID', returnUrl: `${ALLOWED_ORIGIN}/back` },
-  { orderReference: 'order-auth', intent: 'authorize', paymentMethod: { type: 'CARD_TOKEN', cardTokenId: FRESH_TOKEN, securityCode: '123' } },
-  { orderReference: 'no-such-order', paymentMethod: { type: 'ALIPAY' } },
+  { orderReference: 'order-1', amount: 10_000, paymentMethod: { type: 'CARD_TOKEN', cardTokenId: FRESH_TOKEN, securityCode: '123' }, returnUrl: `${SHOP}/done`, deviceType: 'WEB', customer: { email: 'somchai@example.com' } },
+  { orderReference: 'order-big', amount: 600_000, paymentMethod: { type: 'CARD_TOKEN_INSTALLMENTS', cardTokenId: KBANK_TOKEN, securityCode: '123', installmentPeriod: 3 } },
+  { orderReference: 'order-1', amount: 10_000, paymentMethod: { type: 'QR_PROMPT_PAY' } },
+  { orderReference: 'order-1', amount: 10_000, paymentMethod: { type: 'TRUE_MONEY' }, returnUrl: `${SHOP}/done`, deviceType: 'IOS' },
+  { orderReference: 'order-1', amount: 10_000, paymentMethod: { type: 'KPLUS' }, deviceType: 'ANDROID', returnUrl: `${ALLOWED_ORIGIN}/back` },
+  { orderReference: 'order-auth', amount: 25_000, intent: 'authorize', paymentMethod: { type: 'CARD_TOKEN', cardTokenId: FRESH_TOKEN, securityCode: '123' } },
+  { orderReference: 'no-such-order', amount: 10_000, paymentMethod: { type: 'ALIPAY' } },
   // Valid for the proxy, refused by the service: a used card token, a plan below its minimum amount.
-  { orderReference: 'order-1', paymentMethod: { type: 'CARD_TOKEN', cardTokenId: USED_TOKEN, securityCode: '123' } },
-  { orderReference: 'order-1', paymentMethod: { type: 'CARD_TOKEN_INSTALLMENTS', cardTokenId: KBANK_TOKEN, securityCode: '123', installmentPeriod: 10 } },
+  { orderReference: 'order-1', amount: 10_000, paymentMethod: { type: 'CARD_TOKEN', cardTokenId: USED_TOKEN, securityCode: '123' } },
+  { orderReference: 'order-1', amount: 10_000, paymentMethod: { type: 'CARD_TOKEN_INSTALLMENTS', cardTokenId: KBANK_TOKEN, securityCode: '123', installmentPeriod: 10 } },
 ];
 
 /** A valid charge body, sometimes for an order reference a naive lookup trips on. */

@@ -17,7 +17,11 @@ export interface CheckoutHarness {
   /** What `onEvent` received. */
   events: WebhookEvent[];
   logs: CheckoutLogEntry[];
-  /** One request to the handler, answered with its status, headers, text and parsed body. */
+  /**
+   * One request to the handler, answered with its status, headers, text and parsed body. A
+   * `POST /charges` body carries the order's amount, as the widget sends the total it shows, unless
+   * it names `amount` itself (`amount: undefined` sends none).
+   */
   call(method: string, path: string, init?: { body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; text: string; body: any }>;
 }
 
@@ -44,6 +48,7 @@ export function createCheckoutHarness(
     service: { ...SERVICE, fetch: serviceFetch ?? sandbox.fetch, retryBaseDelayMs: 1 },
     resolveOrder: (reference) => (Object.hasOwn(orders, reference) ? orders[reference] : null),
     basePath: '/api/checkout',
+    publicUrl: SHOP,
     webhookKeyBase64: WEBHOOK_KEY,
     onEvent: (event) => {
       events.push(event);
@@ -61,7 +66,7 @@ export function createCheckoutHarness(
       const headers: Record<string, string> = { ...init.headers };
       let body = init.raw;
       if (init.body !== undefined) {
-        body = JSON.stringify(init.body);
+        body = JSON.stringify(withShownAmount(orders, method, path, init.body));
         headers['content-type'] ??= 'application/json';
       }
       const response = await handler(new Request(`${BASE}${path}`, { method, headers, body }));
@@ -69,4 +74,12 @@ export function createCheckoutHarness(
       return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
     },
   };
+}
+
+/** A charge request as the widget sends it: with the total it shows, the order's. */
+function withShownAmount(orders: Record<string, ResolvedOrder>, method: string, path: string, body: unknown): unknown {
+  if (method !== 'POST' || path !== '/charges' || typeof body !== 'object' || body === null || 'amount' in body) return body;
+  const reference = (body as { orderReference?: unknown }).orderReference;
+  const order = typeof reference === 'string' && Object.hasOwn(orders, reference) ? orders[reference] : undefined;
+  return order ? { ...body, amount: order.amount, currency: order.currency } : body;
 }

@@ -50,12 +50,24 @@ export const CHECKOUT_INTENTS = ['charge', 'authorize'] as const;
 export type CheckoutIntent = (typeof CHECKOUT_INTENTS)[number];
 
 /**
- * The body of `POST {endpoint}/charges`. Fields the server decides (amount, currency) are not
- * part of it, and are ignored if a browser sends them.
+ * The body of `POST {endpoint}/charges`. The server decides what is charged; `amount` and
+ * `currency` are what the shopper was shown and approved. When they differ from the server's
+ * price (or are missing), nothing is charged: the answer is `409 AMOUNT_CHANGED` carrying the
+ * server's amount, for the widget to show and the shopper to confirm.
  */
 export const CheckoutChargeRequestSchema = z.object({
   orderReference: requiredString(255),
   paymentMethod: CheckoutPaymentMethodSchema,
+  /** The amount the shopper saw and approved, in satang. */
+  amount: z.optional(z.int().check(z.minimum(0, 'must be a whole number of satang'), z.maximum(Number.MAX_SAFE_INTEGER, 'is too large'))),
+  /** The currency of `amount`. */
+  currency: z.optional(z.string().check(z.regex(/^[A-Z]{3}$/, 'must be a three-letter currency code'))),
+  /**
+   * The shopper chose to pay here instead of the payment of this order still open elsewhere (a
+   * QR or a redirect in another tab or device, answered `409 PAYMENT_IN_PROGRESS` with
+   * `replaceable: true`). That payment is abandoned: if it is paid anyway, it is refunded.
+   */
+  replace: z.optional(z.boolean()),
   deviceType: z.optional(DeviceTypeSchema),
   returnUrl: z.optional(HttpUrlRequestSchema),
   customer: z.optional(CustomerRequestSchema),
@@ -88,6 +100,11 @@ export const CheckoutStatusResponseSchema = z.looseObject({
   status: ChargeStatusSchema,
   failureCode: z.nullable(z.string()),
   authorizationStatus: z.optional(z.string()),
+  /**
+   * What a SUCCEEDED payment did for its order (see {@link CHECKOUT_ORDER_OUTCOMES}); absent while
+   * it is not SUCCEEDED, and for a payment the handler did not start.
+   */
+  outcome: z.optional(z.string()),
 });
 export type CheckoutStatusResponse = z.infer<typeof CheckoutStatusResponseSchema>;
 
@@ -111,6 +128,35 @@ export const CheckoutSlipResponseSchema = z.looseObject({
 });
 export type CheckoutSlipResponse = z.infer<typeof CheckoutSlipResponseSchema>;
 
+/**
+ * What a SUCCEEDED payment did for its order, as the status answer's `outcome` says:
+ * - `paid`: it paid the order in full: the order is paid;
+ * - `authorized`: it reserved the order's full amount on the card (the authorize intent);
+ * - `duplicate_refunded`: the order was already paid by another payment; this one is refunded in full;
+ * - `repriced_refunded`: the order's price changed after this payment started; it is refunded in
+ *   full and the order is not paid;
+ * - `amount_mismatch`: the amount or currency captured is not the order's; the order is not paid;
+ * - `refund_failed`: this payment had to be refunded (one of the two above) but the service
+ *   refused the refund; the shop has been told to settle it by hand. The order is not paid by it.
+ */
+export const CHECKOUT_ORDER_OUTCOMES = ['paid', 'authorized', 'duplicate_refunded', 'repriced_refunded', 'amount_mismatch', 'refund_failed'] as const;
+export type CheckoutOrderOutcome = (typeof CHECKOUT_ORDER_OUTCOMES)[number];
+
+/**
+ * Extra members of the `409` refusals of `POST /charges`, beside `code`, `message` and `error`:
+ * - `AMOUNT_CHANGED`: `amount` and `currency`, the server's price, to show and confirm;
+ * - `PAYMENT_IN_PROGRESS`: `paymentMethodType` of the open payment, and `replaceable` (true when
+ *   the shopper may pay here instead by sending `replace: true`; false while the other payment is
+ *   still being created: try again in a moment);
+ * - `ORDER_ALREADY_PAID`: nothing more: the order is paid.
+ */
+export interface CheckoutConflictDetails {
+  amount?: number;
+  currency?: string;
+  paymentMethodType?: string;
+  replaceable?: boolean;
+}
+
 /** Stable error codes of the proxy; `message` beside them is safe to show a shopper. */
 export const CHECKOUT_ERROR_CODES = [
   'INVALID_REQUEST',
@@ -121,6 +167,10 @@ export const CHECKOUT_ERROR_CODES = [
   'INTENT_MISMATCH',
   'ORDER_NOT_FOUND',
   'INVALID_STATUS_TOKEN',
+  'STATUS_TOKEN_EXPIRED',
+  'AMOUNT_CHANGED',
+  'PAYMENT_IN_PROGRESS',
+  'ORDER_ALREADY_PAID',
   'SLIP_NOT_FOUND',
   'SLIP_MISMATCH',
   'INVALID_SIGNATURE',

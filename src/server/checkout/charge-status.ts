@@ -31,7 +31,7 @@ export async function chargeStatus(context: CheckoutContext, { request, url, par
     waitSeconds = Number(waitText);
   }
 
-  const read = () => readStatus(context, chargeId, kind, request.signal);
+  const read = () => readStatus(context, chargeId, kind, request.signal, request);
   if (waitSeconds === 0) return jsonResponse(200, await read());
 
   const deadline = Date.now() + waitSeconds * 1000;

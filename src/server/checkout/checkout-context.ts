@@ -2,6 +2,7 @@ import { CHECKOUT_PAYMENT_METHOD_TYPES, type CheckoutChargeResponse } from '../.
 import { decodeWebhookKey } from '../../core/webhook-signature.js';
 import { ConfigurationError } from '../errors.js';
 import { ServiceClient } from '../service/service-client.js';
+import { KeyedQueue } from '../webhooks/keyed-queue.js';
 import { WebhookLedger } from '../webhooks/webhook-ledger.js';
 import { WEBHOOK_DEDUPE_TTL_MS, type CheckoutHandlerOptions, type CheckoutLogEntry } from './checkout-options.js';
 import { MemoryCheckoutStore, type CheckoutStore } from './checkout-store.js';
@@ -24,6 +25,10 @@ export interface CheckoutContext {
   readonly paymentMethods: ReadonlySet<string>;
   /** Charges being created, by attempt and body: a double click waits on the first call. */
   readonly inFlight: Map<string, Promise<CheckoutChargeResponse>>;
+  /** Settlements of one payment on this instance run one after another (instances share a lease in the store). */
+  readonly settlements: KeyedQueue;
+  /** The origin of `publicUrl`, when set. */
+  readonly publicOrigin: string | undefined;
 }
 
 /** One request as a route sees it. */
@@ -61,7 +66,8 @@ export function createCheckoutContext(options: CheckoutHandlerOptions): Checkout
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   if (basePath !== '' && !basePath.startsWith('/')) throw new ConfigurationError(`basePath must start with "/", e.g. /api/checkout (got "${options.basePath}")`);
   const allowedOrigins = new Set((options.allowedOrigins ?? []).map((o) => originOf(o, 'allowedOrigins')));
-  const returnUrlOrigins = new Set([...(options.returnUrlOrigins ?? []).map((o) => originOf(o, 'returnUrlOrigins')), ...allowedOrigins]);
+  const publicOrigin = options.publicUrl === undefined ? undefined : originOf(options.publicUrl, 'publicUrl');
+  const returnUrlOrigins = new Set([...(options.returnUrlOrigins ?? []).map((o) => originOf(o, 'returnUrlOrigins')), ...allowedOrigins, ...(publicOrigin ? [publicOrigin] : [])]);
   const methods = options.paymentMethods ?? CHECKOUT_PAYMENT_METHOD_TYPES;
   for (const method of methods) {
     if (!(CHECKOUT_PAYMENT_METHOD_TYPES as readonly string[]).includes(method)) {
@@ -80,6 +86,8 @@ export function createCheckoutContext(options: CheckoutHandlerOptions): Checkout
     returnUrlOrigins,
     paymentMethods: new Set(methods),
     inFlight: new Map(),
+    settlements: new KeyedQueue(),
+    publicOrigin,
   };
 }
 

@@ -20,12 +20,14 @@ export class CheckoutError extends Error {
   readonly field: string | undefined;
   readonly headers: Record<string, string>;
   readonly serviceRequestId: string | undefined;
+  /** Members of the answer beside `code`, `message` and `error`, e.g. the new amount of `AMOUNT_CHANGED`. */
+  readonly details: Readonly<Record<string, unknown>>;
 
   constructor(
     status: number,
     code: CheckoutErrorCode,
     message: string,
-    extra: { retryable?: boolean; field?: string; headers?: Record<string, string>; cause?: unknown; serviceRequestId?: string } = {},
+    extra: { retryable?: boolean; field?: string; headers?: Record<string, string>; cause?: unknown; serviceRequestId?: string; details?: Record<string, unknown> } = {},
   ) {
     super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
     this.name = 'CheckoutError';
@@ -35,12 +37,13 @@ export class CheckoutError extends Error {
     this.field = extra.field;
     this.headers = extra.headers ?? {};
     this.serviceRequestId = extra.serviceRequestId;
+    this.details = extra.details ?? {};
   }
 
   toResponse(): Response {
     const error: Record<string, unknown> = { errorCode: this.code, errorMessage: this.message, retryable: this.retryable };
     if (this.field) error.field = this.field;
-    return jsonResponse(this.status, { code: this.status, message: this.message, error }, this.headers);
+    return jsonResponse(this.status, { ...this.details, code: this.status, message: this.message, error }, this.headers);
   }
 }
 

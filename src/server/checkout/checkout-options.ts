@@ -2,6 +2,16 @@ import type { CheckoutIntent, CheckoutPaymentMethodType } from '../../core/schem
 import type { WebhookEvent } from '../../core/schemas/webhook-events.js';
 import type { ServiceClient, ServiceClientOptions } from '../service/service-client.js';
 import type { CheckoutStore } from './checkout-store.js';
+import type { OrderEvent } from './order-events.js';
+
+/**
+ * Why the handler asks `resolveOrder`: `charge` when a shopper pays (the answer is what is
+ * charged); `confirm` when a payment of the order succeeded, to check that the order still costs
+ * what was paid (a different answer, or null, and that payment is refunded: the order is not paid).
+ * On `confirm` the request is the one that brought the news (a webhook, a status read), not the
+ * shopper's: price the order from the order itself, not from a session.
+ */
+export type ResolveOrderPurpose = 'charge' | 'confirm';
 
 /** What the merchant's server decides for an order: never taken from the browser. */
 export interface ResolvedOrder {
@@ -38,7 +48,16 @@ export interface CheckoutHandlerOptions {
    * Turns the shopper's order reference into the amount to charge. Answer `null` for an order
    * that does not exist or cannot be paid (404 to the browser).
    */
-  resolveOrder: (orderReference: string, context: { request: Request }) => ResolvedOrder | null | undefined | Promise<ResolvedOrder | null | undefined>;
+  resolveOrder: (
+    orderReference: string,
+    context: { request: Request; purpose: ResolveOrderPurpose },
+  ) => ResolvedOrder | null | undefined | Promise<ResolvedOrder | null | undefined>;
+  /**
+   * The shop's own public address, e.g. `https://shop.example`: a `returnUrl` (where a redirect
+   * payment comes back) must be a page of this origin, of `allowedOrigins` or of
+   * `returnUrlOrigins`. Never taken from the request's Host header, which the caller writes.
+   */
+  publicUrl?: string;
   /** Where the handler is mounted, e.g. `/api/checkout`. */
   basePath?: string;
   /** Origins of pages allowed to call the handler from another origin (CORS). Same origin is always allowed. */
@@ -87,6 +106,15 @@ export interface CheckoutHandlerOptions {
    * of a final state on an older `updatedAt`.
    */
   onEvent?: (event: WebhookEvent) => void | Promise<void>;
+  /**
+   * What became of an order, once per payment the handler started (see {@link OrderEvent}): mark an
+   * order paid on `order.paid`, and only then. Called when the success is first learnt, from a
+   * webhook (a throw answers 500, so the service retries and it is called again) or from the
+   * shopper's status read (a throw is logged, and it is called again on the next read or webhook).
+   * Once it returned, it is not called again for that payment while the store remembers it
+   * ({@link ORDER_RECORD_TTL_MS}).
+   */
+  onOrder?: (event: OrderEvent) => void | Promise<void>;
   /** Shared state; in memory by default. */
   store?: CheckoutStore;
   /**
@@ -122,10 +150,20 @@ export interface CheckoutHandlerOptions {
   log?: (entry: CheckoutLogEntry) => void;
 }
 
+/**
+ * How long the handler remembers each payment it started (its order and approved amount), its
+ * outcome, and which payment paid each order: far past any time a late payment of an abandoned QR
+ * could still arrive.
+ */
+export const ORDER_RECORD_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
 /** Default of `maxBodyBytes`: a charge or slip request is a few hundred bytes. */
 export const CHECKOUT_MAX_BODY_BYTES = 16 * 1024;
-/** Largest webhook delivery read; a longer one is refused with 413. */
-export const WEBHOOK_MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * Largest webhook delivery read; a longer one is refused with 413 before anything parses it. The
+ * largest resource the service sends (a payment link with its items) is a few kilobytes.
+ */
+export const WEBHOOK_MAX_BODY_BYTES = 64 * 1024;
 /** Default of `statusPollIntervalMs`. */
 export const STATUS_POLL_INTERVAL_MS = 2_000;
 /** Defaults of `rateLimit`. */

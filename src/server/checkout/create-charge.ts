@@ -1,4 +1,5 @@
 import { IDEMPOTENCY_KEY_TTL_MS } from '../../core/constants.js';
+import { formatAmount } from '../../core/money.js';
 import type { CreateChargeRequest } from '../../core/schemas/charge.js';
 import {
   CHECKOUT_IDEMPOTENCY_HEADER,
@@ -15,7 +16,10 @@ import { parseRequest, readJson } from './checkout-request.js';
 import { findCardData } from './find-card-data.js';
 import { jsonResponse } from './json-response.js';
 import { checkedPaymentMethod } from './payment-method.js';
+import { claimOrder, recordCreated, releaseClaim, type AttemptAnswer, type AttemptInput } from './order-attempts.js';
 import { resolveOrder } from './resolve-order.js';
+import { rememberOrder } from './settle-payment.js';
+import type { StatusTokenKind } from './status-tokens.js';
 
 /** How long a charge's answer is kept for retries of the attempt that made it: as long as the service keeps its idempotency keys. */
 const CHARGE_REPLAY_TTL_MS = IDEMPOTENCY_KEY_TTL_MS;
@@ -26,7 +30,7 @@ const CHARGE_REPLAY_TTL_MS = IDEMPOTENCY_KEY_TTL_MS;
  * attempt (the widget's idempotency key) makes one charge however often it is sent: at once, it
  * waits on the first call; later, it gets the first answer back.
  */
-export async function createCharge(context: CheckoutContext, { request, url, entry }: RouteCall): Promise<Response> {
+export async function createCharge(context: CheckoutContext, { request, entry }: RouteCall): Promise<Response> {
   await context.limiter.check(request, 'charges');
   const body = await readJson(request, context.options.maxBodyBytes ?? CHECKOUT_MAX_BODY_BYTES);
   const cardField = findCardData(body);
@@ -38,7 +42,7 @@ export async function createCharge(context: CheckoutContext, { request, url, ent
   if (input.intent === 'authorize' && method.paymentMethodType !== 'CARD_TOKEN') {
     throw new CheckoutError(400, 'PAYMENT_METHOD_NOT_ALLOWED', 'Only a card payment can be authorized now and captured later.', { field: 'paymentMethod.type' });
   }
-  if (input.returnUrl !== undefined) checkReturnUrl(context, input.returnUrl, request, url);
+  if (input.returnUrl !== undefined) checkReturnUrl(context, input.returnUrl);
 
   const key = request.headers.get(CHECKOUT_IDEMPOTENCY_HEADER);
   if (key !== null && !/^[\x21-\x7e]{1,200}$/.test(key)) {
@@ -62,6 +66,9 @@ export async function createCharge(context: CheckoutContext, { request, url, ent
  * Creates the charge, or answers a retry of an attempt that already made one with that first
  * answer: the order may be paid by now (its webhook came first), and the retry must still learn
  * which charge it made rather than hear the order is gone.
+ *
+ * Nothing is charged unless the shopper approved the server's amount (else 409 AMOUNT_CHANGED
+ * with that amount), and only under the order's attempt lock (see `order-attempts.ts`).
  */
 async function chargeOnce(
   context: CheckoutContext,
@@ -77,7 +84,49 @@ async function chargeOnce(
   const replay = await store.get(replayKey);
   if (replay) return JSON.parse(replay) as CheckoutChargeResponse;
   const order = await attemptOrder(context, input.orderReference, request, attempt, idempotencyKey);
-  const answer = await startCharge(context, request, input, paymentMethod, idempotencyKey, order);
+  const intent = input.intent ?? 'charge';
+  if ((order.intent ?? 'charge') !== intent) {
+    throw new CheckoutError(400, 'INTENT_MISMATCH', `This order is ${order.intent === 'authorize' ? 'authorized now and charged later' : 'charged now'}: the checkout's intent must be ${order.intent ?? 'charge'}.`, {
+      field: 'intent',
+    });
+  }
+  if (input.amount !== order.amount || (input.currency ?? order.currency) !== order.currency) {
+    throw new CheckoutError(409, 'AMOUNT_CHANGED', `The total of this order is ${formatAmount(order.amount, order.currency)}. Please confirm the new total to pay.`, {
+      field: 'amount',
+      details: { amount: order.amount, currency: order.currency },
+    });
+  }
+  const claimInput: AttemptInput = {
+    order,
+    orderReference: input.orderReference,
+    attempt: idempotencyKey,
+    paymentMethodType: paymentMethod.paymentMethodType,
+    intent,
+    replace: input.replace ?? false,
+    request,
+  };
+  const claim = await claimOrder(context, claimInput);
+  let answer: CheckoutChargeResponse;
+  if (claim.kind === 'resume') {
+    answer = { ...claim.answer, statusToken: await context.tokens.sign(claim.answer.chargeId, claim.statusKind, order.referenceId) };
+  } else {
+    await rememberOrder(context, claimInput);
+    let started: { answer: AttemptAnswer; kind: StatusTokenKind };
+    try {
+      started =
+        intent === 'authorize'
+          ? { answer: await startAuthorization(context, request, input, paymentMethod, order, idempotencyKey), kind: 'authorization' }
+          : { answer: await startCharge(context, request, input, paymentMethod, idempotencyKey, order), kind: 'charge' };
+    } catch (error) {
+      // The order is free for another attempt. After a fault the charge may exist all the same: a
+      // retry of this attempt (same key) gets that charge back, and should it succeed beside
+      // another attempt's, settling refunds the later one (its order was kept by rememberOrder).
+      await releaseClaim(context, claimInput, claim.generation);
+      throw error;
+    }
+    await recordCreated(context, claimInput, claim.generation, started.answer, started.kind);
+    answer = { ...started.answer, statusToken: await context.tokens.sign(started.answer.chargeId, started.kind, order.referenceId) };
+  }
   await store.set(replayKey, JSON.stringify(answer), CHARGE_REPLAY_TTL_MS);
   await store.set(`answered:${order.referenceId}`, idempotencyKey, CHARGE_REPLAY_TTL_MS);
   return answer;
@@ -113,14 +162,7 @@ async function startCharge(
   paymentMethod: PaymentMethodRequest,
   idempotencyKey: string,
   order: ResolvedOrder,
-): Promise<CheckoutChargeResponse> {
-  const intent = input.intent ?? 'charge';
-  if ((order.intent ?? 'charge') !== intent) {
-    throw new CheckoutError(400, 'INTENT_MISMATCH', `This order is ${order.intent === 'authorize' ? 'authorized now and charged later' : 'charged now'}: the checkout's intent must be ${order.intent ?? 'charge'}.`, {
-      field: 'intent',
-    });
-  }
-  if (intent === 'authorize') return startAuthorization(context, request, input, paymentMethod, order, idempotencyKey);
+): Promise<AttemptAnswer> {
   const body: CreateChargeRequest = {
     amount: order.amount,
     currency: order.currency as CreateChargeRequest['currency'],
@@ -136,11 +178,7 @@ async function startCharge(
   } catch (error) {
     throw upstreamRefusal(error);
   }
-  const answer: CheckoutChargeResponse = {
-    chargeId: created.chargeId,
-    actionRequired: created.actionRequired,
-    statusToken: await context.tokens.sign(created.chargeId),
-  };
+  const answer: AttemptAnswer = { chargeId: created.chargeId, actionRequired: created.actionRequired };
   if (created.redirect) answer.redirect = { redirectUrl: created.redirect.redirectUrl };
   if (created.encodedImage) {
     const { expiry, imageBase64Encoded, rawData } = created.encodedImage;
@@ -157,7 +195,7 @@ async function startAuthorization(
   paymentMethod: PaymentMethodRequest,
   order: ResolvedOrder,
   idempotencyKey: string,
-): Promise<CheckoutChargeResponse> {
+): Promise<AttemptAnswer> {
   if (paymentMethod.paymentMethodType !== 'CARD_TOKEN') throw new Error('only card tokens are authorized');
   let created;
   try {
@@ -176,15 +214,18 @@ async function startAuthorization(
     throw upstreamRefusal(error);
   }
   const id = created.cardAuthorizationId;
-  const answer: CheckoutChargeResponse = { chargeId: id, intent: 'authorize', actionRequired: created.actionRequired, statusToken: await context.tokens.sign(id, 'authorization') };
+  const answer: AttemptAnswer = { chargeId: id, intent: 'authorize', actionRequired: created.actionRequired };
   if (created.redirect) answer.redirect = { redirectUrl: created.redirect.redirectUrl };
   return answer;
 }
 
-/** A returnUrl may only lead back to this shop: the calling page's origin or a configured one. */
-function checkReturnUrl(context: CheckoutContext, returnUrl: string, request: Request, url: URL): void {
-  const target = new URL(returnUrl).origin;
-  const caller = request.headers.get('origin');
-  if (target === url.origin || target === caller || context.returnUrlOrigins.has(target)) return;
-  throw new CheckoutError(400, 'INVALID_RETURN_URL', 'The return address must be a page of this shop.', { field: 'returnUrl' });
+/**
+ * A returnUrl may only lead back to this shop: `publicUrl`'s origin, or one of `allowedOrigins` /
+ * `returnUrlOrigins`. The request's own Host and Origin headers are written by the caller, so they
+ * prove nothing about where the shopper should be sent.
+ */
+function checkReturnUrl(context: CheckoutContext, returnUrl: string): void {
+  if (context.returnUrlOrigins.has(new URL(returnUrl).origin)) return;
+  const hint = context.returnUrlOrigins.size === 0 ? ' (the shop has not set publicUrl)' : '';
+  throw new CheckoutError(400, 'INVALID_RETURN_URL', `The return address must be a page of this shop${hint}.`, { field: 'returnUrl' });
 }

@@ -1,14 +1,32 @@
 import { SERVICE_HEADERS } from '../../core/constants.js';
 import { readBodyBytes } from '../../core/request-body.js';
 import type { CardAuthorization } from '../../core/schemas/card-authorization.js';
-import { parseWebhookEvent } from '../../core/schemas/webhook-events.js';
+import { parseWebhookEvent, type WebhookEvent } from '../../core/schemas/webhook-events.js';
 import { verifyWebhookSignature } from '../../core/webhook-signature.js';
 import { eventStatusMismatch, webhookState } from '../webhooks/webhook-state.js';
 import type { CheckoutContext, RouteCall } from './checkout-context.js';
 import { bodyRefusal, CheckoutError } from './checkout-error.js';
 import { WEBHOOK_MAX_BODY_BYTES } from './checkout-options.js';
 import { jsonResponse } from './json-response.js';
+import { noteRefundFailed, settlePayment } from './settle-payment.js';
 import { authorizationStatus, chargeStatusOf, noteStatus } from './status-cache.js';
+
+/**
+ * What a webhook settles for the orders the handler takes payments for, before the status is
+ * noted (so a woken long-poll finds the outcome) and before `onEvent`: a succeeded charge or an
+ * authorized card pays its order or is refunded, and a failed refund of the handler's own is told.
+ */
+async function settleFromWebhook(context: CheckoutContext, event: WebhookEvent, request: Request): Promise<void> {
+  if (event.name === 'charge.succeeded') {
+    const { chargeId, amount, currency, referenceId, source } = event.payload;
+    await settlePayment(context, { chargeId, kind: 'charge', amount, currency, ...(referenceId ? { referenceId } : {}), source }, { request, fromWebhook: true });
+  } else if (event.name === 'card_authorization.authorized') {
+    const { cardAuthorizationId, amount, currency } = event.payload;
+    await settlePayment(context, { chargeId: cardAuthorizationId, kind: 'authorization', amount, currency }, { request, fromWebhook: true });
+  } else if (event.name === 'refund.failed') {
+    await noteRefundFailed(context, event.payload.refundId, event.payload.failureCode ?? '');
+  }
+}
 
 /**
  * `POST /webhooks`: the service's signed webhooks. A delivery is verified over its raw bytes,
@@ -52,13 +70,12 @@ export async function receiveWebhook(context: CheckoutContext, { request }: Rout
   const state = webhookState(event);
   const outcome = await context.webhooks.handleOnce(state, async () => {
     try {
-      if (event.name === 'charge.succeeded' || event.name === 'charge.failed') {
-        const charge = event.payload;
-        await noteStatus(context.store, chargeStatusOf(charge), state.version);
-      }
+      await settleFromWebhook(context, event, request);
+      if (event.name === 'charge.succeeded' || event.name === 'charge.failed') await noteStatus(context.store, chargeStatusOf(event.payload), state.version);
       if (event.name.startsWith('card_authorization.')) await noteStatus(context.store, authorizationStatus(event.payload as CardAuthorization), state.version);
       await context.options.onEvent?.(event);
     } catch (error) {
+      if (error instanceof CheckoutError) throw error;
       throw new CheckoutError(500, 'INTERNAL_ERROR', 'The event could not be handled; it will be retried.', { retryable: true, cause: error });
     }
   });

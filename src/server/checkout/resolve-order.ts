@@ -2,16 +2,21 @@ import { CURRENCY_THB, MAX_CHARGE_AMOUNT_SATANG, MIN_CHARGE_AMOUNT_SATANG } from
 import { CHECKOUT_INTENTS } from '../../core/schemas/checkout.js';
 import { ConfigurationError } from '../errors.js';
 import { CheckoutError } from './checkout-error.js';
-import type { CheckoutHandlerOptions, ResolvedOrder } from './checkout-options.js';
+import type { CheckoutHandlerOptions, ResolvedOrder, ResolveOrderPurpose } from './checkout-options.js';
 
 /**
  * Asks the merchant's `resolveOrder` what an order costs: a 404 for an order that cannot be paid,
  * a 500 (the merchant's fault, not the shopper's) when it throws or answers something unchargeable.
  */
-export async function resolveOrder(options: Pick<CheckoutHandlerOptions, 'resolveOrder'>, orderReference: string, request: Request): Promise<ResolvedOrder> {
+export async function resolveOrder(
+  options: Pick<CheckoutHandlerOptions, 'resolveOrder'>,
+  orderReference: string,
+  request: Request,
+  purpose: ResolveOrderPurpose = 'charge',
+): Promise<ResolvedOrder> {
   let order: ResolvedOrder | null | undefined;
   try {
-    order = await options.resolveOrder(orderReference, { request });
+    order = await options.resolveOrder(orderReference, { request, purpose });
   } catch (error) {
     throw new CheckoutError(500, 'INTERNAL_ERROR', 'The shop could not look up this order. Please try again.', { retryable: true, cause: error });
   }

@@ -9,6 +9,8 @@ import type { CardAuthorization } from '../../core/schemas/card-authorization.js
 import type { Charge } from '../../core/schemas/charge.js';
 import type { CheckoutStatusResponse } from '../../core/schemas/checkout.js';
 import type { ServiceClient } from '../service/service-client.js';
+import type { CheckoutContext } from './checkout-context.js';
+import { settlePayment } from './settle-payment.js';
 import { stateVersion, versionNow } from '../webhooks/webhook-state.js';
 import { upstreamRefusal } from './checkout-error.js';
 import { STATUS_CACHE_TTL_MS } from './checkout-options.js';
@@ -64,14 +66,18 @@ export function statusChannel(id: string): string {
 
 /**
  * A final status learnt from a webhook, else the service's answer: the charge's, or the card
- * authorization's in the widget's terms (AUTHORIZED, or already captured, is a success).
+ * authorization's in the widget's terms (AUTHORIZED, or already captured, is a success). Given the
+ * shopper's `request`, a success is settled first and carries its `outcome` for the order.
  */
-export async function readStatus(
-  { client, store }: { client: ServiceClient; store: CheckoutStore },
-  id: string,
-  kind: StatusTokenKind,
-  signal: AbortSignal,
-): Promise<CheckoutStatusResponse> {
+export async function readStatus(context: CheckoutContext, id: string, kind: StatusTokenKind, signal: AbortSignal, request?: Request): Promise<CheckoutStatusResponse> {
+  const status = await readBareStatus(context, id, kind, signal);
+  if (status.status !== 'SUCCEEDED' || request === undefined) return status;
+  // A success is only news for the shopper with what it did for the order (see settle-payment.ts).
+  const outcome = await settlePayment(context, { chargeId: id, kind }, { request, fromWebhook: false });
+  return outcome === undefined ? status : { ...status, outcome };
+}
+
+async function readBareStatus({ client, store }: { client: ServiceClient; store: CheckoutStore }, id: string, kind: StatusTokenKind, signal: AbortSignal): Promise<CheckoutStatusResponse> {
   const cached = await store.get(statusKey(id));
   if (cached) return JSON.parse(cached) as CheckoutStatusResponse;
   let status: CheckoutStatusResponse;

@@ -18,6 +18,8 @@ const ORDERS: Record<string, ResolvedOrder> = {
   'cart-1': { amount: 12_345, currency: 'THB', referenceId: 'order-1001' },
   'cart-big': { amount: 600_000, currency: 'THB', referenceId: 'order-1002' },
   'pre-order': { amount: 45_000, currency: 'THB', referenceId: 'order-1003', intent: 'authorize' },
+  'pre-order-2': { amount: 45_000, currency: 'THB', referenceId: 'order-1004', intent: 'authorize' },
+  'cart-2': { amount: 12_345, currency: 'THB', referenceId: 'order-1005' },
 };
 
 let sandbox: Sandbox;
@@ -83,11 +85,27 @@ describe('createCheckoutHandler', () => {
       expect((await service.get('/api/v1/charges?referenceId=order-1001')).body.totalCount).toBe(1);
     });
 
-    it('ignores an amount and currency sent by the browser', async () => {
+    it('charges nothing when the amount the shopper saw is not the server\'s: 409 AMOUNT_CHANGED with the server\'s amount', async () => {
       setUp();
-      const answer = await payByCard('4111111111111111', { amount: 100, currency: 'USD' });
-      expect(answer.status).toBe(201);
-      expect((await service.getCharge(answer.body.chargeId)).amount).toBe(12_345);
+      for (const shown of [{ amount: 100 }, { amount: 12_345, currency: 'USD' }, { amount: undefined }]) {
+        const answer = await payByCard('4111111111111111', shown);
+        expect(answer.status, JSON.stringify(shown)).toBe(409);
+        expect(answer.body).toMatchObject({ amount: 12_345, currency: 'THB', error: { errorCode: 'AMOUNT_CHANGED', field: 'amount', retryable: false } });
+        expect(answer.body.message).toContain('123.45');
+      }
+      expect(sandbox.store.charges.size).toBe(0);
+      // The shopper confirms the total they were shown: that is what is charged.
+      const confirmed = await payByCard('4111111111111111', { amount: 12_345, currency: 'THB' });
+      expect(confirmed.status).toBe(201);
+      expect((await service.getCharge(confirmed.body.chargeId)).amount).toBe(12_345);
+    });
+
+    it('refuses a non-integer or negative amount as invalid, not as a new price', async () => {
+      setUp();
+      for (const amount of [123.45, -1, '12345']) {
+        const answer = await payByCard('4111111111111111', { amount });
+        expect([answer.status, answer.body.error.errorCode, answer.body.error.field], String(amount)).toEqual([400, 'INVALID_REQUEST', 'amount']);
+      }
     });
 
     it('reports a declined card through the status, not as an HTTP error', async () => {
@@ -159,7 +177,7 @@ describe('createCheckoutHandler', () => {
     it('does not mistake a long numeric order reference or a phone number for a card', async () => {
       setUp({ resolveOrder: () => ({ amount: 1_000, currency: 'THB', referenceId: 'r' }) });
       const answer = await call('POST', '/charges', {
-        body: { orderReference: '4111111111111111', paymentMethod: { type: 'QR_PROMPT_PAY' }, customer: { primaryPhone: { countryCode: '66', number: '812345678' } } },
+        body: { orderReference: '4111111111111111', amount: 1_000, paymentMethod: { type: 'QR_PROMPT_PAY' }, customer: { primaryPhone: { countryCode: '66', number: '812345678' } } },
       });
       expect(answer.status).toBe(201);
     });
@@ -249,11 +267,10 @@ describe('createCheckoutHandler', () => {
       expect(sandbox.store.charges.size).toBe(1);
     });
 
-    it('make two charges for two attempts with different keys', async () => {
+    it('make two charges for two attempts with different keys on two orders', async () => {
       setUp();
-      const body = { orderReference: 'cart-1', paymentMethod: { type: 'QR_PROMPT_PAY' } };
-      await call('POST', '/charges', { body, headers: { 'Idempotency-Key': 'a' } });
-      await call('POST', '/charges', { body, headers: { 'Idempotency-Key': 'b' } });
+      await call('POST', '/charges', { body: { orderReference: 'cart-1', paymentMethod: { type: 'QR_PROMPT_PAY' } }, headers: { 'Idempotency-Key': 'a' } });
+      await call('POST', '/charges', { body: { orderReference: 'cart-2', paymentMethod: { type: 'QR_PROMPT_PAY' } }, headers: { 'Idempotency-Key': 'b' } });
       expect(sandbox.store.charges.size).toBe(2);
     });
   });
@@ -262,7 +279,7 @@ describe('createCheckoutHandler', () => {
     it('refuses a missing, forged or foreign status token', async () => {
       setUp();
       const a = await payByCard('4111111111111111');
-      const b = await payByCard('4111111111111111');
+      const b = await payByCard('4111111111111111', { orderReference: 'cart-2' });
       for (const token of ['', 'x', 'A'.repeat(43), b.body.statusToken]) {
         const answer = await status(a.body.chargeId, token);
         expect(answer.status, token).toBe(403);
@@ -308,7 +325,7 @@ describe('createCheckoutHandler', () => {
         const extended = statusToken.replace(`.${expiry}.`, `.${expiry + 3_600_000}.`);
         expect((await status(chargeId, extended)).body.error.errorCode).toBe('INVALID_STATUS_TOKEN');
         // Expired is said only of a genuine token for this payment.
-        const other = await call('POST', '/charges', { body: { orderReference: 'cart-big', paymentMethod: { type: 'QR_PROMPT_PAY' } } });
+        const other = await call('POST', '/charges', { body: { orderReference: 'cart-2', paymentMethod: { type: 'QR_PROMPT_PAY' } } });
         expect((await status(other.body.chargeId, statusToken)).body.error.errorCode).toBe('INVALID_STATUS_TOKEN');
         expect((await status(other.body.chargeId, other.body.statusToken)).body.status).toBe('PENDING');
       });
@@ -434,7 +451,7 @@ describe('createCheckoutHandler', () => {
       expect((await client.charges.get(captured.chargeId))).toMatchObject({ status: 'SUCCEEDED', amount: 45_000, referenceId: 'order-1003' });
       await expect(captureAuthorization(client, first.body.chargeId)).rejects.toThrow();
 
-      const second = await reserve('4111111111111111');
+      const second = await reserve('4111111111111111', 'pre-order-2');
       expect(await cancelAuthorization(client, second.body.chargeId)).toMatchObject({ status: 'CANCELED' });
       // Its webhook reaches the handler: a page still following it learns the reservation is gone.
       await vi.waitFor(async () => expect((await status(second.body.chargeId, second.body.statusToken)).body).toMatchObject({ status: 'FAILED', failureCode: 'CANCELED', authorizationStatus: 'CANCELED' }));

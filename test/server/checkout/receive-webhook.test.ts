@@ -19,6 +19,7 @@ import { ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
 
 const ORDERS: Record<string, ResolvedOrder> = {
   'cart-1': { amount: 12_345, currency: 'THB', referenceId: 'order-2001' },
+  'cart-2': { amount: 12_345, currency: 'THB', referenceId: 'order-2003' },
   'pre-order': { amount: 45_000, currency: 'THB', referenceId: 'order-2002', intent: 'authorize' },
 };
 
@@ -214,7 +215,7 @@ describe('webhooks under abuse', () => {
         },
       });
       const first = await payByCard('4111111111111111');
-      const second = await payByCard('4111111111111111');
+      const second = await payByCard('4111111111111111', 'cart-2');
       const a = await one('charge.succeeded', first.chargeId);
       const b = await one('charge.succeeded', second.chargeId);
 

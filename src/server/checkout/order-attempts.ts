@@ -1,0 +1,197 @@
+/**
+ * One live payment attempt per order. Before a charge is created the attempt takes the order's
+ * lock in the store (`order-lock:{referenceId}`); another attempt of the same order (a second tab,
+ * a second device, a QR then a card) finds it and either resumes it, replaces it when the shopper
+ * says so, or is refused with a 409 the widget explains. The lock is one record written only with
+ * `setIfNewer`, its version counting the attempts (two per attempt: creating, then open or
+ * released), so of two instances racing for an order exactly one wins, whatever the store.
+ *
+ * The lock keeps the common cases to one charge; it is not what guarantees one payment per order.
+ * That is {@link settlePayment}: whichever payment succeeds first pays the order, and every other
+ * success is refunded.
+ */
+
+import type { CheckoutChargeResponse, CheckoutIntent } from '../../core/schemas/checkout.js';
+import type { CheckoutContext } from './checkout-context.js';
+import { CheckoutError } from './checkout-error.js';
+import { ORDER_RECORD_TTL_MS, type ResolvedOrder } from './checkout-options.js';
+import { attemptKey as attemptRecordKey, paidByKey, settlePayment, type AttemptRecord } from './settle-payment.js';
+import { readStatus } from './status-cache.js';
+import type { StatusTokenKind } from './status-tokens.js';
+
+/** How long an attempt may take to create its charge before another attempt may go ahead. */
+export const ATTEMPT_CREATE_TTL_MS = 2 * 60 * 1000;
+/** How long an open attempt (a QR shown, a redirect followed) holds its order. */
+export const ATTEMPT_OPEN_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** The answer of a created attempt without its status token, which is signed afresh for each holder. */
+export type AttemptAnswer = Pick<CheckoutChargeResponse, 'chargeId' | 'intent' | 'actionRequired' | 'redirect' | 'encodedImage'>;
+
+interface OrderLock {
+  generation: number;
+  state: 'creating' | 'open' | 'released';
+  /** The widget's attempt (its idempotency key, as the handler prefixes it). */
+  attempt: string;
+  paymentMethodType: string;
+  amount: number;
+  currency: string;
+  chargeId?: string;
+  kind?: StatusTokenKind;
+  answer?: AttemptAnswer;
+}
+
+/** What the attempt may do: create its charge under `generation`, or hand back an open attempt's answer. */
+export type Claim = { kind: 'create'; generation: number } | { kind: 'resume'; answer: AttemptAnswer; statusKind: StatusTokenKind };
+
+export interface AttemptInput {
+  order: ResolvedOrder;
+  orderReference: string;
+  attempt: string;
+  paymentMethodType: string;
+  intent: CheckoutIntent;
+  replace: boolean;
+  request: Request;
+}
+
+const lockKey = (referenceId: string) => `order-lock:${referenceId}`;
+const version = (generation: number, state: OrderLock['state']) => generation * 2 + (state === 'creating' ? 0 : 1);
+
+/** Methods whose open attempt another tab may simply show again: nothing of the shopper's is in them. */
+const RESUMABLE = (type: string) => type !== 'CARD_TOKEN' && type !== 'CARD_TOKEN_INSTALLMENTS';
+
+/**
+ * Takes the order for this attempt, or says why not:
+ * - the order is paid → 409 ORDER_ALREADY_PAID;
+ * - another attempt is creating its charge → 409 PAYMENT_IN_PROGRESS, not replaceable (a moment);
+ * - another attempt's payment is open (PENDING): the same non-card method at the same amount is
+ *   resumed; one at another amount (the order was repriced and the shopper approved the new total)
+ *   is abandoned; otherwise 409 PAYMENT_IN_PROGRESS, replaceable, unless `replace` says to abandon it.
+ * An abandoned payment paid anyway settles like any other: refunded when another payment paid the
+ * order first or the order's price changed, else it pays the order (and the newer attempt, if it
+ * succeeds too, is the one refunded).
+ */
+export async function claimOrder(context: CheckoutContext, input: AttemptInput): Promise<Claim> {
+  const { store } = context;
+  const { referenceId } = input.order;
+  const held = await readLock(context, referenceId);
+  const retry = held?.attempt === input.attempt;
+  if (retry) {
+    // The same attempt again (an answer lost on the way): the service's idempotency key makes it
+    // one charge, so it may go on even when that charge has paid the order meanwhile.
+    if (held.state === 'open' && held.answer && held.kind) return { kind: 'resume', answer: held.answer, statusKind: held.kind };
+    if (held.state === 'creating') return { kind: 'create', generation: held.generation };
+  } else {
+    if ((await store.get(paidByKey(referenceId))) !== undefined) throw alreadyPaid();
+    if (held?.state === 'creating') throw inProgress(held, false);
+  }
+  if (!retry && held?.state === 'open' && held.chargeId && held.kind) {
+    const live = await openPayment(context, held, input.request);
+    if (live === 'paid') throw alreadyPaid();
+    if (live === 'pending') {
+      const sameAmount = held.amount === input.order.amount && held.currency === input.order.currency;
+      if (sameAmount && !input.replace) {
+        if (held.paymentMethodType === input.paymentMethodType && RESUMABLE(input.paymentMethodType) && held.answer) {
+          return { kind: 'resume', answer: held.answer, statusKind: held.kind };
+        }
+        throw inProgress(held, true);
+      }
+      // Abandoned: the lock moves on. Paid anyway, it settles like any payment: refunded when the
+      // order was paid first by another, or when its price is no longer the order's.
+    }
+  }
+  const generation = (held?.generation ?? 0) + 1;
+  const lock: OrderLock = {
+    generation,
+    state: 'creating',
+    attempt: input.attempt,
+    paymentMethodType: input.paymentMethodType,
+    amount: input.order.amount,
+    currency: input.order.currency,
+  };
+  if (!(await store.setIfNewer(lockKey(referenceId), version(generation, 'creating'), JSON.stringify(lock), ATTEMPT_CREATE_TTL_MS))) {
+    // Another attempt took the order between the read and the write.
+    const winner = await readLock(context, referenceId);
+    throw inProgress(winner, false);
+  }
+  return { kind: 'create', generation };
+}
+
+/**
+ * Records the charge an attempt created: the lock opens on it (for other tabs to resume or
+ * replace), and the attempt is kept for its settlement, with the amount the shopper approved.
+ */
+export async function recordCreated(
+  context: CheckoutContext,
+  input: AttemptInput,
+  generation: number,
+  answer: AttemptAnswer,
+  kind: StatusTokenKind,
+): Promise<void> {
+  const { store } = context;
+  const record: AttemptRecord = {
+    referenceId: input.order.referenceId,
+    orderReference: input.orderReference,
+    amount: input.order.amount,
+    currency: input.order.currency,
+    kind,
+    paymentMethodType: input.paymentMethodType,
+    createdAtMs: Date.now(),
+  };
+  await store.set(attemptRecordKey(answer.chargeId), JSON.stringify(record), ORDER_RECORD_TTL_MS);
+  const lock: OrderLock = {
+    generation,
+    state: 'open',
+    attempt: input.attempt,
+    paymentMethodType: input.paymentMethodType,
+    amount: input.order.amount,
+    currency: input.order.currency,
+    chargeId: answer.chargeId,
+    kind,
+    answer,
+  };
+  await store.setIfNewer(lockKey(input.order.referenceId), version(generation, 'open'), JSON.stringify(lock), ATTEMPT_OPEN_TTL_MS);
+}
+
+/** Frees the order after its attempt was refused by the service: nothing was created, another attempt may go. */
+export async function releaseClaim(context: CheckoutContext, input: AttemptInput, generation: number): Promise<void> {
+  const lock: OrderLock = {
+    generation,
+    state: 'released',
+    attempt: input.attempt,
+    paymentMethodType: input.paymentMethodType,
+    amount: input.order.amount,
+    currency: input.order.currency,
+  };
+  await context.store.setIfNewer(lockKey(input.order.referenceId), version(generation, 'released'), JSON.stringify(lock), ATTEMPT_CREATE_TTL_MS);
+}
+
+async function readLock(context: CheckoutContext, referenceId: string): Promise<OrderLock | undefined> {
+  const text = await context.store.get(lockKey(referenceId));
+  return text === undefined ? undefined : (JSON.parse(text) as OrderLock);
+}
+
+/** Where the open attempt's payment stands: still payable, paid the order, or over (failed, or refunded). */
+async function openPayment(context: CheckoutContext, held: OrderLock, request: Request): Promise<'pending' | 'paid' | 'over'> {
+  const chargeId = held.chargeId ?? '';
+  const kind = held.kind ?? 'charge';
+  const status = await readStatus(context, chargeId, kind, request.signal);
+  if (status.status === 'PENDING') return 'pending';
+  if (status.status === 'FAILED') return 'over';
+  const outcome = await settlePayment(context, { chargeId, kind }, { request, fromWebhook: false });
+  return outcome === 'paid' || outcome === 'authorized' ? 'paid' : 'over';
+}
+
+function alreadyPaid(): CheckoutError {
+  return new CheckoutError(409, 'ORDER_ALREADY_PAID', 'This order has already been paid.');
+}
+
+function inProgress(held: OrderLock | undefined, replaceable: boolean): CheckoutError {
+  return new CheckoutError(
+    409,
+    'PAYMENT_IN_PROGRESS',
+    replaceable
+      ? 'This order is already being paid in another window. Finish that payment, or pay here instead.'
+      : 'This order is being paid right now. Please wait a moment and try again.',
+    { retryable: !replaceable, details: { replaceable, ...(held ? { paymentMethodType: held.paymentMethodType } : {}) } },
+  );
+}

@@ -1,0 +1,307 @@
+/**
+ * What a successful payment did for its order, decided once per payment and kept in the store:
+ * the first success that took the order's full amount, at the price the order still has, pays it
+ * (`paid:{referenceId}`, claimed with `setIfAbsent`, so of two successes on two instances exactly
+ * one pays); any other success is refunded in full, and the merchant hears of each outcome once
+ * through `onOrder`. Runs wherever a success is learnt: a webhook, a status read, a slip, or a
+ * second attempt finding the first one's payment.
+ */
+
+import type { CheckoutOrderOutcome } from '../../core/schemas/checkout.js';
+import { ServiceError, StateConflictError } from '../errors.js';
+import type { CheckoutContext } from './checkout-context.js';
+import { CheckoutError, upstreamRefusal } from './checkout-error.js';
+import { ORDER_RECORD_TTL_MS, type ResolvedOrder } from './checkout-options.js';
+import { orderEventType, type OrderEvent } from './order-events.js';
+import { resolveOrder } from './resolve-order.js';
+import type { StatusTokenKind } from './status-tokens.js';
+
+/** How long one instance may hold a payment's settlement before another may take it over. */
+const SETTLE_LEASE_MS = 30_000;
+/** How long a settlement waits for another instance settling the same payment. */
+const SETTLE_WAIT_MS = 10_000;
+const SETTLE_POLL_MS = 50;
+
+/** A refund that cannot be made now but may be later: the same key is tried again on the next news of the payment. */
+class UndoLater extends Error {
+  constructor(cause: unknown) {
+    super('the refund will be tried again', { cause });
+    this.name = 'UndoLater';
+  }
+}
+
+/** An attempt as the handler started it: the order and the amount the shopper approved. */
+export interface AttemptRecord {
+  referenceId: string;
+  orderReference: string;
+  amount: number;
+  currency: string;
+  kind: StatusTokenKind;
+  paymentMethodType: string;
+  createdAtMs: number;
+}
+
+/** The decided outcome of one payment, and how far its consequences went. */
+interface OutcomeRecord {
+  outcome: CheckoutOrderOutcome;
+  /** For a refund outcome: which refund undid it, once the service accepted it. */
+  refundId?: string;
+  /** What the order cost when the payment settled; null when `resolveOrder` no longer offered it. */
+  orderAmount?: number | null;
+  /** The payment that paid the order, for a duplicate. */
+  paidBy?: string;
+  /** Why the refund failed, for `refund_failed`. */
+  refundError?: string;
+  refundReason?: 'duplicate_refunded' | 'repriced_refunded';
+  /** What the payment took. */
+  amount: number;
+  currency: string;
+  /** Whether `onOrder` has heard of it. */
+  told: boolean;
+}
+
+/** A payment's success as it was learnt; what the news carried (a webhook: the whole charge) besides its id. */
+export interface SucceededPayment {
+  chargeId: string;
+  kind: StatusTokenKind;
+  amount?: number;
+  currency?: string;
+  referenceId?: string;
+  /** The charge's source: only `API` charges can be the handler's. */
+  source?: string;
+}
+
+export const paidByKey = (referenceId: string) => `paid:${referenceId}`;
+export const attemptKey = (chargeId: string) => `attempt:${chargeId}`;
+const outcomeKey = (chargeId: string) => `outcome:${chargeId}`;
+const orderKey = (referenceId: string) => `order:${referenceId}`;
+
+/**
+ * Keeps the order an attempt is about to charge, before the service is called: if the charge is
+ * made but its answer never comes back (and the shopper never retries), its webhook still finds
+ * which order and approved amount it was for, and it settles like any other.
+ */
+export async function rememberOrder(context: CheckoutContext, input: { order: ResolvedOrder; orderReference: string; paymentMethodType: string; intent: string }): Promise<void> {
+  const record: AttemptRecord = {
+    referenceId: input.order.referenceId,
+    orderReference: input.orderReference,
+    amount: input.order.amount,
+    currency: input.order.currency,
+    kind: input.intent === 'authorize' ? 'authorization' : 'charge',
+    paymentMethodType: input.paymentMethodType,
+    createdAtMs: Date.now(),
+  };
+  await context.store.set(orderKey(input.order.referenceId), JSON.stringify(record), ORDER_RECORD_TTL_MS);
+}
+
+/** The attempt that made a payment; for an API charge whose answer was lost, the last attempt on its order. */
+async function attemptOf(context: CheckoutContext, payment: SucceededPayment): Promise<AttemptRecord | undefined> {
+  const text = await context.store.get(attemptKey(payment.chargeId));
+  if (text !== undefined) return JSON.parse(text) as AttemptRecord;
+  if (payment.kind !== 'charge' || payment.source !== 'API' || !payment.referenceId) return undefined;
+  const order = await context.store.get(orderKey(payment.referenceId));
+  const attempt = order === undefined ? undefined : (JSON.parse(order) as AttemptRecord);
+  if (attempt?.kind !== 'charge') return undefined;
+  await context.store.set(attemptKey(payment.chargeId), JSON.stringify(attempt), ORDER_RECORD_TTL_MS);
+  return attempt;
+}
+const leaseKey = (chargeId: string) => `settling:${chargeId}`;
+
+/** The outcome already decided for a payment, without deciding it. */
+export async function knownOutcome(context: CheckoutContext, chargeId: string): Promise<CheckoutOrderOutcome | undefined> {
+  const text = await context.store.get(outcomeKey(chargeId));
+  return text === undefined ? undefined : (JSON.parse(text) as OutcomeRecord).outcome;
+}
+
+/**
+ * Decides (once) what a SUCCEEDED payment does for its order, carries it out (a refund, once,
+ * under an idempotency key of its own) and tells `onOrder` (once). Undefined for a payment this
+ * handler did not start (a payment link's, a capture's), or one not succeeded after all.
+ *
+ * `fromWebhook`: a failing `onOrder` is thrown (the service retries the webhook) instead of being
+ * logged (a shopper's status read must not fail for the shop's bookkeeping; the next read or the
+ * webhook tells it again).
+ */
+export async function settlePayment(
+  context: CheckoutContext,
+  payment: SucceededPayment,
+  trigger: { request: Request; fromWebhook: boolean },
+): Promise<CheckoutOrderOutcome | undefined> {
+  return context.settlements.run(payment.chargeId, () => settleLeased(context, payment, trigger));
+}
+
+async function settleLeased(context: CheckoutContext, payment: SucceededPayment, trigger: { request: Request; fromWebhook: boolean }): Promise<CheckoutOrderOutcome | undefined> {
+  const { store } = context;
+  const attempt = await attemptOf(context, payment);
+  if (attempt === undefined) return undefined;
+  const known = await store.get(outcomeKey(payment.chargeId));
+  if (known !== undefined && (JSON.parse(known) as OutcomeRecord).told) return (JSON.parse(known) as OutcomeRecord).outcome;
+
+  const lease = leaseKey(payment.chargeId);
+  const waitUntil = Date.now() + SETTLE_WAIT_MS;
+  while (!(await store.setIfAbsent(lease, '1', SETTLE_LEASE_MS))) {
+    // Another instance is settling it: its outcome is the one.
+    const decided = await store.get(outcomeKey(payment.chargeId));
+    if (decided !== undefined && (JSON.parse(decided) as OutcomeRecord).told) return (JSON.parse(decided) as OutcomeRecord).outcome;
+    if (Date.now() > waitUntil || trigger.request.signal.aborted) {
+      throw new CheckoutError(503, 'UPSTREAM_UNAVAILABLE', 'This payment is being confirmed. Please try again in a moment.', { retryable: true, headers: { 'retry-after': '1' } });
+    }
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+  }
+  try {
+    const decided = await store.get(outcomeKey(payment.chargeId));
+    let record = decided === undefined ? await decide(context, payment, attempt, trigger.request) : (JSON.parse(decided) as OutcomeRecord);
+    if (record === undefined) return undefined;
+    await keep(context, payment.chargeId, record);
+    try {
+      record = await undo(context, payment, record);
+    } catch (error) {
+      if (!(error instanceof UndoLater)) throw error;
+      // A webhook is answered 503, so the service brings it again; a shopper's read is answered
+      // with the outcome already decided, and the next read tries the refund again.
+      if (trigger.fromWebhook) throw new CheckoutError(503, 'UPSTREAM_UNAVAILABLE', 'The refund of this payment could not be made yet; it will be retried.', { retryable: true, cause: error.cause });
+      return record.outcome;
+    }
+    if (!record.told) record = await tell(context, payment.chargeId, attempt, record, trigger.fromWebhook);
+    return record.outcome;
+  } finally {
+    await store.delete(lease);
+  }
+}
+
+/** The outcome of a success: paid, a duplicate, a payment at a price the order no longer has, or not the approved amount. */
+async function decide(context: CheckoutContext, payment: SucceededPayment, attempt: AttemptRecord, request: Request): Promise<OutcomeRecord | undefined> {
+  const taken = payment.amount !== undefined && payment.currency !== undefined ? { amount: payment.amount, currency: payment.currency } : await readPayment(context, payment, request);
+  if (taken === undefined) return undefined;
+  const base = { amount: taken.amount, currency: taken.currency, told: false };
+  if (taken.amount !== attempt.amount || taken.currency !== attempt.currency) return { ...base, outcome: 'amount_mismatch' };
+  const paidKey = paidByKey(attempt.referenceId);
+  const paidBy = await context.store.get(paidKey);
+  if (paidBy !== undefined && paidBy !== payment.chargeId) return { ...base, outcome: 'duplicate_refunded', refundReason: 'duplicate_refunded', paidBy };
+  const success: CheckoutOrderOutcome = payment.kind === 'authorization' ? 'authorized' : 'paid';
+  if (paidBy === payment.chargeId) return { ...base, outcome: success };
+  const order = await currentOrder(context, attempt, request);
+  if (order?.amount !== attempt.amount || order.currency !== attempt.currency) {
+    return { ...base, outcome: 'repriced_refunded', refundReason: 'repriced_refunded', orderAmount: order?.amount ?? null };
+  }
+  if (await context.store.setIfAbsent(paidKey, payment.chargeId, ORDER_RECORD_TTL_MS)) return { ...base, outcome: success };
+  const winner = (await context.store.get(paidKey)) ?? '';
+  return winner === payment.chargeId ? { ...base, outcome: success } : { ...base, outcome: 'duplicate_refunded', refundReason: 'duplicate_refunded', paidBy: winner };
+}
+
+/** What the payment took, read from the service; undefined when it did not succeed after all. */
+async function readPayment(context: CheckoutContext, payment: SucceededPayment, request: Request): Promise<{ amount: number; currency: string } | undefined> {
+  try {
+    if (payment.kind === 'authorization') {
+      const authorization = await context.client.cardAuthorizations.get(payment.chargeId, { signal: request.signal });
+      return authorization.status === 'AUTHORIZED' || authorization.status === 'CAPTURED' ? { amount: authorization.amount, currency: authorization.currency } : undefined;
+    }
+    const charge = await context.client.charges.get(payment.chargeId, { signal: request.signal });
+    return charge.status === 'SUCCEEDED' ? { amount: charge.amount, currency: charge.currency } : undefined;
+  } catch (error) {
+    throw upstreamRefusal(error);
+  }
+}
+
+/** The order as the merchant prices it now; null when it can no longer be paid. */
+async function currentOrder(context: CheckoutContext, attempt: AttemptRecord, request: Request): Promise<ResolvedOrder | null> {
+  try {
+    return await resolveOrder(context.options, attempt.orderReference, request, 'confirm');
+  } catch (error) {
+    if (error instanceof CheckoutError && error.code === 'ORDER_NOT_FOUND') return null;
+    throw error;
+  }
+}
+
+/**
+ * Refunds (a card authorization: cancels) a payment that must not stand, once: the idempotency key
+ * is the payment's, so a retry on any instance makes the same refund. A refusal by the service is
+ * final (`refund_failed`, for the merchant to settle by hand); a fault is thrown, to try again.
+ */
+async function undo(context: CheckoutContext, payment: SucceededPayment, record: OutcomeRecord): Promise<OutcomeRecord> {
+  if (record.refundReason === undefined || record.refundId !== undefined || record.outcome === 'refund_failed') return record;
+  const idempotencyKey = `satang-refund-${payment.chargeId}`;
+  let refundId: string;
+  try {
+    if (payment.kind === 'authorization') {
+      await context.client.cardAuthorizations.cancel(payment.chargeId, { idempotencyKey });
+      refundId = payment.chargeId;
+    } else {
+      const reason = record.refundReason === 'duplicate_refunded' ? 'the order was already paid' : 'the order changed after this payment started';
+      refundId = (await context.client.refunds.create({ chargeId: payment.chargeId, reason }, { idempotencyKey })).refundId;
+    }
+  } catch (error) {
+    if (error instanceof ServiceError && error.status === 409) {
+      // Refunded in full already (by the shop, from its dashboard): nothing is left to undo.
+      refundId = '';
+      await keep(context, payment.chargeId, { ...record, refundId });
+      return { ...record, refundId };
+    }
+    // A refund of the charge still pending (one at a time), or a fault: try again on the next news.
+    if (!(error instanceof ServiceError) || error.retryable || error instanceof StateConflictError) throw new UndoLater(error);
+    const failed: OutcomeRecord = { ...record, outcome: 'refund_failed', refundError: error.errorCode };
+    await keep(context, payment.chargeId, failed);
+    return failed;
+  }
+  const refunded = { ...record, refundId };
+  await context.store.set(`auto-refund:${refundId}`, payment.chargeId, ORDER_RECORD_TTL_MS);
+  await keep(context, payment.chargeId, refunded);
+  return refunded;
+}
+
+/** Tells `onOrder` of the outcome, once it is carried out. */
+async function tell(context: CheckoutContext, chargeId: string, attempt: AttemptRecord, record: OutcomeRecord, fromWebhook: boolean): Promise<OutcomeRecord> {
+  const onOrder = context.options.onOrder;
+  if (onOrder) {
+    try {
+      await onOrder(orderEvent(chargeId, attempt, record));
+    } catch (error) {
+      if (fromWebhook) throw new CheckoutError(500, 'INTERNAL_ERROR', 'The order event could not be handled; it will be retried.', { retryable: true, cause: error });
+      context.options.log?.({ method: 'EVENT', path: orderEventType(record.outcome), status: 500, durationMs: 0, chargeId, error });
+      return record;
+    }
+  }
+  const told = { ...record, told: true };
+  await keep(context, chargeId, told);
+  return told;
+}
+
+/**
+ * A refund the handler made to undo a payment failed at the service after it was accepted: the
+ * payment's outcome becomes `refund_failed`, and `onOrder` hears it. False when the refund is not
+ * one of the handler's.
+ */
+export async function noteRefundFailed(context: CheckoutContext, refundId: string, errorCode: string): Promise<boolean> {
+  const chargeId = await context.store.get(`auto-refund:${refundId}`);
+  if (chargeId === undefined) return false;
+  const [attemptText, outcomeText] = await Promise.all([context.store.get(attemptKey(chargeId)), context.store.get(outcomeKey(chargeId))]);
+  if (attemptText === undefined || outcomeText === undefined) return false;
+  const record = JSON.parse(outcomeText) as OutcomeRecord;
+  if (record.outcome === 'refund_failed') return true;
+  const failed: OutcomeRecord = { ...record, outcome: 'refund_failed', refundError: errorCode || 'REFUND_FAILED', told: false };
+  await keep(context, chargeId, failed);
+  await tell(context, chargeId, JSON.parse(attemptText) as AttemptRecord, failed, true);
+  return true;
+}
+
+async function keep(context: CheckoutContext, chargeId: string, record: OutcomeRecord): Promise<void> {
+  await context.store.set(outcomeKey(chargeId), JSON.stringify(record), ORDER_RECORD_TTL_MS);
+}
+
+function orderEvent(chargeId: string, attempt: AttemptRecord, record: OutcomeRecord): OrderEvent {
+  const base = { referenceId: attempt.referenceId, orderReference: attempt.orderReference, chargeId, amount: record.amount, currency: record.currency };
+  switch (record.outcome) {
+    case 'paid':
+      return { ...base, type: 'order.paid' };
+    case 'authorized':
+      return { ...base, type: 'order.authorized' };
+    case 'duplicate_refunded':
+      return { ...base, type: 'order.duplicate_refunded', paidBy: record.paidBy ?? '', refundId: record.refundId ?? '' };
+    case 'repriced_refunded':
+      return { ...base, type: 'order.repriced_refunded', orderAmount: record.orderAmount ?? null, refundId: record.refundId ?? '' };
+    case 'amount_mismatch':
+      return { ...base, type: 'order.amount_mismatch', expectedAmount: attempt.amount, expectedCurrency: attempt.currency };
+    case 'refund_failed':
+      return { ...base, type: 'order.refund_failed', reason: record.refundReason ?? 'duplicate_refunded', errorCode: record.refundError ?? '' };
+  }
+}

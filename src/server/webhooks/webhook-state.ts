@@ -23,6 +23,19 @@ export interface WebhookState {
   version: number | undefined;
 }
 
+/**
+ * The member naming each kind's resource. A refund's body also names its charge, and a
+ * transaction's is not the charge: each is a resource of its own, ordered and deduplicated apart.
+ */
+const RESOURCE_ID: Readonly<Record<string, string>> = {
+  charge: 'chargeId',
+  refund: 'refundId',
+  transaction: 'transactionId',
+  card_authorization: 'cardAuthorizationId',
+  payment_link: 'paymentLinkId',
+  bolt_intent: 'id',
+};
+
 /** How many lifecycle ranks a version leaves room for at each millisecond. */
 const RANKS = 8;
 
@@ -82,7 +95,7 @@ export function olderThan(state: WebhookState, ms: number): boolean {
 export function webhookState(event: WebhookEvent): WebhookState {
   const p = event.payload as Record<string, unknown>;
   const kind = event.name.slice(0, event.name.indexOf('.'));
-  const id = p.chargeId ?? p.refundId ?? p.transactionId ?? p.cardAuthorizationId ?? p.paymentLinkId ?? p.id;
+  const id = p[RESOURCE_ID[kind] ?? 'id'];
   const status = String(p.status ?? p.transactionType);
   const at = p.updatedAt ?? p.createdAt;
   return {

@@ -332,6 +332,22 @@ describe('webhooks under abuse', () => {
       expect(names()).toEqual(['refund.succeeded SUCCEEDED']);
     });
 
+    it('hands on both partial refunds of one charge, the later one delivered first: each refund is its own resource', async () => {
+      setUp();
+      const charge = await payByCard('4111111111111111');
+      const first = await service.post('/api/v1/refunds', { chargeId: charge.chargeId, amount: 1_000 });
+      const firstDone = await one('refund.succeeded', first.body.refundId);
+      // Ordered in time, so the second refund's updatedAt is later than the first's.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const second = await service.post('/api/v1/refunds', { chargeId: charge.chargeId, amount: 2_000 });
+      const secondDone = await one('refund.succeeded', second.body.refundId);
+
+      expect((await deliver(secondDone)).body).toEqual({ received: true });
+      expect((await deliver(firstDone)).body).toEqual({ received: true });
+      expect((await deliver(firstDone)).body).toEqual({ received: true, duplicate: true });
+      expect(events.map((e) => (e.payload as { refundId?: string }).refundId)).toEqual([second.body.refundId, first.body.refundId]);
+    });
+
     it('hands a charge on SUCCEEDED only when its earlier FAILED comes after it, transaction.created apart', async () => {
       setUp();
       const charge = await declinedThenPaidBySlip();
@@ -351,7 +367,8 @@ describe('webhooks under abuse', () => {
         { received: true, duplicate: true },
       ]);
       expect(names()).toEqual(['transaction.created', 'charge.succeeded SUCCEEDED']);
-      expect((await status(charge.chargeId, charge.statusToken)).body).toEqual({ chargeId: charge.chargeId, status: 'SUCCEEDED', failureCode: null });
+      // Paid by its slip after all: that success pays the order.
+      expect((await status(charge.chargeId, charge.statusToken)).body).toEqual({ chargeId: charge.chargeId, status: 'SUCCEEDED', failureCode: null, outcome: 'paid' });
     });
 
     it('does not record a state onEvent failed on, so an older state and then its retry are both handled', async () => {

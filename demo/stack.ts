@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -153,14 +154,18 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
   api.checkout = toNodeListener(
     createCheckoutHandler({
       service: client,
-      statusTokenSecret: SANDBOX_DEFAULTS.apiKey,
+      // Its own secret, never a key printed in the README: whoever knows it can forge status tokens.
+      statusTokenSecret: randomBytes(32).toString('base64url'),
+      publicUrl: shopUrl,
       resolveOrder: orders.resolve,
       basePath: '/api/checkout',
       webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64,
-      // The shop learns that an order is paid from the service's signed webhook, not from the page.
-      onEvent: (event) => {
-        if (event.name === 'charge.succeeded' && event.payload.referenceId) orders.markPaid(event.payload.referenceId, event.payload.chargeId);
-        if (event.name === 'card_authorization.authorized' && event.payload.referenceId) orders.markAuthorized(event.payload.referenceId, event.payload.cardAuthorizationId);
+      // The shop learns that an order is paid from the handler's order events, never from the page:
+      // only a payment of the whole order, at its current price, and the order's first, pays it.
+      onOrder: (event) => {
+        if (event.type === 'order.paid') orders.markPaid(event.referenceId, event.chargeId);
+        if (event.type === 'order.authorized') orders.markAuthorized(event.referenceId, event.chargeId);
+        if (event.type !== 'order.paid' && event.type !== 'order.authorized') log?.(`order ${event.referenceId}: ${event.type} (${event.chargeId})`);
       },
       ...(options.rateLimit === false ? { rateLimit: false as const } : {}),
       // The pages are served on both names of the loopback address.

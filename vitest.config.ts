@@ -1,6 +1,6 @@
 import { playwright } from '@vitest/browser-playwright';
 import { configDefaults, defineConfig } from 'vitest/config';
-import { BROWSER_SANDBOX_PORT, BROWSER_SHOP_PORT } from './test/browser/ports.js';
+import { BROWSER_PAGE_PORT, BROWSER_SANDBOX_PORT, BROWSER_SHOP_PORT } from './test/browser/ports.js';
 
 /** The system Chromium, as for the end-to-end tests: Playwright's own browser download is not used. */
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -46,6 +46,8 @@ export default defineConfig({
           globalSetup: ['test/browser/backend.ts'],
           browser: {
             enabled: true,
+            // A fixed port: the shop's server only sends shoppers back to its own public origin, this page's.
+            api: { port: BROWSER_PAGE_PORT, strictPort: true },
             headless: true,
             provider: playwright({
               launchOptions: {

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { BROWSER_SANDBOX_PORT, BROWSER_SHOP_PORT } from './ports.js';
+import { BROWSER_PAGE_ORIGIN, BROWSER_SANDBOX_PORT, BROWSER_SHOP_PORT } from './ports.js';
 import { listenSandbox, SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
 import { createCheckoutHandler, toNodeListener } from '../../src/server/index.js';
 
@@ -23,6 +23,8 @@ export default async function setup(): Promise<() => Promise<void>> {
         return match ? { amount: Number(match[1]), currency: 'THB', referenceId: reference } : null;
       },
       basePath: '/api/checkout',
+      // The test page's origin: the shop's pages, where redirect payments come back to.
+      publicUrl: BROWSER_PAGE_ORIGIN,
       webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64,
       rateLimit: false,
       statusPollIntervalMs: 200,

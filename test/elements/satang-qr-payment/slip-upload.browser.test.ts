@@ -27,7 +27,7 @@ async function qrCharge(): Promise<QrCharge> {
   const answer = await fetch(`${ENDPOINT}/charges`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
-    body: JSON.stringify({ orderReference: `order-${AMOUNT_SATANG}-${crypto.randomUUID()}`, paymentMethod: { type: 'QR_PROMPT_PAY' } }),
+    body: JSON.stringify({ orderReference: `order-${AMOUNT_SATANG}-${crypto.randomUUID()}`, paymentMethod: { type: 'QR_PROMPT_PAY' }, amount: AMOUNT_SATANG, currency: 'THB' }),
   });
   expect(answer.status).toBe(201);
   return (await answer.json()) as QrCharge;

@@ -98,7 +98,7 @@ describe('toNodeListener', () => {
     const approve = await fetch(redirect.redirectUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=approve', redirect: 'manual' });
     expect(approve.status).toBe(200);
     const status = await fetch(`${shop}/api/checkout/charges/${chargeId}/status?wait=5`, { headers: { 'X-Satang-Status-Token': statusToken } });
-    expect(await status.json()).toEqual({ chargeId, status: 'SUCCEEDED', failureCode: null });
+    expect(await status.json()).toEqual({ chargeId, status: 'SUCCEEDED', failureCode: null, outcome: 'paid' });
     await vi.waitFor(() => expect(events.map((e) => e.name).sort()).toEqual(['charge.succeeded', 'transaction.created']));
     // The handler answered before the dispatcher recorded it: wait for the log to settle.
     await sandbox.sandbox.webhooks.idle();

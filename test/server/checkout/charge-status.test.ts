@@ -50,7 +50,7 @@ describe('GET /charges/{id}/status?wait=N when the webhook crosses the first rea
     const started = Date.now();
     const answer = await harness.call('GET', `/charges/${chargeId}/status?wait=10`, { headers: { 'X-Satang-Status-Token': statusToken } });
     expect(payDuringRead).toBeUndefined();
-    expect(answer.body).toEqual({ chargeId, status: 'SUCCEEDED', failureCode: null });
+    expect(answer.body).toEqual({ chargeId, status: 'SUCCEEDED', failureCode: null, outcome: 'paid' });
     expect(harness.events.map((e) => e.name)).toContain('charge.succeeded');
     // The wait is 10 s and the handler asks the service only every 60 s: only the webhook can end it early.
     expect(Date.now() - started).toBeLessThan(5_000);

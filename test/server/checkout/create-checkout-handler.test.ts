@@ -60,7 +60,7 @@ describe('createCheckoutHandler', () => {
       const charge = await service.getCharge(body.chargeId);
       expect(charge).toMatchObject({ amount: 12_345, currency: 'THB', referenceId: 'order-1001', status: 'SUCCEEDED' });
       const read = await status(body.chargeId, body.statusToken);
-      expect(CheckoutStatusResponseSchema.parse(read.body)).toEqual({ chargeId: body.chargeId, status: 'SUCCEEDED', failureCode: null });
+      expect(CheckoutStatusResponseSchema.parse(read.body)).toEqual({ chargeId: body.chargeId, status: 'SUCCEEDED', failureCode: null, outcome: 'paid' });
     });
 
     it('answers a retry of an attempt with its first answer, even once the order is paid and no longer for sale', async () => {

@@ -65,7 +65,7 @@ describe('POST /charges/:id/slip', () => {
       expect(CheckoutSlipResponseSchema.parse(answer.body)).toEqual({ chargeId: charge.chargeId, status: 'SUCCEEDED', verificationResult: 'UPDATED_TO_SUCCEEDED' });
       expect(answer.headers.get('cache-control')).toBe('no-store');
       expect(await service.getCharge(charge.chargeId)).toMatchObject({ status: 'SUCCEEDED', amount: 12_345 });
-      expect((await status(charge.chargeId, charge.statusToken)).body).toEqual({ chargeId: charge.chargeId, status: 'SUCCEEDED', failureCode: null });
+      expect((await status(charge.chargeId, charge.statusToken)).body).toEqual({ chargeId: charge.chargeId, status: 'SUCCEEDED', failureCode: null, outcome: 'paid' });
     });
 
     it('answers ALREADY_SUCCEEDED when the charge had succeeded before, changing nothing', async () => {
@@ -95,7 +95,7 @@ describe('POST /charges/:id/slip', () => {
 
       expect((await sendSlip(charge.chargeId, charge.statusToken, { raw })).status).toBe(200);
 
-      expect((await waiting).body).toEqual({ chargeId: charge.chargeId, status: 'SUCCEEDED', failureCode: null });
+      expect((await waiting).body).toEqual({ chargeId: charge.chargeId, status: 'SUCCEEDED', failureCode: null, outcome: 'paid' });
       expect(Date.now() - started).toBeLessThan(5_000);
     });
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { CLIENT_ADDRESS_HEADER } from './client-address.js';
+import { CLIENT_ADDRESS_HEADER, rememberSocketAddress } from './client-address.js';
 
 /** A Fetch-style handler: the shape of every Satang server piece. */
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -68,7 +68,6 @@ export function toRequest(req: IncomingMessage, options: NodeListenerOptions = {
   }
   // Only the socket knows who is calling: a client cannot pose as another for rate limits.
   headers.delete(CLIENT_ADDRESS_HEADER);
-  if (req.socket.remoteAddress) headers.set(CLIENT_ADDRESS_HEADER, req.socket.remoteAddress);
   const controller = new AbortController();
   req.once('close', () => {
     if (!req.complete) controller.abort();
@@ -80,12 +79,15 @@ export function toRequest(req: IncomingMessage, options: NodeListenerOptions = {
   const hasBody = method !== 'GET' && method !== 'HEAD';
   // Express strips its mount path from req.url and keeps the full one in originalUrl.
   const path = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
-  return new Request(new URL(path, origin), {
+  const request = new Request(new URL(path, origin), {
     method,
     headers,
     signal: controller.signal,
     ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
   });
+  // Only the socket knows who is calling: kept beside the request, where no client can write it.
+  if (req.socket.remoteAddress) rememberSocketAddress(request, req.socket.remoteAddress);
+  return request;
 }
 
 function bodyAlreadyRead(req: IncomingMessage): boolean {

@@ -125,7 +125,9 @@ export interface CheckoutHandlerOptions {
   /**
    * Who the caller is, for rate limits; when it answers, `trustProxy` is not consulted. Set it on
    * runtimes without the Node adapter (`toNodeListener`), where no socket address reaches the
-   * handler (e.g. from the platform's own client address).
+   * handler (e.g. from the platform's own client address), unless `trustProxy` describes the
+   * platform's proxies: then the `X-Forwarded-For` entry its proxy wrote names the client. With
+   * neither, every caller there shares one count.
    */
   getClientId?: (request: Request) => string | undefined;
   /**

@@ -1,4 +1,4 @@
-import { CLIENT_ADDRESS_HEADER } from '../../node/client-address.js';
+import { socketAddressOf } from '../../node/client-address.js';
 import { ConfigurationError } from '../errors.js';
 import type { CheckoutHandlerOptions } from './checkout-options.js';
 
@@ -22,23 +22,36 @@ const compiled = new WeakMap<readonly string[], Trust>();
 
 /**
  * The address of the client that sent `request`, as far as `trustProxy` lets it be known: the
- * socket address the Node adapter set in {@link CLIENT_ADDRESS_HEADER}, or, behind trusted
+ * socket address the Node adapter recorded beside the request (never a header), or, behind trusted
  * proxies, the `X-Forwarded-For` entry they vouch for (walked from the right, the socket being the
  * last hop). Addresses come back in one spelling (an IPv4-mapped IPv6 address as its IPv4
- * address, IPv6 compressed and lowercase), so one client is one key. `undefined` when the request
- * carries no socket address (it did not come through the Node adapter). Throws a
+ * address, IPv6 compressed and lowercase), so one client is one key. Without the Node adapter
+ * (Hono, Next.js, Workers) there is no socket address: with `trustProxy` set, the rightmost
+ * `X-Forwarded-For` entry, which the platform's proxy wrote, is the first hop; without it,
+ * `undefined` (set `getClientId` from the platform's own client address). Throws a
  * {@link ConfigurationError} when `trustProxy` is not a valid setting.
  */
 export function clientAddress(request: Request, trustProxy: TrustProxy | undefined): string | undefined {
-  const socket = request.headers.get(CLIENT_ADDRESS_HEADER);
-  if (socket === null || socket === '') return undefined;
   const trust = trustOf(trustProxy ?? false);
-  let client = parseAddress(socket);
-  // Not an address at all: nothing past it is believed, and the value is the best name there is.
-  if (!client) return socket;
   const forwarded = request.headers.get('x-forwarded-for');
   const hops = forwarded === null ? [] : forwarded.split(',').reverse();
+  const socket = socketAddressOf(request);
+  let client: Address | undefined;
+  let first = 0;
+  if (socket === undefined) {
+    // No socket seen (a runtime without the Node adapter): only a trusted proxy's word names the
+    // client, and the platform's own proxy, whose socket this runtime hides, is the first hop.
+    if (trustProxy === undefined || trustProxy === false || trustProxy === 0) return undefined;
+    client = hops.length > 0 ? parseForwardedEntry(hops[0] ?? '') : undefined;
+    if (!client) return undefined;
+    first = 1;
+  } else {
+    client = parseAddress(socket);
+    // Not an address at all: nothing past it is believed, and the value is the best name there is.
+    if (!client) return socket;
+  }
   for (const [index, hop] of hops.entries()) {
+    if (index < first) continue;
     if (!trust(client, index)) break;
     const next = parseForwardedEntry(hop);
     if (!next) break;

@@ -1,16 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLIENT_ADDRESS_HEADER } from '../../../src/node/client-address.js';
+import { CLIENT_ADDRESS_HEADER, rememberSocketAddress } from '../../../src/node/client-address.js';
 import { checkTrustProxy, clientAddress, type TrustProxy } from '../../../src/server/checkout/client-identity.js';
 import { ConfigurationError, createCheckoutHandler, toNodeListener, type CheckoutHandlerOptions } from '../../../src/server/index.js';
 
-/** A request as the Node adapter hands it on: `socket` in the client address header, and the client's own X-Forwarded-For lines. */
+/** A request as the Node adapter hands it on: `socket` recorded beside it, and the client's own X-Forwarded-For lines. */
 function requestFrom(socket: string | undefined, ...forwardedFor: string[]): Request {
   const headers = new Headers();
-  if (socket !== undefined) headers.set(CLIENT_ADDRESS_HEADER, socket);
   for (const line of forwardedFor) headers.append('x-forwarded-for', line);
-  return new Request('https://shop.example/api/checkout/charges', { headers });
+  const request = new Request('https://shop.example/api/checkout/charges', { headers });
+  if (socket !== undefined) rememberSocketAddress(request, socket);
+  return request;
 }
 
 const clientOf = (trustProxy: TrustProxy | undefined, socket: string | undefined, ...forwardedFor: string[]) => clientAddress(requestFrom(socket, ...forwardedFor), trustProxy);
@@ -24,10 +25,20 @@ describe('clientAddress', () => {
       }
     });
 
-    it('is unknown without a socket address, even with X-Forwarded-For', () => {
+    it('is unknown without a socket address, whatever X-Forwarded-For or a client address header claims', () => {
       expect(clientOf(false, undefined, '203.0.113.1')).toBeUndefined();
-      expect(clientOf(2, undefined, '203.0.113.1, 10.0.0.1')).toBeUndefined();
-      expect(clientOf(['0.0.0.0/0'], undefined, '203.0.113.1')).toBeUndefined();
+      const forged = new Request('https://shop.example/api/checkout/charges', { headers: { [CLIENT_ADDRESS_HEADER]: '198.51.100.7' } });
+      expect(clientAddress(forged, false)).toBeUndefined();
+      expect(clientAddress(forged, 1)).toBeUndefined();
+    });
+
+    it('without the Node adapter, takes the entry the platform\'s proxy wrote only when trustProxy says proxies are in front', () => {
+      // The platform's proxy (hidden from the runtime) appended the address it saw, last.
+      expect(clientOf(1, undefined, '198.51.100.9, 203.0.113.1')).toBe('203.0.113.1');
+      expect(clientOf(2, undefined, '198.51.100.9, 203.0.113.1')).toBe('198.51.100.9');
+      expect(clientOf(['10.0.0.0/8'], undefined, '198.51.100.9, 10.0.0.1')).toBe('198.51.100.9');
+      expect(clientOf(0, undefined, '203.0.113.1')).toBeUndefined();
+      expect(clientOf(1, undefined, 'junk')).toBeUndefined();
     });
 
     it('names one client one way: an IPv4-mapped socket address as IPv4, IPv6 compressed', () => {

@@ -6,6 +6,7 @@ import { FAILURE_MESSAGE_KEYS } from '../../../src/core/failure.js';
 import { en } from '../../../src/elements/i18n/en.js';
 import { cardMessages } from '../../../src/elements/i18n/card.js';
 import { checkoutMessages } from '../../../src/elements/i18n/checkout.js';
+import { conflictMessages } from '../../../src/elements/i18n/conflict.js';
 import { msg, useMessages } from '../../../src/elements/i18n/localize.js';
 import { outcomeMessages } from '../../../src/elements/i18n/outcome.js';
 import { paymentMessages } from '../../../src/elements/i18n/payment.js';
@@ -35,13 +36,13 @@ describe('the message catalogs', () => {
 describe('each element', () => {
   // The catalogs the files of an element (its folder) register between them, with its
   // LocalizeController or, for strings fetched later, with useMessages: the checkout registers the
-  // outcome strings with its payment code, which it fetches after the first render.
+  // outcome and conflict strings with its payment code, which it fetches after the first render.
   const registers: Record<string, { en: Record<string, string> }[]> = {
     'satang-card-form': [cardMessages],
-    'satang-checkout': [checkoutMessages, paymentMessages, outcomeMessages],
+    'satang-checkout': [checkoutMessages, paymentMessages, outcomeMessages, conflictMessages],
     'satang-qr-payment': [paymentMessages, outcomeMessages, qrMessages],
   };
-  const names = { cardMessages, checkoutMessages, paymentMessages, outcomeMessages, qrMessages };
+  const names = { cardMessages, checkoutMessages, conflictMessages, paymentMessages, outcomeMessages, qrMessages };
   for (const [element, catalogs] of Object.entries(registers)) {
     it(`registers the catalogs of every message key it names: <${element}>`, () => {
       const folder = join('src/elements', element);

@@ -18,8 +18,7 @@ export function socketAddressOf(request: Request): string | undefined {
 
 /**
  * A header a client may write and nothing here believes: the Node adapter removes it from every
- * request, so code that once read it finds nothing rather than a forged address. Read
- * {@link socketAddressOf} instead.
- * @deprecated
+ * request, so code that once read it finds nothing rather than a forged address. The address is
+ * read with {@link socketAddressOf}.
  */
 export const CLIENT_ADDRESS_HEADER = 'x-satang-client-address';

@@ -27,7 +27,7 @@ export interface CheckoutStore {
   subscribe(channel: string, listener: (message: string) => void): () => void;
 }
 
-/** Most entries the in-memory store keeps; the oldest go first past it. */
+/** Most entries the in-memory store keeps, and most counters apart from them; the oldest go first past it. */
 export const MEMORY_STORE_MAX_ENTRIES = 100_000;
 
 interface Entry {
@@ -44,6 +44,11 @@ interface Entry {
  */
 export class MemoryCheckoutStore implements CheckoutStore {
   readonly #entries = new Map<string, Entry>();
+  /**
+   * Counters apart from everything else: any caller makes new ones (a rate-limit key per client
+   * and window), so filling their cap must never push out a handled webhook or a paid order.
+   */
+  readonly #counters = new Map<string, Entry>();
   readonly #channels = new Map<string, Set<(message: string) => void>>();
   readonly #now: () => number;
   readonly #maxEntries: number;
@@ -54,9 +59,9 @@ export class MemoryCheckoutStore implements CheckoutStore {
   }
 
   increment(key: string, windowMs: number): Promise<number> {
-    const entry = this.#live(key);
+    const entry = this.#live(key, this.#counters);
     const count = entry ? Number(entry.value) + 1 : 1;
-    this.#put(key, String(count), entry ? entry.expiresAtMs : this.#now() + windowMs);
+    this.#put(key, String(count), entry ? entry.expiresAtMs : this.#now() + windowMs, undefined, this.#counters);
     return Promise.resolve(count);
   }
 
@@ -84,6 +89,7 @@ export class MemoryCheckoutStore implements CheckoutStore {
 
   delete(key: string): Promise<void> {
     this.#entries.delete(key);
+    this.#counters.delete(key);
     return Promise.resolve();
   }
 
@@ -105,27 +111,32 @@ export class MemoryCheckoutStore implements CheckoutStore {
     };
   }
 
-  /** How many entries are held (for tests and metrics). */
+  /** How many entries are held, counters apart (for tests and metrics). */
   get size(): number {
     return this.#entries.size;
   }
 
-  #live(key: string): Entry | undefined {
-    const entry = this.#entries.get(key);
+  /** How many counters are held (for tests and metrics); capped apart at the same number. */
+  get counters(): number {
+    return this.#counters.size;
+  }
+
+  #live(key: string, map = this.#entries): Entry | undefined {
+    const entry = map.get(key);
     if (entry && entry.expiresAtMs <= this.#now()) {
-      this.#entries.delete(key);
+      map.delete(key);
       return undefined;
     }
     return entry;
   }
 
-  #put(key: string, value: string, expiresAtMs: number, version?: number): void {
-    this.#entries.delete(key);
-    this.#entries.set(key, version === undefined ? { value, expiresAtMs } : { value, expiresAtMs, version });
+  #put(key: string, value: string, expiresAtMs: number, version?: number, map = this.#entries): void {
+    map.delete(key);
+    map.set(key, version === undefined ? { value, expiresAtMs } : { value, expiresAtMs, version });
     // Insertion order is write order: past the cap, the least recently written go first.
-    for (const oldest of this.#entries.keys()) {
-      if (this.#entries.size <= this.#maxEntries) break;
-      this.#entries.delete(oldest);
+    for (const oldest of map.keys()) {
+      if (map.size <= this.#maxEntries) break;
+      map.delete(oldest);
     }
   }
 }

@@ -29,6 +29,17 @@ describe('MemoryCheckoutStore', () => {
     expect(await store.get('d')).toBe('d');
   });
 
+  it('caps counters apart, so a flood of new counters never pushes out a handled webhook or a paid order', async () => {
+    const store = new MemoryCheckoutStore({ maxEntries: 3 });
+    expect(await store.setIfAbsent('webhook:charge:ch_1:SUCCEEDED:t', '1', 60_000)).toBe(true);
+    await store.set('paid:order-1', 'ch_1', 60_000);
+    for (let i = 0; i < 1_000; i += 1) await store.increment(`rate:charges:198.51.100.${i}:0`, 60_000);
+    expect(store.counters).toBe(3);
+    expect(await store.setIfAbsent('webhook:charge:ch_1:SUCCEEDED:t', '1', 60_000)).toBe(false);
+    expect(await store.get('paid:order-1')).toBe('ch_1');
+    expect(store.size).toBe(2);
+  });
+
   it('delivers a published message to subscribers until they leave', async () => {
     const store = new MemoryCheckoutStore();
     const heard: string[] = [];

@@ -1,0 +1,218 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { signWebhookPayload } from '../../../src/core/webhook-signature.js';
+import { SERVICE_HEADERS } from '../../../src/core/constants.js';
+import { createCheckoutHandler, MemoryCheckoutStore, type OrderEvent, type ResolvedOrder } from '../../../src/server/index.js';
+import { BASE, createCheckoutHarness, SERVICE, SHOP, WEBHOOK_KEY, type CheckoutHarness } from '../../support/checkout-harness.js';
+import { ORIGIN } from '../../support/sandbox-client.js';
+
+/**
+ * One payment per order, at the amount the shopper approved, paid meaning paid in full: the
+ * scenarios of the money rules one by one, against the real sandbox (its webhooks reach the
+ * handler in process as over a socket).
+ */
+
+const PRICE = 24_500;
+
+/** The shop of one test: an order priced on the server, no longer for sale once paid. Each test has its own, so a late webhook of an earlier one cannot reach it. */
+interface Shop {
+  price: number;
+  paid: string | undefined;
+  orderEvents: OrderEvent[];
+}
+let shop: Shop;
+let harness: CheckoutHarness;
+
+function setUp(options: Parameters<typeof createCheckoutHarness>[1] = {}) {
+  const mine: Shop = { price: PRICE, paid: undefined, orderEvents: [] };
+  shop = mine;
+  const orders: Record<string, ResolvedOrder> = {};
+  harness = createCheckoutHarness(orders, {
+    resolveOrder: (reference) => (reference === 'cart-1' && !mine.paid ? { amount: mine.price, currency: 'THB', referenceId: 'order-1' } : null),
+    onOrder: (event) => {
+      mine.orderEvents.push(event);
+      if (event.type === 'order.paid') mine.paid ??= event.chargeId;
+    },
+    ...options,
+  });
+  return harness;
+}
+
+afterEach(() => {
+  (harness as CheckoutHarness | undefined)?.sandbox.close();
+});
+
+const card = async (pan = '4111111111111111') => ({ type: 'CARD_TOKEN', cardTokenId: await harness.service.tokenize(pan), securityCode: '123' });
+const QR = { type: 'QR_PROMPT_PAY' };
+
+function pay(paymentMethod: unknown, key: string, extra: Record<string, unknown> = {}) {
+  return harness.call('POST', '/charges', { body: { orderReference: 'cart-1', amount: shop.price, currency: 'THB', paymentMethod, ...extra }, headers: { 'Idempotency-Key': key } });
+}
+
+const status = (chargeId: string, token: string) => harness.call('GET', `/charges/${chargeId}/status`, { headers: { 'X-Satang-Status-Token': token } });
+
+/** The payer scans the QR and pays it on the sandbox's PromptPay page. */
+async function scanAndPay(rawData: string) {
+  const page = await harness.service.submitPage(`${ORIGIN}/sandbox/pages/promptpay`, { rawData, outcome: 'succeed' });
+  expect(page.status).toBeLessThan(400);
+}
+
+const chargesOfOrder = () => [...harness.sandbox.store.charges.values()].map((r) => r.charge).filter((c) => c.referenceId === 'order-1');
+const refundsOf = (chargeId: string) => [...harness.sandbox.store.refunds.values()].map((r) => r.refund).filter((r) => r.chargeId === chargeId);
+
+describe('one payment per order', () => {
+  it('takes one charge from two tabs paying at once, and tells the other tab why', async () => {
+    setUp();
+    const [a, b] = await Promise.all([pay(await card(), 'tab-a'), pay(await card(), 'tab-b')]);
+    const statuses = [a.status, b.status].sort();
+    expect(statuses).toEqual([201, 409]);
+    const refused = a.status === 409 ? a : b;
+    expect(['PAYMENT_IN_PROGRESS', 'ORDER_ALREADY_PAID']).toContain(refused.body.error.errorCode);
+    expect(chargesOfOrder()).toHaveLength(1);
+  });
+
+  it('shows a second tab the QR the first one opened instead of making another', async () => {
+    setUp();
+    const first = await pay(QR, 'tab-a');
+    const second = await pay(QR, 'tab-b');
+    expect(second.status).toBe(201);
+    expect(second.body.chargeId).toBe(first.body.chargeId);
+    expect(second.body.encodedImage.rawData).toBe(first.body.encodedImage.rawData);
+    expect((await status(second.body.chargeId, second.body.statusToken)).body.status).toBe('PENDING');
+    expect(chargesOfOrder()).toHaveLength(1);
+  });
+
+  it('refuses a card while a QR is open, pays by card when the shopper says so, and refunds the old QR paid later', async () => {
+    setUp();
+    const qr = await pay(QR, 'tab-a');
+    const refused = await pay(await card(), 'tab-b');
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ paymentMethodType: 'QR_PROMPT_PAY', replaceable: true, error: { errorCode: 'PAYMENT_IN_PROGRESS' } });
+    expect(chargesOfOrder()).toHaveLength(1);
+
+    const byCard = await pay(await card(), 'tab-b-again', { replace: true });
+    expect(byCard.status).toBe(201);
+    await vi.waitFor(() => expect(shop.paid).toBe(byCard.body.chargeId));
+
+    // The payer scans the old QR anyway.
+    await scanAndPay(qr.body.encodedImage.rawData);
+    await vi.waitFor(() => expect(shop.orderEvents.map((e) => e.type)).toEqual(['order.paid', 'order.duplicate_refunded']));
+    const duplicate = shop.orderEvents[1] as Extract<OrderEvent, { type: 'order.duplicate_refunded' }>;
+    expect(duplicate).toMatchObject({ chargeId: qr.body.chargeId, paidBy: byCard.body.chargeId, amount: PRICE, referenceId: 'order-1', orderReference: 'cart-1' });
+    await vi.waitFor(() => expect(refundsOf(qr.body.chargeId).map((r) => [r.status, r.amount, r.refundId])).toEqual([['SUCCEEDED', PRICE, duplicate.refundId]]));
+    expect(refundsOf(byCard.body.chargeId)).toEqual([]);
+    // The QR's own page learns that its payment was given back, the order being paid already.
+    expect((await status(qr.body.chargeId, qr.body.statusToken)).body).toMatchObject({ status: 'SUCCEEDED', outcome: 'duplicate_refunded' });
+    expect((await status(byCard.body.chargeId, byCard.body.statusToken)).body).toMatchObject({ status: 'SUCCEEDED', outcome: 'paid' });
+  });
+
+  it('answers ORDER_ALREADY_PAID once the order is paid, even before the shop hears of it', async () => {
+    // No webhooks: the handler finds the first tab's success by reading it.
+    setUp({ onOrder: () => undefined });
+    const first = await pay(await card(), 'tab-a');
+    expect(first.status).toBe(201);
+    const again = await pay(await card(), 'tab-b');
+    expect([again.status, again.body.error.errorCode]).toEqual([409, 'ORDER_ALREADY_PAID']);
+    expect(chargesOfOrder()).toHaveLength(1);
+  });
+
+  it('lets a second attempt go once the first one failed', async () => {
+    setUp();
+    const declined = await pay(await card('4943129900084541'), 'tab-a');
+    expect(declined.status).toBe(201);
+    const retry = await pay(await card(), 'tab-a-2');
+    expect(retry.status).toBe(201);
+    await vi.waitFor(() => expect(shop.paid).toBe(retry.body.chargeId));
+  });
+
+  it('holds across two handler instances sharing one store: two tabs on two servers make one charge', async () => {
+    setUp();
+    const store = new MemoryCheckoutStore();
+    const shared = { resolveOrder: () => ({ amount: PRICE, currency: 'THB', referenceId: 'order-1' }), basePath: '/api/checkout', publicUrl: SHOP, store, rateLimit: false as const };
+    const one = createCheckoutHandler({ ...shared, service: { ...SERVICE, fetch: harness.sandbox.fetch } });
+    const two = createCheckoutHandler({ ...shared, service: { ...SERVICE, fetch: harness.sandbox.fetch } });
+    const body = async () => JSON.stringify({ orderReference: 'cart-1', amount: PRICE, paymentMethod: await card() });
+    const send = async (handler: typeof one, key: string) =>
+      handler(new Request(`${BASE}/charges`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: await body() }));
+    const answers = await Promise.all([send(one, 'a'), send(two, 'b')]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+    expect(chargesOfOrder()).toHaveLength(1);
+  });
+});
+
+describe('the shopper approves the amount', () => {
+  it('refunds a QR paid after the order was repriced, and does not call the order paid', async () => {
+    setUp();
+    const qr = await pay(QR, 'tab-a');
+    shop.price = 387_000;
+    await scanAndPay(qr.body.encodedImage.rawData);
+    await vi.waitFor(() => expect(shop.orderEvents.map((e) => e.type)).toEqual(['order.repriced_refunded']));
+    expect(shop.orderEvents[0]).toMatchObject({ chargeId: qr.body.chargeId, amount: PRICE, orderAmount: 387_000 });
+    expect(shop.paid).toBeUndefined();
+    await vi.waitFor(() => expect(refundsOf(qr.body.chargeId).map((r) => r.status)).toEqual(['SUCCEEDED']));
+    expect((await status(qr.body.chargeId, qr.body.statusToken)).body).toMatchObject({ status: 'SUCCEEDED', outcome: 'repriced_refunded' });
+
+    // The old total is refused with the new one; confirmed, the new total is what is charged.
+    const stale = await pay(await card(), 'tab-a-2', { amount: PRICE });
+    expect(stale.body).toMatchObject({ amount: 387_000, error: { errorCode: 'AMOUNT_CHANGED' } });
+    const confirmed = await pay(await card(), 'tab-a-3');
+    expect(confirmed.status).toBe(201);
+    await vi.waitFor(() => expect(shop.paid).toBe(confirmed.body.chargeId));
+    expect(harness.sandbox.store.charges.get(confirmed.body.chargeId)?.charge.amount).toBe(387_000);
+  });
+
+  it('abandons an open QR of the old total when the shopper pays the new one', async () => {
+    setUp();
+    const qr = await pay(QR, 'tab-a');
+    shop.price = 12_345;
+    const renewed = await pay(QR, 'tab-a-2');
+    expect(renewed.status).toBe(201);
+    expect(renewed.body.chargeId).not.toBe(qr.body.chargeId);
+    expect(harness.sandbox.store.charges.get(renewed.body.chargeId)?.charge.amount).toBe(12_345);
+  });
+});
+
+describe('paid means paid in full', () => {
+  it('reports a success for another amount than the approved one as amount_mismatch, never paid', async () => {
+    setUp({ webhookKeyBase64: WEBHOOK_KEY });
+    const qr = await pay(QR, 'tab-a');
+    // A success the shopper did not approve: signed with the real key, as only the service could.
+    const charge = { ...(await harness.service.getCharge(qr.body.chargeId)), status: 'SUCCEEDED', amount: 100, updatedAt: new Date().toISOString() };
+    const body = JSON.stringify(charge);
+    const answer = await harness.handler(
+      new Request(`${BASE}/webhooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [SERVICE_HEADERS.event]: 'charge.succeeded', [SERVICE_HEADERS.signature]: await signWebhookPayload(body, WEBHOOK_KEY) },
+        body,
+      }),
+    );
+    expect(answer.status).toBe(200);
+    expect(shop.orderEvents).toEqual([expect.objectContaining({ type: 'order.amount_mismatch', chargeId: qr.body.chargeId, amount: 100, expectedAmount: PRICE, expectedCurrency: 'THB' })]);
+    expect(shop.paid).toBeUndefined();
+  });
+
+  it('tells the shop when the refund of a duplicate is refused, and when one fails after it was accepted', async () => {
+    setUp();
+    const first = await pay(await card(), 'tab-a');
+    await vi.waitFor(() => expect(shop.paid).toBe(first.body.chargeId));
+    // Two more successes of the same order, reached by another route than the lock (a lost answer
+    // retried on a card whose refunds the service refuses, one whose refunds fail later).
+    for (const [pan, reason] of [['4000007640000003', 'refused'], ['4000000000005126', 'fails']] as const) {
+      const created = await harness.service.chargeCard(pan, { amount: PRICE, referenceId: 'order-1' });
+      expect(created.status, reason).toBe(201);
+    }
+    // The service's own webhooks of those two charges reach the handler: each is its order's duplicate.
+    await vi.waitFor(() => expect(shop.orderEvents.filter((e) => e.type === 'order.refund_failed')).toHaveLength(2), { timeout: 5_000 });
+    expect(shop.orderEvents.filter((e) => e.type === 'order.paid')).toHaveLength(1);
+    const failures = shop.orderEvents.filter((e) => e.type === 'order.refund_failed');
+    expect(failures.map((e) => e.reason)).toEqual(['duplicate_refunded', 'duplicate_refunded']);
+  });
+
+  it('tells each outcome once, however often the news comes', async () => {
+    setUp();
+    const first = await pay(await card(), 'tab-a');
+    await vi.waitFor(() => expect(shop.paid).toBe(first.body.chargeId));
+    for (let i = 0; i < 3; i += 1) expect((await status(first.body.chargeId, first.body.statusToken)).body.outcome).toBe('paid');
+    await harness.sandbox.webhooks.idle();
+    expect(shop.orderEvents.map((e) => e.type)).toEqual(['order.paid']);
+  });
+});

@@ -136,10 +136,12 @@ export type CheckoutSlipResponse = z.infer<typeof CheckoutSlipResponseSchema>;
  * - `repriced_refunded`: the order's price changed after this payment started; it is refunded in
  *   full and the order is not paid;
  * - `amount_mismatch`: the amount or currency captured is not the order's; the order is not paid;
+ * - `partially_captured`: a capture of the order's authorization took less than its whole amount
+ *   (the merchant's server captures; a shopper's page never follows a capture);
  * - `refund_failed`: this payment had to be refunded (one of the two above) but the service
  *   refused the refund; the shop has been told to settle it by hand. The order is not paid by it.
  */
-export const CHECKOUT_ORDER_OUTCOMES = ['paid', 'authorized', 'duplicate_refunded', 'repriced_refunded', 'amount_mismatch', 'refund_failed'] as const;
+export const CHECKOUT_ORDER_OUTCOMES = ['paid', 'authorized', 'duplicate_refunded', 'repriced_refunded', 'amount_mismatch', 'partially_captured', 'refund_failed'] as const;
 export type CheckoutOrderOutcome = (typeof CHECKOUT_ORDER_OUTCOMES)[number];
 
 /**

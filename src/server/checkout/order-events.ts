@@ -21,6 +21,10 @@ interface OrderEventBase {
  * - `order.paid`: the charge took the order's full amount, in its currency, and is the order's
  *   only payment. Comes once per order.
  * - `order.authorized`: with the authorize intent, the card authorization reserved the full amount.
+ *   The order is paid (`order.paid`, for the capture charge) once its captures add up to that
+ *   amount: one final capture of all of it, or the last of several.
+ * - `order.partially_captured`: a capture of the order's authorization took less than the whole
+ *   (`capturedAmount` so far of `expectedAmount`). The order is not paid (yet).
  * - `order.duplicate_refunded`: the order was already paid (`paidBy`); this later payment was
  *   refunded in full (an authorization: canceled). The order stays paid by `paidBy`. `refundId` is
  *   `""` when the shop had already refunded it in full itself.
@@ -38,6 +42,7 @@ export type OrderEvent =
   | (OrderEventBase & { type: 'order.duplicate_refunded'; paidBy: string; refundId: string })
   | (OrderEventBase & { type: 'order.repriced_refunded'; orderAmount: number | null; refundId: string })
   | (OrderEventBase & { type: 'order.amount_mismatch'; expectedAmount: number; expectedCurrency: string })
+  | (OrderEventBase & { type: 'order.partially_captured'; cardAuthorizationId: string; capturedAmount: number; expectedAmount: number })
   | (OrderEventBase & { type: 'order.refund_failed'; reason: 'duplicate_refunded' | 'repriced_refunded'; errorCode: string });
 
 export type OrderEventType = OrderEvent['type'];

@@ -18,8 +18,8 @@ import { authorizationStatus, chargeStatusOf, noteStatus } from './status-cache.
  */
 async function settleFromWebhook(context: CheckoutContext, event: WebhookEvent, request: Request): Promise<void> {
   if (event.name === 'charge.succeeded') {
-    const { chargeId, amount, currency, referenceId, source } = event.payload;
-    await settlePayment(context, { chargeId, kind: 'charge', amount, currency, ...(referenceId ? { referenceId } : {}), source }, { request, fromWebhook: true });
+    const { chargeId, amount, currency, referenceId, source, sourceId } = event.payload;
+    await settlePayment(context, { chargeId, kind: 'charge', amount, currency, ...(referenceId ? { referenceId } : {}), ...(sourceId ? { sourceId } : {}), source }, { request, fromWebhook: true });
   } else if (event.name === 'card_authorization.authorized') {
     const { cardAuthorizationId, amount, currency } = event.payload;
     await settlePayment(context, { chargeId: cardAuthorizationId, kind: 'authorization', amount, currency }, { request, fromWebhook: true });

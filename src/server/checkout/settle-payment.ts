@@ -39,6 +39,8 @@ export interface AttemptRecord {
   kind: StatusTokenKind;
   paymentMethodType: string;
   createdAtMs: number;
+  /** For a capture: the card authorization (of the authorize intent) it takes money from. */
+  captureOf?: string;
 }
 
 /** The decided outcome of one payment, and how far its consequences went. */
@@ -53,6 +55,8 @@ interface OutcomeRecord {
   /** Why the refund failed, for `refund_failed`. */
   refundError?: string;
   refundReason?: 'duplicate_refunded' | 'repriced_refunded';
+  /** For a capture: what the authorization's captures add up to so far. */
+  capturedAmount?: number;
   /** What the payment took. */
   amount: number;
   currency: string;
@@ -69,6 +73,8 @@ export interface SucceededPayment {
   referenceId?: string;
   /** The charge's source: only `API` charges can be the handler's. */
   source?: string;
+  /** The charge's `sourceId`: for a capture, its card authorization. */
+  sourceId?: string;
 }
 
 export const paidByKey = (referenceId: string) => `paid:${referenceId}`;
@@ -98,7 +104,17 @@ export async function rememberOrder(context: CheckoutContext, input: { order: Re
 async function attemptOf(context: CheckoutContext, payment: SucceededPayment): Promise<AttemptRecord | undefined> {
   const text = await context.store.get(attemptKey(payment.chargeId));
   if (text !== undefined) return JSON.parse(text) as AttemptRecord;
-  if (payment.kind !== 'charge' || payment.source !== 'API' || !payment.referenceId) return undefined;
+  if (payment.kind !== 'charge' || payment.source !== 'API') return undefined;
+  const authorized = payment.sourceId ? await context.store.get(attemptKey(payment.sourceId)) : undefined;
+  if (authorized !== undefined && payment.sourceId) {
+    // A capture of an authorization the handler made: it settles the order's money.
+    const authorization = JSON.parse(authorized) as AttemptRecord;
+    if (authorization.kind !== 'authorization') return undefined;
+    const capture: AttemptRecord = { ...authorization, kind: 'charge', captureOf: payment.sourceId };
+    await context.store.set(attemptKey(payment.chargeId), JSON.stringify(capture), ORDER_RECORD_TTL_MS);
+    return capture;
+  }
+  if (!payment.referenceId) return undefined;
   const order = await context.store.get(orderKey(payment.referenceId));
   const attempt = order === undefined ? undefined : (JSON.parse(order) as AttemptRecord);
   if (attempt?.kind !== 'charge') return undefined;
@@ -174,6 +190,7 @@ async function decide(context: CheckoutContext, payment: SucceededPayment, attem
   const taken = payment.amount !== undefined && payment.currency !== undefined ? { amount: payment.amount, currency: payment.currency } : await readPayment(context, payment, request);
   if (taken === undefined) return undefined;
   const base = { amount: taken.amount, currency: taken.currency, told: false };
+  if (attempt.captureOf !== undefined) return decideCapture(context, attempt.captureOf, attempt, base, request);
   if (taken.amount !== attempt.amount || taken.currency !== attempt.currency) return { ...base, outcome: 'amount_mismatch' };
   const paidKey = paidByKey(attempt.referenceId);
   const paidBy = await context.store.get(paidKey);
@@ -187,6 +204,28 @@ async function decide(context: CheckoutContext, payment: SucceededPayment, attem
   if (await context.store.setIfAbsent(paidKey, payment.chargeId, ORDER_RECORD_TTL_MS)) return { ...base, outcome: success };
   const winner = (await context.store.get(paidKey)) ?? '';
   return winner === payment.chargeId ? { ...base, outcome: success } : { ...base, outcome: 'duplicate_refunded', refundReason: 'duplicate_refunded', paidBy: winner };
+}
+
+/**
+ * A capture pays the order once the authorization's captures add up to the whole approved amount
+ * (one final capture, or the last of several); before that it is `partially_captured`. A capture
+ * is the merchant's own act: it is never refunded here.
+ */
+async function decideCapture(
+  context: CheckoutContext,
+  cardAuthorizationId: string,
+  attempt: AttemptRecord,
+  base: Pick<OutcomeRecord, 'amount' | 'currency' | 'told'>,
+  request: Request,
+): Promise<OutcomeRecord> {
+  if (base.currency !== attempt.currency) return { ...base, outcome: 'amount_mismatch' };
+  let captured: number;
+  try {
+    captured = (await context.client.cardAuthorizations.get(cardAuthorizationId, { signal: request.signal })).capturedAmount ?? 0;
+  } catch (error) {
+    throw upstreamRefusal(error);
+  }
+  return captured === attempt.amount ? { ...base, outcome: 'paid', capturedAmount: captured } : { ...base, outcome: 'partially_captured', capturedAmount: captured };
 }
 
 /** What the payment took, read from the service; undefined when it did not succeed after all. */
@@ -301,6 +340,8 @@ function orderEvent(chargeId: string, attempt: AttemptRecord, record: OutcomeRec
       return { ...base, type: 'order.repriced_refunded', orderAmount: record.orderAmount ?? null, refundId: record.refundId ?? '' };
     case 'amount_mismatch':
       return { ...base, type: 'order.amount_mismatch', expectedAmount: attempt.amount, expectedCurrency: attempt.currency };
+    case 'partially_captured':
+      return { ...base, type: 'order.partially_captured', cardAuthorizationId: attempt.captureOf ?? '', capturedAmount: record.capturedAmount ?? 0, expectedAmount: attempt.amount };
     case 'refund_failed':
       return { ...base, type: 'order.refund_failed', reason: record.refundReason ?? 'duplicate_refunded', errorCode: record.refundError ?? '' };
   }

@@ -27,7 +27,10 @@ function setUp(options: Parameters<typeof createCheckoutHarness>[1] = {}) {
   shop = mine;
   const orders: Record<string, ResolvedOrder> = {};
   harness = createCheckoutHarness(orders, {
-    resolveOrder: (reference) => (reference === 'cart-1' && !mine.paid ? { amount: mine.price, currency: 'THB', referenceId: 'order-1' } : null),
+    resolveOrder: (reference) => {
+      if (reference === 'pre-order') return { amount: PRICE, currency: 'THB', referenceId: 'order-2', intent: 'authorize' as const };
+      return reference === 'cart-1' && !mine.paid ? { amount: mine.price, currency: 'THB', referenceId: 'order-1' } : null;
+    },
     onOrder: (event) => {
       mine.orderEvents.push(event);
       if (event.type === 'order.paid') mine.paid ??= event.chargeId;
@@ -205,6 +208,35 @@ describe('paid means paid in full', () => {
     expect(shop.orderEvents.filter((e) => e.type === 'order.paid')).toHaveLength(1);
     const failures = shop.orderEvents.filter((e) => e.type === 'order.refund_failed');
     expect(failures.map((e) => e.reason)).toEqual(['duplicate_refunded', 'duplicate_refunded']);
+  });
+
+  it('calls a pre-order paid only once its captures add up to the whole amount', async () => {
+    setUp();
+    const { captureAuthorization, ServiceClient } = await import('../../../src/server/index.js');
+    const client = new ServiceClient({ ...SERVICE, fetch: harness.sandbox.fetch });
+    const reserve = async (key: string) =>
+      harness.call('POST', '/charges', { body: { orderReference: 'pre-order', amount: PRICE, intent: 'authorize', paymentMethod: await card() }, headers: { 'Idempotency-Key': key } });
+    const reserved = await reserve('pre-1');
+    expect(reserved.status).toBe(201);
+    await vi.waitFor(() => expect(shop.orderEvents.map((e) => e.type)).toEqual(['order.authorized']));
+
+    // Part of it is shipped and captured; the rest is released: the order is not paid in full.
+    const partial = await captureAuthorization(client, reserved.body.chargeId, { amount: 10_000 });
+    await vi.waitFor(() => expect(shop.orderEvents.map((e) => e.type)).toEqual(['order.authorized', 'order.partially_captured']));
+    expect(shop.orderEvents[1]).toMatchObject({ chargeId: partial.chargeId, amount: 10_000, capturedAmount: 10_000, expectedAmount: PRICE, cardAuthorizationId: reserved.body.chargeId });
+    expect(shop.paid).toBeUndefined();
+    expect(refundsOf(partial.chargeId)).toEqual([]);
+  });
+
+  it('calls a pre-order paid on a capture of the whole amount', async () => {
+    setUp();
+    const { captureAuthorization, ServiceClient } = await import('../../../src/server/index.js');
+    const client = new ServiceClient({ ...SERVICE, fetch: harness.sandbox.fetch });
+    const reserved = await harness.call('POST', '/charges', { body: { orderReference: 'pre-order', amount: PRICE, intent: 'authorize', paymentMethod: await card() } });
+    await vi.waitFor(() => expect(shop.orderEvents.map((e) => e.type)).toEqual(['order.authorized']));
+    const whole = await captureAuthorization(client, reserved.body.chargeId);
+    await vi.waitFor(() => expect(shop.paid).toBe(whole.chargeId));
+    expect(shop.orderEvents.map((e) => e.type)).toEqual(['order.authorized', 'order.paid']);
   });
 
   it('tells each outcome once, however often the news comes', async () => {

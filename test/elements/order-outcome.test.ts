@@ -11,6 +11,7 @@ describe('orderVerdict', () => {
       duplicate_refunded: 'paid',
       repriced_refunded: 'repriced',
       amount_mismatch: 'unpaid',
+      partially_captured: 'unpaid',
       refund_failed: 'unpaid',
     });
   });

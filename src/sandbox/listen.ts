@@ -51,6 +51,10 @@ export async function listenSandbox(
  * The sandbox on a Node request. `Sandbox.fetch` only rejects, and an answer's body only fails,
  * for an injected fault (`sandbox.faults`): the socket then does what the network would, a reset
  * without an answer, or a body cut short of its Content-Length.
+ *
+ * An answer given before the body was read to its end (413 at the cap, 401 before the body) closes
+ * the connection after it: the rest of the body is never read, and a kept-alive socket would
+ * otherwise stall the client's next request behind the unread bytes.
  */
 function sandboxListener(sandbox: Sandbox) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -61,6 +65,7 @@ function sandboxListener(sandbox: Sandbox) {
       res.socket?.resetAndDestroy();
       return;
     }
+    if (!req.complete) res.setHeader('connection', 'close');
     try {
       await writeResponse(response, res);
     } catch {

@@ -1,11 +1,12 @@
+import { Agent, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceErrorBodySchema } from '../../../src/core/service-error.js';
 import { IDEMPOTENCY_KEYS } from '../../../src/sandbox/http/idempotency.js';
-import { SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_MAX_UPLOAD_BYTES, SANDBOX_PAGES_PATH, type Sandbox } from '../../../src/sandbox/index.js';
+import { listenSandbox, SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_MAX_UPLOAD_BYTES, SANDBOX_PAGES_PATH, type Sandbox } from '../../../src/sandbox/index.js';
 import { FAULT_RULES } from '../../../src/sandbox/faults/sandbox-faults.js';
 import { SLIPS } from '../../../src/sandbox/slips/qr-slips.js';
 import { WEBHOOK_DELIVERIES } from '../../../src/sandbox/webhooks/webhook-dispatcher.js';
-import { API_AUTH, CLIENT_AUTH, IDEMPOTENCY_HEADER, newSandbox, ORIGIN } from '../../support/sandbox-client.js';
+import { API_AUTH, CLIENT_AUTH, FUTURE_EXPIRY_YEAR, IDEMPOTENCY_HEADER, newSandbox, ORIGIN } from '../../support/sandbox-client.js';
 
 /**
  * A body over the cap is refused with 413 as soon as it passes the cap, whichever endpoint it is
@@ -127,5 +128,33 @@ describe('refused bodies, thousands of them', () => {
     expect(kept()).toEqual(before);
     expect(logged).toHaveLength(2_000);
     expect(Math.max(...logged.map((line) => line.length))).toBeLessThan(200);
+  });
+});
+
+describe('over a socket', () => {
+  it('answers 413 and closes the connection, so the next request on a kept-alive agent is answered too', async () => {
+    const running = await listenSandbox({ port: 0, host: '127.0.0.1' });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (body: string, chunked: boolean) =>
+      new Promise<{ status: number | undefined; connection: string | undefined }>((resolve, reject) => {
+        const headers: Record<string, string | number> = { authorization: CLIENT_AUTH, 'content-type': 'application/json' };
+        if (!chunked) headers['content-length'] = Buffer.byteLength(body);
+        const req = request(`${running.url}/client/v1/card-tokens`, { method: 'POST', agent, headers }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode, connection: res.headers.connection }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    try {
+      const big = JSON.stringify({ cardHolderName: 'a'.repeat(SANDBOX_MAX_BODY_BYTES * 2) });
+      const answers = [await post(big, false), await post(big, true), await post(big, false)];
+      expect(answers).toEqual(Array(3).fill({ status: 413, connection: 'close' }));
+      const valid = JSON.stringify({ pan: '4111111111111111', expiryMonth: 12, expiryYear: FUTURE_EXPIRY_YEAR, cardHolderName: 'Somchai Jaidee' });
+      expect(await post(valid, false)).toEqual({ status: 201, connection: 'keep-alive' });
+    } finally {
+      agent.destroy();
+      await running.close();
+    }
   });
 });

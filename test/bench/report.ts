@@ -2,6 +2,7 @@ import type { FirstRenderResult, KeystrokeResult, QrResult, RoundTripResult } fr
 import type { CheckoutLoadResult, CheckoutLoadSide } from './checkout-load.js';
 import type { ProxyResult } from './proxy.js';
 import type { SandboxLoadResult } from './sandbox-load.js';
+import type { SandboxMemoryResult } from './sandbox-memory.js';
 import { BUDGETS, kb, type BudgetCheck, type ModuleShare, type Size } from './sizes.js';
 import { median, type Summary } from './stats.js';
 
@@ -44,6 +45,7 @@ export interface BenchResults {
   qr: QrResult;
   proxy: ProxyResult;
   sandbox: SandboxLoadResult;
+  sandboxMemory: SandboxMemoryResult;
   checkoutLoad: CheckoutLoadResult;
   goals: Goal[];
 }
@@ -51,11 +53,14 @@ export interface BenchResults {
 export const FIRST_RENDER_RATIO_GOAL = 1.1;
 export const PROXY_THROUGHPUT_RATIO_GOAL = 0.8;
 export const PROXY_ADDED_P50_GOAL_MS = 1;
+/** Most the sandbox's RSS may grow, as a ratio, while it refuses thousands of bodies over its cap. */
+export const REFUSED_BODIES_RSS_RATIO_GOAL = 1.1;
 
 const ms = (value: number, digits = 2) => `${value.toFixed(digits)} ms`;
 const x = (value: number) => `${value.toFixed(2)}x`;
 const int = (value: number) => Math.round(value).toLocaleString('en-US');
 const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+const signedMib = (bytes: number) => `${bytes >= 0 ? '+' : '-'}${mib(Math.abs(bytes))}`;
 
 export function goalsOf(r: BenchResults): Goal[] {
   const goals: Goal[] = r.sizes.budgets.map((b) => ({
@@ -94,6 +99,13 @@ export function goalsOf(r: BenchResults): Goal[] {
     target: `<= ${ms(PROXY_ADDED_P50_GOAL_MS, 0)}`,
     measured: ms(r.proxy.addedP50Ms, 3),
     met: r.proxy.addedP50Ms <= PROXY_ADDED_P50_GOAL_MS,
+  });
+  const sm = r.sandboxMemory;
+  goals.push({
+    name: `Sandbox RSS after ${int(sm.requests)} refused ${kb(sm.largeBodyBytes)} bodies vs before them`,
+    target: `<= ${x(REFUSED_BODIES_RSS_RATIO_GOAL)}, every one 413`,
+    measured: `${x(sm.rssRatio)} (${signedMib(sm.largeGrowth)}), ${int(sm.largeStatuses['413'] ?? 0)} of ${int(sm.requests)} answered 413`,
+    met: sm.rssRatio <= REFUSED_BODIES_RSS_RATIO_GOAL && sm.largeStatuses['413'] === sm.requests,
   });
   const load = r.checkoutLoad;
   const lp = load.proxied;
@@ -279,6 +291,7 @@ export function renderTable(r: BenchResults): string {
       ['Proxy added latency p50 / p99 (goal p50 <= 1 ms)', `${ms(p.addedP50Ms, 3)} / ${ms(p.addedP99Ms, 3)}`],
       ['Sandbox charges/s (10,000, in-process)', int(s.chargesPerSecond)],
       ['Sandbox heap after 10,000 charges', `${mib(s.heapUsedAfter)} (${int(s.heapBytesPerCharge)} B/charge)`],
+      [`Sandbox RSS, ${int(r.sandboxMemory.requests)} refused bodies over the cap (ratio, growth)`, `${x(r.sandboxMemory.rssRatio)}, ${signedMib(r.sandboxMemory.largeGrowth)}`],
       ['Card payment round trips before outcome + status', `${r.roundTrips.beforeOutcome} + ${r.roundTrips.status}`],
     ],
   );
@@ -568,6 +581,7 @@ record, store) without sockets.
 
 ${sandbox}
 
+${sandboxMemorySection(r.sandboxMemory)}
 ${checkoutLoadSection(r.checkoutLoad, m.cores)}
 ## Round trips of a card payment
 
@@ -593,7 +607,46 @@ npx tsx test/bench/checkout-load.ts [shoppers] [seconds]   # the checkout load a
 The bench builds everything it measures in the same run (in memory, with vite.config.ts for the real
 files; dist/ is not touched), serves the built files from bench-results/www/, and starts its own
 sandbox and checkout handlers on free ports. Code: \`test/bench/\` (run.ts, sizes.ts, browser.ts,
-stack.ts, proxy.ts, proxy-target.ts, sandbox-load.ts, checkout-load.ts, load-stack.ts, load-stack-child.ts, report.ts; baselines in \`test/bench/baselines/\`).
+stack.ts, proxy.ts, proxy-target.ts, sandbox-load.ts, sandbox-memory.ts, sandbox-memory-child.ts, checkout-load.ts, load-stack.ts, load-stack-child.ts, report.ts; baselines in \`test/bench/baselines/\`).
 Budgets: ${kb(BUDGETS.cardInitialBrotli)} card, ${kb(BUDGETS.allMethodsInitialBrotli)} all methods, ${kb(BUDGETS.qrChunkBrotli)} QR chunk (brotli).
 `;
 }
+
+function statusList(statuses: Record<string, number>): string {
+  return Object.entries(statuses)
+    .map(([status, count]) => `${int(count)} x ${status}`)
+    .join(', ');
+}
+
+export function sandboxMemorySection(m: SandboxMemoryResult): string {
+  const sample = (label: string, at: MemorySampleView) => [label, mib(at.rss), mib(at.heapUsed), mib(at.external)];
+  const table = md(
+    ['Sandbox process, after a forced GC', 'RSS', 'heap used', 'external'],
+    [
+      sample('after warm-up (200 small + 200 large)', m.warm),
+      sample(`after ${int(m.requests)} small refused requests (${statusList(m.smallStatuses)})`, m.afterSmall),
+      sample(`after ${int(m.requests)} bodies of ${kb(m.largeBodyBytes)} (${statusList(m.largeStatuses)})`, m.afterLarge),
+    ],
+    [':--', '--:', '--:', '--:'],
+  );
+  return `## Sandbox memory under refused bodies
+
+\`listenSandbox\` in a Node process of its own (\`node --expose-gc\`), sent from the bench process over
+loopback, eight at a time, each request with an idempotency key of its own: a warm-up, then
+${int(m.requests)} small card-token and charge requests that are valid JSON but refused (400: an expired card, a charge
+without a payment method), then ${int(m.requests)} bodies of ${kb(m.largeBodyBytes)} to the same two endpoints, over the ${kb(m.capBytes)} cap,
+half with their Content-Length and half chunked. RSS is read in the sandbox's process after a
+forced GC after each phase (${m.afterLarge.gcForced ? 'GC forced' : 'no forced GC: --expose-gc missing'}).
+
+${table}
+
+Refused bodies over the cap: RSS **${x(m.rssRatio)}** of what it was before them (**${signedMib(m.largeGrowth)}**, ${Math.round(m.largeBytesPerRequest).toLocaleString('en-US')} B per
+request); the small refused requests before them: ${signedMib(m.smallGrowth)} (their idempotency records, each with its
+400 answer). Before the cap and the hashed idempotency records (commit fb13b10), the same run
+answered the large bodies 400 after parsing them and kept each one's canonical JSON in its idempotency
+record: +900.6 MiB, an RSS ratio of 4.79x. Alone: \`npx tsx test/bench/sandbox-memory.ts [requests]\`.
+
+`;
+}
+
+type MemorySampleView = SandboxMemoryResult['warm'];

@@ -9,12 +9,13 @@ import { measureCheckoutLoad } from './checkout-load.js';
 import { measureProxy } from './proxy.js';
 import { goalsOf, renderMarkdown, renderTable, type BenchResults, type SizeRow } from './report.js';
 import type { SandboxLoadResult } from './sandbox-load.js';
+import { measureSandboxMemory } from './sandbox-memory.js';
 import { buildCheckout, buildEntry, checkBudgets, measureFile, REPO_ROOT, writeFiles } from './sizes.js';
 import { startBenchStack } from './stack.js';
 
 /**
  * `npm run bench`: sizes, first render, keystrokes, QR, round trips, proxy overhead, sandbox
- * throughput and the checkout load, in one run. Prints a table, writes bench-results/bench.json and BENCHMARKS.md.
+ * throughput, the sandbox's memory under refused bodies and the checkout load, in one run. Prints a table, writes bench-results/bench.json and BENCHMARKS.md.
  */
 
 const RESULTS_DIR = join(REPO_ROOT, 'bench-results');
@@ -124,6 +125,8 @@ async function main(): Promise<void> {
   const proxy = await measureProxy();
   step('sandbox: 10,000 charges');
   const sandbox = await sandboxLoad(10_000);
+  step('sandbox memory: 3,000 refused bodies over the cap, against 3,000 small refused requests');
+  const sandboxMemory = await measureSandboxMemory(3_000);
   step('checkout load: hundreds of shoppers through the shop, and direct');
   const checkoutLoad = await measureCheckoutLoad();
 
@@ -149,6 +152,7 @@ async function main(): Promise<void> {
     ...browserResults,
     proxy,
     sandbox,
+    sandboxMemory,
     checkoutLoad,
     goals: [],
   };

@@ -15,6 +15,8 @@ interface OrderLine {
 }
 interface Order {
   orderReference: string;
+  /** The charge that paid the order, once the checkout handler told the shop (order.paid). */
+  paidBy?: string;
   amount: number;
   currency: string;
   lines: OrderLine[];
@@ -160,14 +162,57 @@ checkout.addEventListener('satang-failure', () => {
   render();
 });
 checkout.addEventListener('satang-success', (event) => {
+  // A duplicate payment was refunded: the payment to name is the one that paid the order, which
+  // only the shop's server knows.
+  if (event.outcome === 'duplicate_refunded') void confirmFromServer(true);
+  else confirm(event.chargeId);
+});
+// Another tab or device paid the order: this page charged nothing and has nothing to name but the
+// order as the shop's server recorded it.
+checkout.addEventListener('satang-already-paid', () => void confirmFromServer(true));
+// The checkout handler says the same of an order the shop no longer offers for sale, without
+// telling a paid order from an unknown one: the shop's own record does.
+checkout.addEventListener('satang-error', (event) => {
+  if (event.code === 'ORDER_NOT_FOUND') void confirmFromServer(false);
+});
+// The server priced the order differently from this page (the cart changed in another tab): the
+// checkout asks the shopper to confirm its new total, and the cart beside it must show that total
+// and the lines that make it, not the ones this page loaded.
+checkout.addEventListener('satang-amount-changed', (event) => {
+  if (order) order = { ...order, amount: event.amount };
+  render();
+  void fetchOrder().then((current) => {
+    if (current?.amount !== event.amount) return;
+    order = current;
+    render();
+  });
+});
+
+function confirm(chargeId: string): void {
   locked = true;
   render();
   const confirmation = requiredElement('.confirmation', page);
   requiredElement('.order-reference', confirmation).textContent = reference;
-  requiredElement('.charge-id', confirmation).textContent = event.chargeId;
+  requiredElement('.charge-id', confirmation).textContent = chargeId;
   confirmation.hidden = false;
   confirmation.focus();
-});
+}
+
+/** Confirms the order with the charge the shop's server recorded as paying it, if any; `paid` when the checkout said it is. */
+async function confirmFromServer(paid: boolean): Promise<void> {
+  if (paid) {
+    locked = true;
+    render();
+  }
+  const current = await fetchOrder();
+  if (current?.paidBy) confirm(current.paidBy);
+}
+
+/** The order as the shop's server has it now; undefined when it cannot be read. */
+async function fetchOrder(): Promise<Order | undefined> {
+  const answer = await fetch(`/api/demo/orders/${encodeURIComponent(reference)}`).catch(() => undefined);
+  return answer?.ok ? ((await answer.json()) as Order) : undefined;
+}
 
 const answer = reference ? await fetch(`/api/demo/orders/${encodeURIComponent(reference)}`).catch(() => undefined) : undefined;
 if (answer?.ok) {

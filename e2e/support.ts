@@ -65,11 +65,37 @@ export interface SandboxCharge {
   paymentMethod: { paymentMethodType: string; cardInstallments?: { installmentPeriod: number } | null };
 }
 
+/** A refund as the sandbox's merchant API answers it (only what the tests read). */
+export interface SandboxRefund {
+  refundId: string;
+  chargeId: string;
+  amount: number;
+  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+}
+
+/** An order as the demo shop's server holds it (GET /api/demo/orders/{reference}; only what the tests read). */
+export interface DemoOrderView {
+  orderReference: string;
+  amount: number;
+  /** The charge the checkout handler's order.paid named: the one payment the shop counts. */
+  paidBy?: string;
+  lines: { sku: string; quantity: number }[];
+}
+
 /** Opens the shop with a new cart and waits for the checkout to be ready; answers the order reference. */
 export async function openShop(page: Page): Promise<string> {
   await page.goto('/');
   await expect(payButton(page)).toBeVisible();
   return orderReference(page);
+}
+
+/** Opens the shop's page of an existing order in a new tab, as a shopper's second tab or device would. */
+export async function openOrderInNewTab(context: BrowserContext, reference: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`/?order=${encodeURIComponent(reference)}`);
+  await expect(payButton(page)).toBeVisible();
+  expect(await orderReference(page), 'the page is for the order named in its URL').toBe(reference);
+  return page;
 }
 
 /** The order the page is for (`main[data-order]`). */
@@ -147,6 +173,30 @@ export async function onlyChargeFor(request: APIRequestContext, reference: strin
   const charges = await chargesFor(request, reference);
   expect(charges.map((c) => `${c.chargeId} ${c.status}`), `the sandbox holds exactly one charge for ${reference}`).toHaveLength(1);
   return charges[0]!;
+}
+
+/**
+ * The refunds of an order's charges that succeeded, oldest first. The sandbox lists no refunds by
+ * order; each succeeded one is recorded as a REFUND transaction carrying its id.
+ */
+export async function succeededRefundsFor(request: APIRequestContext, reference: string): Promise<SandboxRefund[]> {
+  const answer = await request.get(`${SANDBOX}/api/v1/transactions`, { params: { referenceId: reference, limit: 100 }, headers: merchantApi });
+  expect(answer.status(), await answer.text()).toBe(200);
+  const transactions = ((await answer.json()) as { data: { transactionId: string; transactionType: string }[] }).data;
+  const refunds: SandboxRefund[] = [];
+  for (const { transactionId } of transactions.filter((t) => t.transactionType === 'REFUND').reverse()) {
+    const refund = await request.get(`${SANDBOX}/api/v1/refunds/${transactionId}`, { headers: merchantApi });
+    expect(refund.status(), await refund.text()).toBe(200);
+    refunds.push((await refund.json()) as SandboxRefund);
+  }
+  return refunds;
+}
+
+/** The order as the demo shop's server holds it. */
+export async function demoOrder(request: APIRequestContext, reference: string): Promise<DemoOrderView> {
+  const answer = await request.get(`/api/demo/orders/${encodeURIComponent(reference)}`);
+  expect(answer.status(), await answer.text()).toBe(200);
+  return (await answer.json()) as DemoOrderView;
 }
 
 /**

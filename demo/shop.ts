@@ -142,6 +142,8 @@ function setLanguage(next: Lang): void {
   document.documentElement.lang = next;
   checkout.locale = next;
   for (const element of document.querySelectorAll<HTMLElement>('[data-text]')) element.textContent = text(element.dataset.text ?? '');
+  // Passages with markup of their own (code, links) come in one element per language.
+  for (const element of document.querySelectorAll<HTMLElement>('[data-lang-only]')) element.hidden = element.dataset.langOnly !== next;
   for (const toggle of document.querySelectorAll<HTMLButtonElement>('[data-lang]')) toggle.setAttribute('aria-pressed', String(toggle.dataset.lang === next));
   render();
 }

@@ -117,6 +117,7 @@ export function App({ settings }: { settings: ServiceSettings }) {
         order={order}
         settings={settings}
         onEditCart={() => go('cart')}
+        onOrderChange={(next) => setLoading({ state: 'ready', order: next })}
         onPaid={(chargeId, log) => {
           saveReceipt(order.orderReference, { chargeId, paidAt: Date.now(), log });
           go('confirmed');

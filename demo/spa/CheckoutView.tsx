@@ -1,6 +1,15 @@
 import { useRef, useState } from 'react';
-import type { SatangActionEvent, SatangChangeEvent, SatangErrorEvent, SatangFailureEvent, SatangSubmitEvent, SatangSuccessEvent } from '../../src/elements/index.js';
-import type { Order, PaymentLogEntry, Tone } from './api.js';
+import type {
+  SatangActionEvent,
+  SatangAlreadyPaidEvent,
+  SatangAmountChangedEvent,
+  SatangChangeEvent,
+  SatangErrorEvent,
+  SatangFailureEvent,
+  SatangSubmitEvent,
+  SatangSuccessEvent,
+} from '../../src/elements/index.js';
+import { getOrder, type Order, type PaymentLogEntry, type Tone } from './api.js';
 import { clock, methodName, money } from './format.js';
 import { OrderLines } from './OrderLines.js';
 import { routeHref } from './router.js';
@@ -16,6 +25,8 @@ interface Props {
   order: Order;
   settings: ServiceSettings;
   onEditCart: () => void;
+  /** The order as the shop's server has it now, read again after the checkout found its total changed. */
+  onOrderChange: (order: Order) => void;
   onPaid: (chargeId: string, log: PaymentLogEntry[]) => void;
 }
 
@@ -24,7 +35,7 @@ interface Props {
  * listener for every `on<event-name>` function prop of a custom element, so `onsatang-success`
  * is the element's `satang-success` event (see satang-jsx.d.ts).
  */
-export function CheckoutView({ order, settings, onEditCart, onPaid }: Props) {
+export function CheckoutView({ order, settings, onEditCart, onOrderChange, onPaid }: Props) {
   const [log, setLog] = useState<PaymentLogEntry[]>([]);
   const [busy, setBusy] = useState(false);
   // The log as events arrive, ahead of the next render (two events can come before it).
@@ -51,9 +62,33 @@ export function CheckoutView({ order, settings, onEditCart, onPaid }: Props) {
       event.action === 'qr' ? `Scan the PromptPay QR code with your banking app (charge ${event.chargeId}).` : `Taking you to confirm the payment (charge ${event.chargeId})…`,
       'busy',
     );
+  /** Confirms the order with the charge the shop's server recorded as paying it, when another payment paid it. */
+  const paidElsewhere = (log: PaymentLogEntry[]) =>
+    getOrder(order.orderReference).then(
+      (current) => current.paidBy && onPaid(current.paidBy, log),
+      () => undefined,
+    );
   const onSuccess = (event: SatangSuccessEvent) => {
     setBusy(false);
+    if (event.outcome === 'duplicate_refunded') {
+      void paidElsewhere(record('satang-success', `The order was already paid: this payment (charge ${event.chargeId}) was refunded.`, 'success'));
+      return;
+    }
     onPaid(event.chargeId, record('satang-success', `Payment succeeded: charge ${event.chargeId}.`, 'success'));
+  };
+  const onAlreadyPaid = (_event: SatangAlreadyPaidEvent) => {
+    setBusy(false);
+    void paidElsewhere(record('satang-already-paid', 'This order was already paid in another window: nothing was charged here.', 'success'));
+  };
+  // The cart changed elsewhere (another tab): the summary shows the lines of the total the
+  // checkout now asks the shopper to confirm.
+  const onAmountChanged = (event: SatangAmountChangedEvent) => {
+    setBusy(false);
+    record('satang-amount-changed', `The total is now ${money(event.amount)} (was ${money(event.previousAmount)}): confirm it to pay.`, 'info');
+    getOrder(order.orderReference).then(
+      (current) => current.amount === event.amount && onOrderChange(current),
+      () => onOrderChange({ ...order, amount: event.amount }),
+    );
   };
   const onFailure = (event: SatangFailureEvent) => {
     setBusy(false);
@@ -61,7 +96,9 @@ export function CheckoutView({ order, settings, onEditCart, onPaid }: Props) {
   };
   const onError = (event: SatangErrorEvent) => {
     setBusy(false);
-    record('satang-error', `Error ${event.code}: ${event.message}`, 'failure');
+    const log = record('satang-error', `Error ${event.code}: ${event.message}`, 'failure');
+    // The handler says this of a paid order the shop no longer offers, as of an unknown one.
+    if (event.code === 'ORDER_NOT_FOUND') void paidElsewhere(log);
   };
 
   // Bank, wallet and 3-D Secure pages send the shopper back here; the element picks the payment up.
@@ -99,6 +136,8 @@ export function CheckoutView({ order, settings, onEditCart, onPaid }: Props) {
           onsatang-success={onSuccess}
           onsatang-failure={onFailure}
           onsatang-error={onError}
+          onsatang-amount-changed={onAmountChanged}
+          onsatang-already-paid={onAlreadyPaid}
         />
       </section>
 

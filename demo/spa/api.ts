@@ -22,6 +22,8 @@ export interface OrderLine {
 
 export interface Order {
   orderReference: string;
+  /** The charge that paid the order, once the checkout handler told the shop (order.paid). */
+  paidBy?: string;
   /** In satang. */
   amount: number;
   currency: string;

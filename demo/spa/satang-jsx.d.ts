@@ -10,6 +10,8 @@
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import type {
   SatangActionEvent,
+  SatangAlreadyPaidEvent,
+  SatangAmountChangedEvent,
   SatangCardForm,
   SatangChangeEvent,
   SatangCheckout,
@@ -49,6 +51,8 @@ interface CheckoutEvents {
   'satang-success': SatangSuccessEvent;
   'satang-failure': SatangFailureEvent;
   'satang-error': SatangErrorEvent;
+  'satang-amount-changed': SatangAmountChangedEvent;
+  'satang-already-paid': SatangAlreadyPaidEvent;
 }
 
 interface CardFormAttributes {

@@ -285,4 +285,29 @@ test.describe('a cart changed in another tab after the page loaded', () => {
     await expectPaid(page, BIGGER_TOTAL);
     expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED', amount: 307_000 });
   });
+
+  test('in the React SPA, the order summary beside the checkout follows the new total, which is then charged', async ({ page, request }) => {
+    await page.goto('/demo/spa/');
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await expect(payButton(page)).toHaveText(`Pay ${DEFAULT_TOTAL}`);
+    const reference = new URL(page.url()).searchParams.get('order') ?? '';
+    expect(reference).toMatch(/^demo-/);
+    const changed = await request.put(`/api/demo/orders/${encodeURIComponent(reference)}`, { data: { lines: BIGGER_CART } });
+    expect(changed.status(), await changed.text()).toBe(200);
+    await typeCard(page, { number: CARDS.visa });
+    await payButton(page).click();
+
+    const confirm = notice(page, 'alert', 'The total has changed').getByRole('button', { name: `Confirm and pay ${BIGGER_TOTAL}` });
+    await expect(confirm).toBeVisible();
+    await expect(page.getByRole('heading', { name: `Pay ${BIGGER_TOTAL}` })).toBeVisible();
+    await expect(page.locator('.total-amount')).toHaveText(BIGGER_TOTAL);
+    await expect(page.locator('.summary-lines li').filter({ hasText: 'Thai silk scarf' })).toContainText('× 2');
+    expect(await chargesFor(request, reference)).toEqual([]);
+
+    await confirm.click();
+    await expect(page.getByRole('heading', { name: CONFIRMED })).toBeVisible({ timeout: 15_000 });
+    const charge = await onlyChargeFor(request, reference);
+    expect(charge).toMatchObject({ status: 'SUCCEEDED', amount: 307_000 });
+    await expect(page.locator('.charge-id')).toHaveText(charge.chargeId);
+  });
 });

@@ -18,7 +18,7 @@ import { jsonResponse } from './json-response.js';
 import { checkedPaymentMethod } from './payment-method.js';
 import { claimOrder, recordCreated, releaseClaim, type AttemptAnswer, type AttemptInput } from './order-attempts.js';
 import { resolveOrder } from './resolve-order.js';
-import { rememberOrder } from './settle-payment.js';
+import { orderPaidByReference, rememberOrder } from './settle-payment.js';
 import type { StatusTokenKind } from './status-tokens.js';
 
 /** How long a charge's answer is kept for retries of the attempt that made it: as long as the service keeps its idempotency keys. */
@@ -144,12 +144,15 @@ async function attemptOrder(context: CheckoutContext, orderReference: string, re
   const { store } = context;
   const sentKey = `sent:${attempt}`;
   const order = await resolveOrder(context.options, orderReference, request).catch(async (error: unknown) => {
-    const sent = error instanceof CheckoutError && error.code === 'ORDER_NOT_FOUND' ? await store.get(sentKey) : undefined;
-    if (sent === undefined) throw error;
-    const kept = JSON.parse(sent) as ResolvedOrder;
-    const answered = await store.get(`answered:${kept.referenceId}`);
-    if (answered !== undefined && answered !== idempotencyKey) throw error;
-    return kept;
+    if (!(error instanceof CheckoutError) || error.code !== 'ORDER_NOT_FOUND') throw error;
+    const sent = await store.get(sentKey);
+    const kept = sent === undefined ? undefined : (JSON.parse(sent) as ResolvedOrder);
+    const answered = kept ? await store.get(`answered:${kept.referenceId}`) : undefined;
+    if (kept && (answered === undefined || answered === idempotencyKey)) return kept;
+    // No longer for sale because this checkout was paid: the shopper (a reload, a second tab) is
+    // told the order is paid, not that it does not exist.
+    if (await orderPaidByReference(context, orderReference)) throw new CheckoutError(409, 'ORDER_ALREADY_PAID', 'This order has already been paid.');
+    throw error;
   });
   await store.set(sentKey, JSON.stringify(order), CHARGE_REPLAY_TTL_MS);
   return order;

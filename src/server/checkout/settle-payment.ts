@@ -81,6 +81,7 @@ export const paidByKey = (referenceId: string) => `paid:${referenceId}`;
 export const attemptKey = (chargeId: string) => `attempt:${chargeId}`;
 const outcomeKey = (chargeId: string) => `outcome:${chargeId}`;
 const orderKey = (referenceId: string) => `order:${referenceId}`;
+const referenceOfKey = (orderReference: string) => `order-reference:${orderReference}`;
 
 /**
  * Keeps the order an attempt is about to charge, before the service is called: if the charge is
@@ -98,6 +99,13 @@ export async function rememberOrder(context: CheckoutContext, input: { order: Re
     createdAtMs: Date.now(),
   };
   await context.store.set(orderKey(input.order.referenceId), JSON.stringify(record), ORDER_RECORD_TTL_MS);
+  await context.store.set(referenceOfKey(input.orderReference), input.order.referenceId, ORDER_RECORD_TTL_MS);
+}
+
+/** Whether the order a page names (its `orderReference`) was paid through this handler. */
+export async function orderPaidByReference(context: CheckoutContext, orderReference: string): Promise<boolean> {
+  const referenceId = await context.store.get(referenceOfKey(orderReference));
+  return referenceId !== undefined && (await context.store.get(paidByKey(referenceId))) !== undefined;
 }
 
 /** The attempt that made a payment; for an API charge whose answer was lost, the last attempt on its order. */

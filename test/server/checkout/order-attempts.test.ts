@@ -118,6 +118,17 @@ describe('one payment per order', () => {
     expect(chargesOfOrder()).toHaveLength(1);
   });
 
+  it('tells a reload of a paid order it is paid, though the shop no longer offers the order', async () => {
+    setUp();
+    const first = await pay(await card(), 'tab-a');
+    await vi.waitFor(() => expect(shop.paid).toBe(first.body.chargeId));
+    // The shop's resolveOrder now answers null for it, as for an order that does not exist.
+    const reload = await pay(await card(), 'after-reload');
+    expect([reload.status, reload.body.error.errorCode]).toEqual([409, 'ORDER_ALREADY_PAID']);
+    const unknown = await harness.call('POST', '/charges', { body: { orderReference: 'cart-404', amount: PRICE, paymentMethod: QR } });
+    expect([unknown.status, unknown.body.error.errorCode]).toEqual([404, 'ORDER_NOT_FOUND']);
+  });
+
   it('lets a second attempt go once the first one failed', async () => {
     setUp();
     const declined = await pay(await card('4943129900084541'), 'tab-a');

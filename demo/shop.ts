@@ -166,17 +166,12 @@ checkout.addEventListener('satang-failure', () => {
 checkout.addEventListener('satang-success', (event) => {
   // A duplicate payment was refunded: the payment to name is the one that paid the order, which
   // only the shop's server knows.
-  if (event.outcome === 'duplicate_refunded') void confirmFromServer(true);
+  if (event.outcome === 'duplicate_refunded') void confirmFromServer();
   else confirm(event.chargeId);
 });
 // Another tab or device paid the order: this page charged nothing and has nothing to name but the
 // order as the shop's server recorded it.
-checkout.addEventListener('satang-already-paid', () => void confirmFromServer(true));
-// The checkout handler says the same of an order the shop no longer offers for sale, without
-// telling a paid order from an unknown one: the shop's own record does.
-checkout.addEventListener('satang-error', (event) => {
-  if (event.code === 'ORDER_NOT_FOUND') void confirmFromServer(false);
-});
+checkout.addEventListener('satang-already-paid', () => void confirmFromServer());
 // The server priced the order differently from this page (the cart changed in another tab): the
 // checkout asks the shopper to confirm its new total, and the cart beside it must show that total
 // and the lines that make it, not the ones this page loaded.
@@ -200,12 +195,10 @@ function confirm(chargeId: string): void {
   confirmation.focus();
 }
 
-/** Confirms the order with the charge the shop's server recorded as paying it, if any; `paid` when the checkout said it is. */
-async function confirmFromServer(paid: boolean): Promise<void> {
-  if (paid) {
-    locked = true;
-    render();
-  }
+/** Confirms the order, which the checkout says is paid, with the charge the shop's server recorded as paying it. */
+async function confirmFromServer(): Promise<void> {
+  locked = true;
+  render();
   const current = await fetchOrder();
   if (current?.paidBy) confirm(current.paidBy);
 }

@@ -96,9 +96,7 @@ export function CheckoutView({ order, settings, onEditCart, onOrderChange, onPai
   };
   const onError = (event: SatangErrorEvent) => {
     setBusy(false);
-    const log = record('satang-error', `Error ${event.code}: ${event.message}`, 'failure');
-    // The handler says this of a paid order the shop no longer offers, as of an unknown one.
-    if (event.code === 'ORDER_NOT_FOUND') void paidElsewhere(log);
+    record('satang-error', `Error ${event.code}: ${event.message}`, 'failure');
   };
 
   // Bank, wallet and 3-D Secure pages send the shopper back here; the element picks the payment up.

@@ -44,7 +44,9 @@ export async function charge(payment: Payment, method: PaymentMethod, deviceType
   };
   // Without an amount (none set, or the shopper asked for the new total) the server charges nothing and answers its own.
   if (Number.isSafeInteger(host.amount) && !options.askTotal) Object.assign(body, { amount: host.amount, currency: host.currency });
-  if (options.replace) body.replace = true;
+  // This tab's own earlier payment still open (a QR that expired, a redirect refused or left): the
+  // shopper moved on from it, so it is abandoned rather than resumed or reported as elsewhere.
+  if (options.replace || payment.charge) body.replace = true;
   let charge;
   try {
     charge = payment.charge = await createCheckoutCharge(host.endpoint, body, payment.attemptKey);
@@ -157,12 +159,15 @@ function outcome(payment: Payment, chargeId: string, succeeded: boolean, failure
   payment.poller?.stop();
   clearAttempt(payment.host.orderReference);
   payment.forget();
+  payment.charge = undefined;
   const paid = orderVerdict({ status: succeeded ? 'SUCCEEDED' : 'FAILED', outcome: orderOutcome }) === 'paid';
   payment.outcome = succeeded ? orderOutcome : undefined;
   payment.failureCode = paid ? '' : succeeded ? (orderOutcome ?? '') : failureCode;
   payment.show(paid ? 'succeeded' : 'failed');
   payment.host.dispatchEvent(paid ? new SatangSuccessEvent(chargeId, orderOutcome) : new SatangFailureEvent(chargeId, payment.failureCode, payment.outcome));
-  if (payment.outcome) void focusHeading(payment);
+  // A plain success leaves focus to the page (it shows its own confirmation); a refund or a payment
+  // that did not pay the order is news told here.
+  if (payment.outcome !== undefined && payment.outcome !== 'paid' && payment.outcome !== 'authorized') void focusHeading(payment);
 }
 
 /**

@@ -83,8 +83,10 @@ export async function startBenchStack(wwwDir: string): Promise<BenchStack> {
   const sandbox = await listenSandbox({ port: 0 });
   const handlerErrors: CheckoutLogEntry[] = [];
   let closed = false;
-  const handler = toNodeListener(
+  // Made once the page server listens: return addresses must lead to its origin (publicUrl).
+  const handlerFor = (publicUrl: string) => toNodeListener(
     createCheckoutHandler({
+      publicUrl,
       service: { baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey },
       resolveOrder: (reference) => {
         const match = /^order-(\d+)-/.exec(reference);
@@ -99,6 +101,7 @@ export async function startBenchStack(wwwDir: string): Promise<BenchStack> {
       },
     }),
   );
+  const made: { handler?: ReturnType<typeof handlerFor> } = {};
   const sandboxListener = toNodeListener(sandbox.sandbox.fetch);
   const log: BenchStack['log'] = [];
   let origin = '';
@@ -114,7 +117,7 @@ export async function startBenchStack(wwwDir: string): Promise<BenchStack> {
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0]!;
     log.push({ method: req.method ?? 'GET', path: req.url ?? '/', at: performance.now() });
-    if (path.startsWith('/api/checkout/')) return handler(req, res);
+    if (path.startsWith('/api/checkout/')) return made.handler?.(req, res);
     if (path.startsWith('/client/')) return sandboxListener(req, res);
     const send = (status: number, type: string, body: string | Buffer) => {
       // Cross-origin isolated pages get performance.now() at 5 µs rather than 100 µs.
@@ -134,6 +137,7 @@ export async function startBenchStack(wwwDir: string): Promise<BenchStack> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  made.handler = handlerFor(origin);
 
   return {
     origin,

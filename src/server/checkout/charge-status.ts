@@ -53,6 +53,8 @@ export async function chargeStatus(context: CheckoutContext, { request, url, par
       const pauseOver = sleep(Math.min(pollMs, deadline - Date.now()), AbortSignal.any([pause.signal, request.signal])).catch(() => undefined);
       await Promise.race([news, pauseOver]);
       pause.abort();
+      // The shopper left: nobody is there to answer, and a read now would only fail as cancelled.
+      if (request.signal.aborted) break;
       news = listen();
       status = await read();
     }

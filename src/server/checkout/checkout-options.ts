@@ -48,7 +48,7 @@ export interface CheckoutHandlerOptions {
    * Turns the shopper's order reference into the amount to charge. Answer `null` for an order
    * that does not exist or cannot be paid (404 to the browser), and for one already paid: asked
    * again to confirm a success, that `null` is what refunds a second payment of an order whose
-   * record the store has forgotten (evicted, or a restart of the in-memory store).
+   * payer the store has forgotten (the in-memory store evicts its oldest records past its cap).
    */
   resolveOrder: (
     orderReference: string,

@@ -55,6 +55,8 @@ interface OutcomeRecord {
   /** Why the refund failed, for `refund_failed`. */
   refundError?: string;
   refundReason?: 'duplicate_refunded' | 'repriced_refunded';
+  /** How many tries of the refund the service refused for now (another refund of the charge pending). */
+  refundTries?: number;
   /** For a capture: what the authorization's captures add up to so far. */
   capturedAmount?: number;
   /** What the payment took. */
@@ -267,7 +269,10 @@ async function currentOrder(context: CheckoutContext, attempt: AttemptRecord, re
  */
 async function undo(context: CheckoutContext, payment: SucceededPayment, record: OutcomeRecord): Promise<OutcomeRecord> {
   if (record.refundReason === undefined || record.refundId !== undefined || record.outcome === 'refund_failed') return record;
-  const idempotencyKey = `satang-refund-${payment.chargeId}`;
+  // One key per try the service refused (it answers a key again as it did the first time, refusal
+  // included); a fault keeps the key, since that refund may have been made.
+  const tries = record.refundTries ?? 0;
+  const idempotencyKey = `satang-refund-${payment.chargeId}${tries > 0 ? `-${tries}` : ''}`;
   let refundId: string;
   try {
     if (payment.kind === 'authorization') {
@@ -285,7 +290,11 @@ async function undo(context: CheckoutContext, payment: SucceededPayment, record:
       return { ...record, refundId };
     }
     // A refund of the charge still pending (one at a time), or a fault: try again on the next news.
-    if (!(error instanceof ServiceError) || error.retryable || error instanceof StateConflictError) throw new UndoLater(error);
+    if (error instanceof StateConflictError) {
+      await keep(context, payment.chargeId, { ...record, refundTries: tries + 1 });
+      throw new UndoLater(error);
+    }
+    if (!(error instanceof ServiceError) || error.retryable) throw new UndoLater(error);
     const failed: OutcomeRecord = { ...record, outcome: 'refund_failed', refundError: error.errorCode };
     await keep(context, payment.chargeId, failed);
     return failed;

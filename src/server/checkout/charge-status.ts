@@ -54,7 +54,7 @@ export async function chargeStatus(context: CheckoutContext, { request, url, par
       await Promise.race([news, pauseOver]);
       pause.abort();
       // The shopper left: nobody is there to answer, and a read now would only fail as cancelled.
-      if (request.signal.aborted) break;
+      if (shopperLeft(request)) break;
       news = listen();
       status = await read();
     }
@@ -62,4 +62,9 @@ export async function chargeStatus(context: CheckoutContext, { request, url, par
     unsubscribe();
   }
   return jsonResponse(200, status);
+}
+
+/** Whether the shopper's request was given up; read afresh each time, as it changes while a wait is under way. */
+function shopperLeft(request: Request): boolean {
+  return request.signal.aborted;
 }

@@ -18,7 +18,7 @@ import { jsonResponse } from './json-response.js';
 import { checkedPaymentMethod } from './payment-method.js';
 import { claimOrder, recordCreated, releaseClaim, type AttemptAnswer, type AttemptInput } from './order-attempts.js';
 import { resolveOrder } from './resolve-order.js';
-import { orderPaidByReference, rememberOrder } from './settle-payment.js';
+import { forgetPendingAttempt, orderPaidByReference, rememberOrderReference, rememberPendingAttempt } from './settle-payment.js';
 import type { StatusTokenKind } from './status-tokens.js';
 
 /** How long a charge's answer is kept for retries of the attempt that made it: as long as the service keeps its idempotency keys. */
@@ -81,8 +81,12 @@ async function chargeOnce(
   const { store } = context;
   const attempt = `${idempotencyKey}:${await sha256Base64Url(inputJson)}`;
   const replayKey = `charge:${attempt}`;
-  const replay = await store.get(replayKey);
-  if (replay) return JSON.parse(replay) as CheckoutChargeResponse;
+  const kept = await store.get(replayKey);
+  if (kept) {
+    // The first answer again, with a token signed now: the first one may be near its expiry.
+    const { answer, referenceId, kind } = JSON.parse(kept) as Replay;
+    return { ...answer, statusToken: await context.tokens.sign(answer.chargeId, kind, referenceId) };
+  }
   const order = await attemptOrder(context, input.orderReference, request, attempt, idempotencyKey);
   const intent = input.intent ?? 'charge';
   if ((order.intent ?? 'charge') !== intent) {
@@ -106,12 +110,14 @@ async function chargeOnce(
     request,
   };
   const claim = await claimOrder(context, claimInput);
-  let answer: CheckoutChargeResponse;
+  let started: { answer: AttemptAnswer; kind: StatusTokenKind };
   if (claim.kind === 'resume') {
-    answer = { ...claim.answer, statusToken: await context.tokens.sign(claim.answer.chargeId, claim.statusKind, order.referenceId) };
+    started = { answer: claim.answer, kind: claim.statusKind };
   } else {
-    await rememberOrder(context, claimInput);
-    let started: { answer: AttemptAnswer; kind: StatusTokenKind };
+    // Kept only now that the attempt may charge: a refused request leaves nothing behind.
+    await store.set(`sent:${attempt}`, JSON.stringify(order), CHARGE_REPLAY_TTL_MS);
+    await rememberOrderReference(context, claimInput);
+    await rememberPendingAttempt(context, claimInput);
     try {
       started =
         intent === 'authorize'
@@ -119,17 +125,27 @@ async function chargeOnce(
           : { answer: await startCharge(context, request, input, paymentMethod, idempotencyKey, order), kind: 'charge' };
     } catch (error) {
       // The order is free for another attempt. After a fault the charge may exist all the same: a
-      // retry of this attempt (same key) gets that charge back, and should it succeed beside
-      // another attempt's, settling refunds the later one (its order was kept by rememberOrder).
+      // retry of this attempt (same key) gets that charge back, and otherwise its webhook finds
+      // this attempt, still kept as pending, and settles it like any other (the later of two
+      // successes refunded). A refusal made nothing: the attempt is forgotten.
+      if (error instanceof CheckoutError && error.status < 500) await forgetPendingAttempt(context, claimInput);
       await releaseClaim(context, claimInput, claim.generation);
       throw error;
     }
     await recordCreated(context, claimInput, claim.generation, started.answer, started.kind);
-    answer = { ...started.answer, statusToken: await context.tokens.sign(started.answer.chargeId, started.kind, order.referenceId) };
+    await forgetPendingAttempt(context, claimInput);
   }
-  await store.set(replayKey, JSON.stringify(answer), CHARGE_REPLAY_TTL_MS);
+  const replay: Replay = { answer: started.answer, referenceId: order.referenceId, kind: started.kind };
+  await store.set(replayKey, JSON.stringify(replay), CHARGE_REPLAY_TTL_MS);
   await store.set(`answered:${order.referenceId}`, idempotencyKey, CHARGE_REPLAY_TTL_MS);
-  return answer;
+  return { ...started.answer, statusToken: await context.tokens.sign(started.answer.chargeId, started.kind, order.referenceId) };
+}
+
+/** An attempt's answer as kept for its retries, its status token apart (signed afresh for each). */
+interface Replay {
+  answer: AttemptAnswer;
+  referenceId: string;
+  kind: StatusTokenKind;
 }
 
 /**
@@ -143,7 +159,7 @@ async function chargeOnce(
 async function attemptOrder(context: CheckoutContext, orderReference: string, request: Request, attempt: string, idempotencyKey: string): Promise<ResolvedOrder> {
   const { store } = context;
   const sentKey = `sent:${attempt}`;
-  const order = await resolveOrder(context.options, orderReference, request).catch(async (error: unknown) => {
+  return resolveOrder(context.options, orderReference, request).catch(async (error: unknown) => {
     if (!(error instanceof CheckoutError) || error.code !== 'ORDER_NOT_FOUND') throw error;
     const sent = await store.get(sentKey);
     const kept = sent === undefined ? undefined : (JSON.parse(sent) as ResolvedOrder);
@@ -154,8 +170,6 @@ async function attemptOrder(context: CheckoutContext, orderReference: string, re
     if (await orderPaidByReference(context, orderReference)) throw new CheckoutError(409, 'ORDER_ALREADY_PAID', 'This order has already been paid.');
     throw error;
   });
-  await store.set(sentKey, JSON.stringify(order), CHARGE_REPLAY_TTL_MS);
-  return order;
 }
 
 async function startCharge(

@@ -41,7 +41,12 @@ export interface AttemptRecord {
   createdAtMs: number;
   /** For a capture: the card authorization (of the authorize intent) it takes money from. */
   captureOf?: string;
+  /** For an attempt still waiting for the service's answer: its idempotency key. */
+  attempt?: string;
 }
+
+/** Most attempts of one order kept waiting for an answer that may never come. */
+const PENDING_KEPT = 10;
 
 /** The decided outcome of one payment, and how far its consequences went. */
 interface OutcomeRecord {
@@ -82,26 +87,52 @@ export interface SucceededPayment {
 export const paidByKey = (referenceId: string) => `paid:${referenceId}`;
 export const attemptKey = (chargeId: string) => `attempt:${chargeId}`;
 const outcomeKey = (chargeId: string) => `outcome:${chargeId}`;
-const orderKey = (referenceId: string) => `order:${referenceId}`;
+const pendingKey = (referenceId: string) => `pending:${referenceId}`;
 const referenceOfKey = (orderReference: string) => `order-reference:${orderReference}`;
 
+/** Keeps which order a page's reference named, to tell a later visit of it that the order is paid. */
+export async function rememberOrderReference(context: CheckoutContext, input: { order: ResolvedOrder; orderReference: string }): Promise<void> {
+  await context.store.set(referenceOfKey(input.orderReference), input.order.referenceId, ORDER_RECORD_TTL_MS);
+}
+
 /**
- * Keeps the order an attempt is about to charge, before the service is called: if the charge is
- * made but its answer never comes back (and the shopper never retries), its webhook still finds
- * which order and approved amount it was for, and it settles like any other.
+ * Keeps the attempt about to call the service until its answer is recorded: should the answer be
+ * lost (a fault, the shopper gone), the charge may have been made all the same, and its webhook,
+ * which may come before the call even gives up, finds it here by its order and approved amount.
  */
-export async function rememberOrder(context: CheckoutContext, input: { order: ResolvedOrder; orderReference: string; paymentMethodType: string; intent: string }): Promise<void> {
+export async function rememberPendingAttempt(
+  context: CheckoutContext,
+  input: { order: ResolvedOrder; orderReference: string; paymentMethodType: string; intent: string; attempt: string },
+): Promise<void> {
+  if (input.intent === 'authorize') return;
   const record: AttemptRecord = {
     referenceId: input.order.referenceId,
     orderReference: input.orderReference,
     amount: input.order.amount,
     currency: input.order.currency,
-    kind: input.intent === 'authorize' ? 'authorization' : 'charge',
+    kind: 'charge',
     paymentMethodType: input.paymentMethodType,
     createdAtMs: Date.now(),
+    attempt: input.attempt,
   };
-  await context.store.set(orderKey(input.order.referenceId), JSON.stringify(record), ORDER_RECORD_TTL_MS);
-  await context.store.set(referenceOfKey(input.orderReference), input.order.referenceId, ORDER_RECORD_TTL_MS);
+  // One attempt of an order holds its lock at a time, so the list is not written by two at once.
+  const pending = (await pendingOf(context, input.order.referenceId)).filter((p) => p.attempt !== input.attempt);
+  pending.push(record);
+  await context.store.set(pendingKey(input.order.referenceId), JSON.stringify(pending.slice(-PENDING_KEPT)), ORDER_RECORD_TTL_MS);
+}
+
+/** The attempt's answer is recorded (or it was refused): a later API charge of the order is not its. */
+export async function forgetPendingAttempt(context: CheckoutContext, input: { order: ResolvedOrder; attempt: string }): Promise<void> {
+  const pending = await pendingOf(context, input.order.referenceId);
+  const left = pending.filter((p) => p.attempt !== input.attempt);
+  if (left.length === pending.length) return;
+  if (left.length === 0) await context.store.delete(pendingKey(input.order.referenceId));
+  else await context.store.set(pendingKey(input.order.referenceId), JSON.stringify(left), ORDER_RECORD_TTL_MS);
+}
+
+async function pendingOf(context: CheckoutContext, referenceId: string): Promise<AttemptRecord[]> {
+  const text = await context.store.get(pendingKey(referenceId));
+  return text === undefined ? [] : (JSON.parse(text) as AttemptRecord[]);
 }
 
 /** Whether the order a page names (its `orderReference`) was paid through this handler. */
@@ -110,7 +141,7 @@ export async function orderPaidByReference(context: CheckoutContext, orderRefere
   return referenceId !== undefined && (await context.store.get(paidByKey(referenceId))) !== undefined;
 }
 
-/** The attempt that made a payment; for an API charge whose answer was lost, the last attempt on its order. */
+/** The attempt that made a payment: by its id; for a capture, its authorization's; for an API charge whose answer was lost, that attempt. */
 async function attemptOf(context: CheckoutContext, payment: SucceededPayment): Promise<AttemptRecord | undefined> {
   const text = await context.store.get(attemptKey(payment.chargeId));
   if (text !== undefined) return JSON.parse(text) as AttemptRecord;
@@ -124,10 +155,13 @@ async function attemptOf(context: CheckoutContext, payment: SucceededPayment): P
     await context.store.set(attemptKey(payment.chargeId), JSON.stringify(capture), ORDER_RECORD_TTL_MS);
     return capture;
   }
+  // An API charge of the order is the handler's only if one of its attempts lost its answer, for
+  // that amount: the shop's own charges of the same order (from its back office) are not touched.
   if (!payment.referenceId) return undefined;
-  const order = await context.store.get(orderKey(payment.referenceId));
-  const attempt = order === undefined ? undefined : (JSON.parse(order) as AttemptRecord);
-  if (attempt?.kind !== 'charge') return undefined;
+  const pending = await pendingOf(context, payment.referenceId);
+  const attempt = pending.findLast((p) => payment.amount === undefined || p.amount === payment.amount);
+  if (attempt === undefined) return undefined;
+  await forgetPendingAttempt(context, { order: { referenceId: payment.referenceId, amount: attempt.amount, currency: attempt.currency }, attempt: attempt.attempt ?? '' });
   await context.store.set(attemptKey(payment.chargeId), JSON.stringify(attempt), ORDER_RECORD_TTL_MS);
   return attempt;
 }

@@ -22,7 +22,7 @@ interface Shop {
 let shop: Shop;
 let harness: CheckoutHarness;
 
-function setUp(options: Parameters<typeof createCheckoutHarness>[1] = {}) {
+function setUp(options: Parameters<typeof createCheckoutHarness>[1] = {}, sandboxOptions: Parameters<typeof createCheckoutHarness>[2] = {}) {
   const mine: Shop = { price: PRICE, paid: undefined, orderEvents: [] };
   shop = mine;
   const orders: Record<string, ResolvedOrder> = {};
@@ -36,7 +36,7 @@ function setUp(options: Parameters<typeof createCheckoutHarness>[1] = {}) {
       if (event.type === 'order.paid') mine.paid ??= event.chargeId;
     },
     ...options,
-  });
+  }, sandboxOptions);
   return harness;
 }
 
@@ -205,20 +205,47 @@ describe('paid means paid in full', () => {
   });
 
   it('tells the shop when the refund of a duplicate is refused, and when one fails after it was accepted', async () => {
-    setUp();
-    const first = await pay(await card(), 'tab-a');
-    await vi.waitFor(() => expect(shop.paid).toBe(first.body.chargeId));
-    // Two more successes of the same order, reached by another route than the lock (a lost answer
-    // retried on a card whose refunds the service refuses, one whose refunds fail later).
-    for (const [pan, reason] of [['4000007640000003', 'refused'], ['4000000000005126', 'fails']] as const) {
-      const created = await harness.service.chargeCard(pan, { amount: PRICE, referenceId: 'order-1' });
-      expect(created.status, reason).toBe(201);
+    // The service's webhooks are held, to be delivered once the order is paid.
+    const held: Request[] = [];
+    setUp({}, { webhook: { url: `${BASE}/webhooks`, webhookKeyBase64: WEBHOOK_KEY, fetch: (input, init) => (held.push(new Request(input, init)), Promise.resolve(new Response(null, { status: 204 }))) } });
+    const deliverHeld = async () => {
+      for (const request of held.splice(0)) expect((await harness.handler(request)).status).toBe(200);
+    };
+    // Two attempts whose answers are lost after the service made their charges: cards whose
+    // refunds the service refuses, and whose refunds fail after they were accepted.
+    const lost = harness.sandbox.faults.add({ method: 'POST', path: '/api/v1/charges', kind: 'reset', when: 'after', times: 100 });
+    for (const [pan, key] of [['4000007640000003', 'lost-1'], ['4000000000005126', 'lost-2']] as const) {
+      expect((await pay(await card(pan), key)).status).toBe(503);
     }
-    // The service's own webhooks of those two charges reach the handler: each is its order's duplicate.
-    await vi.waitFor(() => expect(shop.orderEvents.filter((e) => e.type === 'order.refund_failed')).toHaveLength(2), { timeout: 5_000 });
-    expect(shop.orderEvents.filter((e) => e.type === 'order.paid')).toHaveLength(1);
+    harness.sandbox.faults.remove(lost.faultId);
+    // The shopper pays again, and this payment is the one that pays the order.
+    const paid = await pay(await card(), 'tab-a');
+    expect((await status(paid.body.chargeId, paid.body.statusToken)).body.outcome).toBe('paid');
+    expect(chargesOfOrder().filter((c) => c.status === 'SUCCEEDED')).toHaveLength(3);
+
+    // The lost charges' webhooks arrive: each is a duplicate to refund.
+    await deliverHeld();
+    await vi.waitFor(async () => {
+      await deliverHeld();
+      expect(shop.orderEvents.filter((e) => e.type === 'order.refund_failed')).toHaveLength(2);
+    });
+    expect(shop.orderEvents.filter((e) => e.type === 'order.paid').map((e) => e.chargeId)).toEqual([paid.body.chargeId]);
     const failures = shop.orderEvents.filter((e) => e.type === 'order.refund_failed');
-    expect(failures.map((e) => e.reason)).toEqual(['duplicate_refunded', 'duplicate_refunded']);
+    expect(failures.map((e) => [e.reason, e.amount])).toEqual([
+      ['duplicate_refunded', PRICE],
+      ['duplicate_refunded', PRICE],
+    ]);
+  });
+
+  it('leaves the shop’s own charges of the order alone: only the checkout’s payments are settled', async () => {
+    setUp();
+    const paid = await pay(await card(), 'tab-a');
+    await vi.waitFor(() => expect(shop.paid).toBe(paid.body.chargeId));
+    // The shop charges the same order again from its back office (an extra, agreed with the buyer).
+    for (const amount of [PRICE, 30_000]) expect((await harness.service.chargeCard('4111111111111111', { amount, referenceId: 'order-1' })).status).toBe(201);
+    await harness.sandbox.webhooks.idle();
+    expect(shop.orderEvents.map((e) => e.type)).toEqual(['order.paid']);
+    expect([...harness.sandbox.store.refunds.values()]).toEqual([]);
   });
 
   it('calls a pre-order paid only once its captures add up to the whole amount', async () => {

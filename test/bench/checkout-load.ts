@@ -791,8 +791,8 @@ export interface CheckoutLoadResult {
   addedChargeP99Ms: number;
 }
 
-/** Store cap of the bench's shop: small enough that a 10 s run fills it, so the plateau shows. */
-export const LOAD_BENCH_STORE_MAX_ENTRIES = 1_000;
+/** Store cap of the bench's shop: small enough that a 10 s run fills it, so the plateau shows; large enough for the payment records of 300 checkouts under way. */
+export const LOAD_BENCH_STORE_MAX_ENTRIES = 10_000;
 
 export async function measureCheckoutLoad(options: { concurrency?: number; seconds?: number; directSeconds?: number } = {}): Promise<CheckoutLoadResult> {
   const concurrency = options.concurrency ?? 300;

@@ -27,6 +27,12 @@ export interface CheckoutStore {
   subscribe(channel: string, listener: (message: string) => void): () => void;
 }
 
+/**
+ * Keys of what the checkout handler can learn again (a charge's answer replayed to its retry, a
+ * final status read from the service): the in-memory store evicts these before anything else.
+ */
+const CACHE_PREFIXES = ['charge:', 'sent:', 'answered:', 'status:'] as const;
+
 /** Most entries the in-memory store keeps, and most counters apart from them; the oldest go first past it. */
 export const MEMORY_STORE_MAX_ENTRIES = 100_000;
 
@@ -43,7 +49,10 @@ interface Entry {
  * reaches the instance that holds it.
  */
 export class MemoryCheckoutStore implements CheckoutStore {
-  readonly #entries = new Map<string, Entry>();
+  /** What the handler can read again from the service or its caller: evicted first. */
+  readonly #caches = new Map<string, Entry>();
+  /** Money and webhook records (locks, payers, outcomes, handled states): evicted only once no cache is left. */
+  readonly #records = new Map<string, Entry>();
   /**
    * Counters apart from everything else: any caller makes new ones (a rate-limit key per client
    * and window), so filling their cap must never push out a handled webhook or a paid order.
@@ -88,7 +97,8 @@ export class MemoryCheckoutStore implements CheckoutStore {
   }
 
   delete(key: string): Promise<void> {
-    this.#entries.delete(key);
+    this.#caches.delete(key);
+    this.#records.delete(key);
     this.#counters.delete(key);
     return Promise.resolve();
   }
@@ -113,7 +123,7 @@ export class MemoryCheckoutStore implements CheckoutStore {
 
   /** How many entries are held, counters apart (for tests and metrics). */
   get size(): number {
-    return this.#entries.size;
+    return this.#caches.size + this.#records.size;
   }
 
   /** How many counters are held (for tests and metrics); capped apart at the same number. */
@@ -121,7 +131,11 @@ export class MemoryCheckoutStore implements CheckoutStore {
     return this.#counters.size;
   }
 
-  #live(key: string, map = this.#entries): Entry | undefined {
+  #mapOf(key: string): Map<string, Entry> {
+    return CACHE_PREFIXES.some((prefix) => key.startsWith(prefix)) ? this.#caches : this.#records;
+  }
+
+  #live(key: string, map = this.#mapOf(key)): Entry | undefined {
     const entry = map.get(key);
     if (entry && entry.expiresAtMs <= this.#now()) {
       map.delete(key);
@@ -130,13 +144,20 @@ export class MemoryCheckoutStore implements CheckoutStore {
     return entry;
   }
 
-  #put(key: string, value: string, expiresAtMs: number, version?: number, map = this.#entries): void {
+  #put(key: string, value: string, expiresAtMs: number, version?: number, map = this.#mapOf(key)): void {
     map.delete(key);
     map.set(key, version === undefined ? { value, expiresAtMs } : { value, expiresAtMs, version });
-    // Insertion order is write order: past the cap, the least recently written go first.
-    for (const oldest of map.keys()) {
-      if (map.size <= this.#maxEntries) break;
-      map.delete(oldest);
-    }
+    // Insertion order is write order: past the cap, the least recently written go first, caches
+    // before records, so no volume of reads and replays can push out who paid an order.
+    const evict = (from: Map<string, Entry>, size: () => number) => {
+      for (const oldest of from.keys()) {
+        if (size() <= this.#maxEntries) return;
+        from.delete(oldest);
+      }
+    };
+    if (map === this.#counters) return evict(map, () => map.size);
+    const size = () => this.#caches.size + this.#records.size;
+    evict(this.#caches, size);
+    evict(this.#records, size);
   }
 }

@@ -18,7 +18,7 @@ import { jsonResponse } from './json-response.js';
 import { checkedPaymentMethod } from './payment-method.js';
 import { claimOrder, recordCreated, releaseClaim, type AttemptAnswer, type AttemptInput } from './order-attempts.js';
 import { resolveOrder } from './resolve-order.js';
-import { forgetPendingAttempt, orderPaidByReference, rememberOrderReference, rememberPendingAttempt } from './settle-payment.js';
+import { forgetPendingAttempt, paymentOfOrder, rememberOrderReference, rememberPendingAttempt } from './settle-payment.js';
 import type { StatusTokenKind } from './status-tokens.js';
 
 /** How long a charge's answer is kept for retries of the attempt that made it: as long as the service keeps its idempotency keys. */
@@ -165,9 +165,13 @@ async function attemptOrder(context: CheckoutContext, orderReference: string, re
     const kept = sent === undefined ? undefined : (JSON.parse(sent) as ResolvedOrder);
     const answered = kept ? await store.get(`answered:${kept.referenceId}`) : undefined;
     if (kept && (answered === undefined || answered === idempotencyKey)) return kept;
-    // No longer for sale because this checkout was paid: the shopper (a reload, a second tab) is
-    // told the order is paid, not that it does not exist.
-    if (await orderPaidByReference(context, orderReference)) throw new CheckoutError(409, 'ORDER_ALREADY_PAID', 'This order has already been paid.');
+    // No longer for sale because this checkout was paid: this very attempt, whose answer was lost,
+    // goes on to learn its charge; any other (a reload, a second tab) is told the order is paid,
+    // not that it does not exist.
+    const paid = await paymentOfOrder(context, orderReference);
+    const mine = paid?.attempt;
+    if (mine?.attempt === idempotencyKey) return { amount: mine.amount, currency: mine.currency, referenceId: mine.referenceId, ...(mine.kind === 'authorization' ? { intent: 'authorize' as const } : {}) };
+    if (paid) throw new CheckoutError(409, 'ORDER_ALREADY_PAID', 'This order has already been paid.');
     throw error;
   });
 }

@@ -81,7 +81,18 @@ export async function claimOrder(context: CheckoutContext, input: AttemptInput):
     if (held.state === 'open' && held.answer && held.kind) return { kind: 'resume', answer: held.answer, statusKind: held.kind };
     if (held.state === 'creating') return { kind: 'create', generation: held.generation };
   } else {
-    if ((await store.get(paidByKey(referenceId))) !== undefined) throw alreadyPaid();
+    const paidBy = await store.get(paidByKey(referenceId));
+    if (paidBy !== undefined) {
+      // This very attempt paid it (its answer lost, its lock and replay forgotten since): its
+      // charge again, to follow to its success.
+      const mine = await store.get(attemptRecordKey(paidBy));
+      const record = mine === undefined ? undefined : (JSON.parse(mine) as AttemptRecord);
+      if (record?.attempt === input.attempt) {
+        const answer: AttemptAnswer = { chargeId: paidBy, actionRequired: 'NONE', ...(record.kind === 'authorization' ? { intent: 'authorize' as const } : {}) };
+        return { kind: 'resume', answer, statusKind: record.kind };
+      }
+      throw alreadyPaid();
+    }
     if (held?.state === 'creating') throw inProgress(held, false);
   }
   if (!retry && held?.state === 'open' && held.chargeId && held.kind) {
@@ -136,6 +147,7 @@ export async function recordCreated(
     kind,
     paymentMethodType: input.paymentMethodType,
     createdAtMs: Date.now(),
+    attempt: input.attempt,
   };
   await store.set(attemptRecordKey(answer.chargeId), JSON.stringify(record), ORDER_RECORD_TTL_MS);
   const lock: OrderLock = {

@@ -41,7 +41,7 @@ export interface AttemptRecord {
   createdAtMs: number;
   /** For a capture: the card authorization (of the authorize intent) it takes money from. */
   captureOf?: string;
-  /** For an attempt still waiting for the service's answer: its idempotency key. */
+  /** The widget's attempt (its idempotency key) that made it, or that waits for its answer. */
   attempt?: string;
 }
 
@@ -135,10 +135,16 @@ async function pendingOf(context: CheckoutContext, referenceId: string): Promise
   return text === undefined ? [] : (JSON.parse(text) as AttemptRecord[]);
 }
 
-/** Whether the order a page names (its `orderReference`) was paid through this handler. */
-export async function orderPaidByReference(context: CheckoutContext, orderReference: string): Promise<boolean> {
+/**
+ * The payment that paid the order a page names (its `orderReference`) through this handler, with
+ * the attempt that made it when that is still known; undefined while the order is not paid.
+ */
+export async function paymentOfOrder(context: CheckoutContext, orderReference: string): Promise<{ chargeId: string; attempt: AttemptRecord | undefined } | undefined> {
   const referenceId = await context.store.get(referenceOfKey(orderReference));
-  return referenceId !== undefined && (await context.store.get(paidByKey(referenceId))) !== undefined;
+  const chargeId = referenceId === undefined ? undefined : await context.store.get(paidByKey(referenceId));
+  if (chargeId === undefined) return undefined;
+  const attempt = await context.store.get(attemptKey(chargeId));
+  return { chargeId, attempt: attempt === undefined ? undefined : (JSON.parse(attempt) as AttemptRecord) };
 }
 
 /** The attempt that made a payment: by its id; for a capture, its authorization's; for an API charge whose answer was lost, that attempt. */

@@ -10,8 +10,11 @@ import type { ShopStats } from '../../bench/load-stack.js';
  * matches what every shopper was told, and that the handler's bounded state stays bounded.
  */
 
-/** Small on purpose: the run writes several times more entries, so the cap is exercised. */
-const STORE_CAP = 300;
+/**
+ * Small on purpose: the run writes more entries than this, so the cap is exercised; large enough to
+ * hold the payment records of the checkouts under way, as the default cap (100,000) does.
+ */
+const STORE_CAP = 3_000;
 
 describe('checkout load: 150 shoppers at once through the checkout handler', () => {
   let stack: Awaited<ReturnType<typeof startInProcessLoadStack>>;
@@ -40,7 +43,7 @@ describe('checkout load: 150 shoppers at once through the checkout handler', () 
   });
 
   it('answers every request without an error or a 5xx', () => {
-    expect(run.errors).toEqual([]);
+    expect(run.errors, JSON.stringify(run.errors).slice(0, 2000)).toEqual([]);
     expect(run.serverErrors).toBe(0);
     expect(run.networkErrors).toBe(0);
     expect(run.mismatchedReplays).toBe(0);
@@ -63,10 +66,11 @@ describe('checkout load: 150 shoppers at once through the checkout handler', () 
 
   it('keeps the handler’s state bounded, wakes every long-poll and gives back its subscription', async () => {
     const end = await stack.sampleShop(false);
-    // More entries were written than the cap holds (replays, final statuses, webhook dedupe keys):
-    // the store filled up and stayed at its cap.
+    // More entries were written than the cap holds (replays, final statuses, webhook dedupe keys,
+    // payment records): the store filled up and stayed at its cap, give or take the settlement
+    // leases and pending attempts it deletes as they end.
     expect(Math.max(...run.shopSamples.map((s) => s.storeSize ?? 0), end.storeSize!)).toBeLessThanOrEqual(STORE_CAP);
-    expect(end.storeSize).toBe(STORE_CAP);
+    expect(end.storeSize).toBeGreaterThan(STORE_CAP * 0.95);
     // Every long-poll subscribed to its charge's wake-ups, was woken by its webhook (when one came
     // while it waited) and gave the subscription back.
     expect(end.missedWakeups).toBe(0);

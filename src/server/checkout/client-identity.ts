@@ -60,6 +60,19 @@ export function clientAddress(request: Request, trustProxy: TrustProxy | undefin
   return formatAddress(client);
 }
 
+/**
+ * The rate-limit bucket of a client address: the address itself for IPv4, its /64 network for
+ * IPv6, since one subscriber is handed a whole /64 and could otherwise take a new address for
+ * every request. Anything that is not an address is its own bucket.
+ */
+export function rateLimitBucket(address: string): string {
+  const parsed = parseAddress(address);
+  if (parsed?.length !== 16) return address;
+  const network = Uint8Array.from(parsed);
+  network.fill(0, 8);
+  return `${formatAddress(network)}/64`;
+}
+
 /** Throws a {@link ConfigurationError} saying what to set unless `value` is a valid `trustProxy`. */
 export function checkTrustProxy(value: unknown): void {
   trustOf(value);

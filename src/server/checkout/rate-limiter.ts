@@ -1,7 +1,7 @@
 import { CheckoutError } from './checkout-error.js';
 import { RATE_LIMIT_CHARGES_PER_WINDOW, RATE_LIMIT_STATUS_PER_WINDOW, RATE_LIMIT_WINDOW_MS, type CheckoutHandlerOptions } from './checkout-options.js';
 import type { CheckoutStore } from './checkout-store.js';
-import { clientAddress } from './client-identity.js';
+import { clientAddress, rateLimitBucket } from './client-identity.js';
 
 /** Each bucket counts apart; slip checks are limited as charges are. */
 export type RateLimitBucket = 'charges' | 'status' | 'slips';
@@ -25,7 +25,8 @@ export class RateLimiter {
   async check(request: Request, bucket: RateLimitBucket): Promise<void> {
     const limit = this.#limit(bucket);
     if (!limit) return;
-    const client = this.#options.getClientId?.(request) ?? clientAddress(request, this.#options.trustProxy) ?? 'unknown';
+    const address = clientAddress(request, this.#options.trustProxy);
+    const client = this.#options.getClientId?.(request) ?? (address === undefined ? 'unknown' : rateLimitBucket(address));
     const windowStart = Math.floor(Date.now() / limit.windowMs) * limit.windowMs;
     const count = await this.#store.increment(`rate:${bucket}:${client}:${windowStart}`, limit.windowMs);
     if (count > limit.max) {

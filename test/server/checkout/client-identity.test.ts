@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLIENT_ADDRESS_HEADER, rememberSocketAddress } from '../../../src/node/client-address.js';
-import { checkTrustProxy, clientAddress, type TrustProxy } from '../../../src/server/checkout/client-identity.js';
+import { checkTrustProxy, clientAddress, rateLimitBucket, type TrustProxy } from '../../../src/server/checkout/client-identity.js';
 import { ConfigurationError, createCheckoutHandler, toNodeListener, type CheckoutHandlerOptions } from '../../../src/server/index.js';
 
 /** A request as the Node adapter hands it on: `socket` recorded beside it, and the client's own X-Forwarded-For lines. */
@@ -15,6 +15,35 @@ function requestFrom(socket: string | undefined, ...forwardedFor: string[]): Req
 }
 
 const clientOf = (trustProxy: TrustProxy | undefined, socket: string | undefined, ...forwardedFor: string[]) => clientAddress(requestFrom(socket, ...forwardedFor), trustProxy);
+
+describe('rateLimitBucket', () => {
+  it('counts an IPv6 client by its /64, since one subscriber holds all of it, and IPv4 by the address', () => {
+    expect(rateLimitBucket('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(rateLimitBucket('2001:db8:1:2:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
+    expect(rateLimitBucket('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
+    expect(rateLimitBucket('203.0.113.7')).toBe('203.0.113.7');
+    expect(rateLimitBucket('not an address')).toBe('not an address');
+  });
+});
+
+describe('rate limits by client', () => {
+  it('count every address of one IPv6 /64 together, and another /64 apart', async () => {
+    const handler = createCheckoutHandler({
+      service: { baseUrl: 'http://127.0.0.1:9', merchantId: 'merchant', apiKey: 'skey_test_a_key_long_enough' },
+      resolveOrder: () => null,
+      rateLimit: { chargesPerWindow: 3 },
+    });
+    const from = async (address: string) => {
+      const request = new Request('https://shop.example/charges', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orderReference: 'nope', paymentMethod: { type: 'QR_PROMPT_PAY' } }) });
+      rememberSocketAddress(request, address);
+      return (await handler(request)).status;
+    };
+    const statuses = [];
+    for (let i = 1; i <= 5; i += 1) statuses.push(await from(`2001:db8:1:2::${i.toString(16)}`));
+    expect(statuses).toEqual([404, 404, 404, 429, 429]);
+    expect(await from('2001:db8:1:3::1')).toBe(404);
+  });
+});
 
 describe('clientAddress', () => {
   describe('by default (trustProxy false)', () => {

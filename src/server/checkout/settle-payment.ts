@@ -45,6 +45,11 @@ export interface AttemptRecord {
   attempt?: string;
 }
 
+/** Marks of an order event: being told (for {@link TELL_IN_HAND_MS} at most), then told. */
+const TELLING = 'telling';
+const TOLD = 'told';
+const TELL_IN_HAND_MS = 60_000;
+
 /** Most attempts of one order kept waiting for an answer that may never come. */
 const PENDING_KEPT = 10;
 
@@ -204,8 +209,9 @@ async function settleLeased(context: CheckoutContext, payment: SucceededPayment,
   if (known !== undefined && (JSON.parse(known) as OutcomeRecord).told) return (JSON.parse(known) as OutcomeRecord).outcome;
 
   const lease = leaseKey(payment.chargeId);
+  const holder = crypto.randomUUID();
   const waitUntil = Date.now() + SETTLE_WAIT_MS;
-  while (!(await store.setIfAbsent(lease, '1', SETTLE_LEASE_MS))) {
+  while (!(await store.setIfAbsent(lease, holder, SETTLE_LEASE_MS))) {
     // Another instance is settling it: its outcome is the one.
     const decided = await store.get(outcomeKey(payment.chargeId));
     if (decided !== undefined && (JSON.parse(decided) as OutcomeRecord).told) return (JSON.parse(decided) as OutcomeRecord).outcome;
@@ -231,7 +237,8 @@ async function settleLeased(context: CheckoutContext, payment: SucceededPayment,
     if (!record.told) record = await tell(context, payment.chargeId, attempt, record, trigger.fromWebhook);
     return record.outcome;
   } finally {
-    await store.delete(lease);
+    // Only a lease still ours: past its expiry another instance may hold it now.
+    if ((await store.get(lease)) === holder) await store.delete(lease);
   }
 }
 
@@ -348,16 +355,26 @@ async function undo(context: CheckoutContext, payment: SucceededPayment, record:
 /** Tells `onOrder` of the outcome, once it is carried out. */
 async function tell(context: CheckoutContext, chargeId: string, attempt: AttemptRecord, record: OutcomeRecord, fromWebhook: boolean): Promise<OutcomeRecord> {
   const onOrder = context.options.onOrder;
+  const told = { ...record, told: true };
   if (onOrder) {
+    // Claimed before the call, so two instances (one past an expired lease) never both tell it;
+    // in hand for a minute only, so a process dying in onOrder leaves it to the next news.
+    const claim = `told:${chargeId}:${record.outcome}`;
+    if (!(await context.store.setIfAbsent(claim, TELLING, TELL_IN_HAND_MS))) {
+      if ((await context.store.get(claim)) !== TOLD) return record;
+      await keep(context, chargeId, told);
+      return told;
+    }
     try {
       await onOrder(orderEvent(chargeId, attempt, record));
     } catch (error) {
+      await context.store.delete(claim);
       if (fromWebhook) throw new CheckoutError(500, 'INTERNAL_ERROR', 'The order event could not be handled; it will be retried.', { retryable: true, cause: error });
       context.options.log?.({ method: 'EVENT', path: orderEventType(record.outcome), status: 500, durationMs: 0, chargeId, error });
       return record;
     }
+    await context.store.set(claim, TOLD, ORDER_RECORD_TTL_MS);
   }
-  const told = { ...record, told: true };
   await keep(context, chargeId, told);
   return told;
 }

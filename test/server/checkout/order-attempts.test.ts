@@ -277,6 +277,41 @@ describe('paid means paid in full', () => {
     expect(shop.orderEvents.map((e) => e.type)).toEqual(['order.authorized', 'order.paid']);
   });
 
+  it('tells an outcome once across two instances, even when one takes longer than its lease', async () => {
+    setUp({ onOrder: () => undefined });
+    let now = Date.now();
+    const store = new MemoryCheckoutStore({ now: () => now });
+    const told: string[] = [];
+    let release: () => void = () => undefined;
+    const instance = (name: string, slow: boolean) =>
+      createCheckoutHandler({
+        service: { ...SERVICE, fetch: harness.sandbox.fetch },
+        resolveOrder: () => ({ amount: PRICE, currency: 'THB', referenceId: 'order-1' }),
+        basePath: '/api/checkout',
+        publicUrl: SHOP,
+        store,
+        rateLimit: false,
+        onOrder: (event) => {
+          told.push(`${name} ${event.type}`);
+          return slow ? new Promise<void>((resolve) => (release = resolve)) : undefined;
+        },
+      });
+    const [a, b] = [instance('a', true), instance('b', false)];
+    const created = await a(
+      new Request(`${BASE}/charges`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orderReference: 'cart-1', amount: PRICE, paymentMethod: await card() }) }),
+    );
+    const { chargeId, statusToken } = (await created.json()) as { chargeId: string; statusToken: string };
+    const read = (handler: typeof a) => handler(new Request(`${BASE}/charges/${chargeId}/status`, { headers: { 'X-Satang-Status-Token': statusToken } }));
+    const slowRead = read(a);
+    await vi.waitFor(() => expect(told).toEqual(['a order.paid']));
+    // Instance a is still in its onOrder past its settlement lease: b takes the lease over.
+    now += 31_000;
+    expect(((await (await read(b)).json()) as { outcome: string }).outcome).toBe('paid');
+    release();
+    expect((await slowRead).status).toBe(200);
+    expect(told).toEqual(['a order.paid']);
+  });
+
   it('tells each outcome once, however often the news comes', async () => {
     setUp();
     const first = await pay(await card(), 'tab-a');

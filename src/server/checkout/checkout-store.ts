@@ -61,6 +61,7 @@ export class MemoryCheckoutStore implements CheckoutStore {
   readonly #channels = new Map<string, Set<(message: string) => void>>();
   readonly #now: () => number;
   readonly #maxEntries: number;
+  #evicted = 0;
 
   constructor(options: { now?: () => number; maxEntries?: number } = {}) {
     this.#now = options.now ?? Date.now;
@@ -126,6 +127,11 @@ export class MemoryCheckoutStore implements CheckoutStore {
     return this.#caches.size + this.#records.size;
   }
 
+  /** How many entries were pushed out by the cap so far, counters included (for tests and metrics). */
+  get evicted(): number {
+    return this.#evicted;
+  }
+
   /** How many counters are held (for tests and metrics); capped apart at the same number. */
   get counters(): number {
     return this.#counters.size;
@@ -153,6 +159,7 @@ export class MemoryCheckoutStore implements CheckoutStore {
       for (const oldest of from.keys()) {
         if (size() <= this.#maxEntries) return;
         from.delete(oldest);
+        this.#evicted += 1;
       }
     };
     if (map === this.#counters) return evict(map, () => map.size);

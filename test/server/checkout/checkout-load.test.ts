@@ -67,10 +67,12 @@ describe('checkout load: 150 shoppers at once through the checkout handler', () 
   it('keeps the handler’s state bounded, wakes every long-poll and gives back its subscription', async () => {
     const end = await stack.sampleShop(false);
     // More entries were written than the cap holds (replays, final statuses, webhook dedupe keys,
-    // payment records): the store filled up and stayed at its cap, give or take the settlement
-    // leases and pending attempts it deletes as they end.
-    expect(Math.max(...run.shopSamples.map((s) => s.storeSize ?? 0), end.storeSize!)).toBeLessThanOrEqual(STORE_CAP);
-    expect(end.storeSize).toBeGreaterThan(STORE_CAP * 0.95);
+    // payment records): the store filled up, pushed out its oldest and never held more than its
+    // cap (it ends below it once the settlement leases and pending attempts are deleted).
+    const peak = Math.max(...run.shopSamples.map((s) => s.storeSize ?? 0), end.storeSize!);
+    expect(peak).toBeLessThanOrEqual(STORE_CAP);
+    expect(stack.shop.store.evicted).toBeGreaterThan(0);
+    expect(peak).toBeGreaterThan(STORE_CAP * 0.9);
     // Every long-poll subscribed to its charge's wake-ups, was woken by its webhook (when one came
     // while it waited) and gave the subscription back.
     expect(end.missedWakeups).toBe(0);

@@ -1,25 +1,69 @@
 /**
  * Facts of the payment service that more than one module relies on. Units are in the names.
- * The live service brands its headers with its own prefix; everything here derives from
- * {@link SERVICE_HEADER_PREFIX} so a deployment against it changes one constant.
  */
 
-/** Prefix of the service's own HTTP headers. */
-export const SERVICE_HEADER_PREFIX = 'X-Service-';
+/**
+ * Prefix of the service's own HTTP headers as the live service spells it (`X-Beam-Signature`,
+ * `X-Beam-Idempotency-Key`, …). It is the default everywhere (the service client, the checkout
+ * handler's webhook receiver, the sandbox), so going live takes a base URL and keys and nothing
+ * else; `headerPrefix` (or the sandbox's `--header-prefix`) changes it, e.g. to the interface's
+ * neutral `X-Service-`.
+ */
+export const DEFAULT_SERVICE_HEADER_PREFIX = 'X-Beam-';
 
-/** Header names the service reads or writes, all derived from {@link SERVICE_HEADER_PREFIX}. */
-export const SERVICE_HEADERS = {
+/** Header names the service reads or writes, under one prefix. */
+export interface ServiceHeaders {
+  /** The prefix they were built from, e.g. `X-Beam-`. */
+  readonly prefix: string;
   /** Idempotency key on POST and PATCH. */
-  idempotencyKey: `${SERVICE_HEADER_PREFIX}Idempotency-Key`,
-  /** Request id on every response; quote it when reporting a problem. */
-  requestId: `${SERVICE_HEADER_PREFIX}Request-Id`,
+  readonly idempotencyKey: string;
+  /** Request id on a response, when the service sends one; quote it when reporting a problem. */
+  readonly requestId: string;
   /** Partner id, required with a partner API key. */
-  partnerId: `${SERVICE_HEADER_PREFIX}Partner-ID`,
+  readonly partnerId: string;
   /** Event name on a webhook delivery. */
-  event: `${SERVICE_HEADER_PREFIX}Event`,
+  readonly event: string;
   /** base64 HMAC-SHA256 of the raw webhook body. */
-  signature: `${SERVICE_HEADER_PREFIX}Signature`,
-} as const;
+  readonly signature: string;
+  /** Set by the sandbox on an answer replayed for a repeated idempotency key. */
+  readonly idempotentReplayed: string;
+}
+
+/** The last part of each header name, after the prefix. */
+export const SERVICE_HEADER_SUFFIXES = {
+  idempotencyKey: 'Idempotency-Key',
+  requestId: 'Request-Id',
+  partnerId: 'Partner-ID',
+  event: 'Event',
+  signature: 'Signature',
+  idempotentReplayed: 'Idempotent-Replayed',
+} as const satisfies Record<Exclude<keyof ServiceHeaders, 'prefix'>, string>;
+
+/** A prefix is one or more header-name words, each followed by "-": `X-Beam-`, `X-Service-`. */
+const HEADER_PREFIX_PATTERN = /^(?:[A-Za-z0-9]+-)+$/;
+
+/**
+ * Checks a configured header prefix, throwing a TypeError that says what to set. Header names
+ * are matched case-insensitively, so `x-beam-` and `X-Beam-` are the same prefix.
+ */
+export function checkHeaderPrefix(prefix: unknown, option = 'headerPrefix'): string {
+  if (typeof prefix !== 'string' || !HEADER_PREFIX_PATTERN.test(prefix) || prefix.length > 64) {
+    throw new TypeError(
+      `${option} must be the service's header prefix: letters and digits in words each ending with "-", such as "X-Beam-" (the live service) or "X-Service-"; got ${JSON.stringify(prefix)}`,
+    );
+  }
+  return prefix;
+}
+
+/** The service's header names under `prefix` (checked; the live service's by default). */
+export function serviceHeaders(prefix: string = DEFAULT_SERVICE_HEADER_PREFIX): ServiceHeaders {
+  const checked = checkHeaderPrefix(prefix);
+  const names = Object.fromEntries(Object.entries(SERVICE_HEADER_SUFFIXES).map(([member, suffix]) => [member, `${checked}${suffix}`]));
+  return { prefix: checked, ...(names as Record<keyof typeof SERVICE_HEADER_SUFFIXES, string>) };
+}
+
+/** The service's header names under {@link DEFAULT_SERVICE_HEADER_PREFIX}. */
+export const SERVICE_HEADERS: ServiceHeaders = /* @__PURE__ */ serviceHeaders();
 
 /** The only currency the service accepts. */
 export const CURRENCY_THB = 'THB';

@@ -1,13 +1,14 @@
 /**
  * Webhook signatures as the payment service computes them:
- * `X-Service-Signature = base64(HMAC-SHA256(key = base64-decode(webhook key), message = raw body bytes))`.
+ * `<prefix>Signature = base64(HMAC-SHA256(key = base64-decode(webhook key), message = raw body bytes))`,
+ * the prefix being the service's header prefix (`X-Beam-` live, see `serviceHeaders`).
  * WebCrypto only, so the same code signs in the sandbox, verifies on a merchant's Node server and
  * runs in edge runtimes. There is no timestamp or nonce in the scheme: deduplicating replays is
  * the receiver's job.
  */
 
 import { base64Decode, base64Encode } from './base64.js';
-import { SERVICE_HEADERS } from './constants.js';
+import { serviceHeaders, type ServiceHeaders } from './constants.js';
 
 /** Length of an HMAC-SHA256 signature; a decoded signature of any other length is refused unchecked. */
 export const WEBHOOK_SIGNATURE_LENGTH_BYTES = 32;
@@ -83,24 +84,27 @@ export async function verifyWebhookSignature(
  * already computed. The sandbox's dispatcher sends these so a delivery and
  * {@link generateTestWebhookHeaders} cannot drift apart.
  */
-export function buildWebhookHeaders(eventName: string, signature: string): Record<string, string> {
+export function buildWebhookHeaders(eventName: string, signature: string, headers: ServiceHeaders = serviceHeaders()): Record<string, string> {
   return {
     'Content-Type': WEBHOOK_CONTENT_TYPE,
-    [SERVICE_HEADERS.event]: eventName,
-    [SERVICE_HEADERS.signature]: signature,
+    [headers.event]: eventName,
+    [headers.signature]: signature,
   };
 }
 
 /**
  * The headers a real delivery of `body` as `eventName` carries, for merchants testing their own
- * webhook receivers: POST `body` with these headers and the receiver should accept it.
+ * webhook receivers: POST `body` with these headers and the receiver should accept it. The names
+ * carry `options.headerPrefix` (the live service's `X-Beam-` by default).
  */
 export async function generateTestWebhookHeaders(
   eventName: string,
   body: string,
   webhookKeyBase64: string,
+  options: { headerPrefix?: string } = {},
 ): Promise<Record<string, string>> {
-  return buildWebhookHeaders(eventName, await signWebhookPayload(body, webhookKeyBase64));
+  const headers = serviceHeaders(options.headerPrefix);
+  return buildWebhookHeaders(eventName, await signWebhookPayload(body, webhookKeyBase64), headers);
 }
 
 async function importWebhookKey(webhookKeyBase64: string): Promise<CryptoKey> {

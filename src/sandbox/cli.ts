@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { base64Decode } from '../core/base64.js';
+import { checkHeaderPrefix, DEFAULT_SERVICE_HEADER_PREFIX } from '../core/constants.js';
 import { SANDBOX_DASHBOARD_PATH } from './dashboard/dashboard.js';
 import { SANDBOX_DEFAULTS, SANDBOX_TEST_CARDS } from './defaults.js';
 import { SANDBOX_PAGES_PATH } from './http/page-layout.js';
@@ -22,6 +23,8 @@ Options (each also read from the environment variable shown):
   --webhook-url <url>      where webhooks are sent    SANDBOX_WEBHOOK_URL (none: no webhooks)
   --webhook-key <base64>   webhook signing key        SANDBOX_WEBHOOK_KEY
   --public-url <url>       origin written into hosted-page links  SANDBOX_PUBLIC_URL
+  --header-prefix <p>      prefix of the service's headers  SANDBOX_HEADER_PREFIX
+                           (default ${DEFAULT_SERVICE_HEADER_PREFIX}, the live service's; e.g. X-Service-)
   --no-dashboard           no dashboard at ${SANDBOX_DASHBOARD_PATH}  SANDBOX_DASHBOARD=off
   --quiet                  no request log
   -h, --help               this help
@@ -43,6 +46,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv) {
       'webhook-url': { type: 'string' },
       'webhook-key': { type: 'string' },
       'public-url': { type: 'string' },
+      'header-prefix': { type: 'string' },
       'no-dashboard': { type: 'boolean' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -65,6 +69,9 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv) {
   }
   const publicUrl = pick('public-url', 'SANDBOX_PUBLIC_URL');
   if (publicUrl !== undefined && !(isHttpUrl(publicUrl) && new URL(publicUrl).origin === publicUrl.replace(/\/$/, ''))) throw new Error(`--public-url must be an origin such as http://localhost:4010, not "${publicUrl}"`);
+
+  const headerPrefixText = pick('header-prefix', 'SANDBOX_HEADER_PREFIX') ?? DEFAULT_SERVICE_HEADER_PREFIX;
+  const headerPrefix = checkHeaderPrefix(headerPrefixText, '--header-prefix');
 
   const dashboardSetting = env.SANDBOX_DASHBOARD?.trim().toLowerCase();
   if (dashboardSetting !== undefined && dashboardSetting !== '' && !['on', 'off', 'true', 'false', '1', '0'].includes(dashboardSetting)) {
@@ -90,6 +97,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv) {
     merchants: [merchant] as [SandboxMerchant],
     partners: [{ partnerId, apiKey: pick('partner-key', 'SANDBOX_PARTNER_KEY') ?? SANDBOX_DEFAULTS.partnerApiKey }] as [SandboxPartner],
     webhook: { url: webhookUrl, webhookKeyBase64 },
+    headerPrefix,
     ...(publicUrl ? { publicUrl: publicUrl.replace(/\/$/, '') } : {}),
     ...(noDashboard ? { dashboard: false as const } : {}),
   };
@@ -134,6 +142,7 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
   partner           ${partner.partnerId} / ${partner.apiKey}
   webhooks          ${options.webhook.url ?? 'off (set --webhook-url)'}
   webhook key       ${options.webhook.webhookKeyBase64}
+  header prefix     ${options.headerPrefix}   (${options.headerPrefix}Idempotency-Key, ${options.headerPrefix}Signature, …)
   dashboard         ${options.dashboard === false ? 'off (--no-dashboard)' : `${base}${SANDBOX_DASHBOARD_PATH}   (sign in with the merchant id and API key)`}
   PromptPay payer   ${base}${SANDBOX_PAGES_PATH}/promptpay
   deliveries log    ${base}/sandbox/v1/webhook-deliveries

@@ -11,7 +11,8 @@ import { faultRoutes } from './faults/fault-routes.js';
 import { FAULT_RULES, SandboxFaults } from './faults/sandbox-faults.js';
 import { hostedPageRoutes } from './hosted-pages/hosted-page-routes.js';
 import { HostedSteps } from './hosted-pages/hosted-steps.js';
-import { CORS_HEADERS, isClientPath, SandboxDispatcher } from './http/dispatcher.js';
+import { checkHeaderPrefix, DEFAULT_SERVICE_HEADER_PREFIX, serviceHeaders, type ServiceHeaders } from '../core/constants.js';
+import { corsHeaders, isClientPath, SandboxDispatcher } from './http/dispatcher.js';
 import { IDEMPOTENCY_KEYS, IdempotencyStore } from './http/idempotency.js';
 import { publicRoute, type SandboxRoute } from './http/route.js';
 import { jsonResponse } from './http/sandbox-error.js';
@@ -60,6 +61,14 @@ export interface SandboxOptions {
   /** Logs one line per request when given. */
   log?: (line: string) => void;
   /**
+   * Prefix of the service's headers the sandbox reads (idempotency key, partner id) and writes
+   * (request id, webhook event and signature): `X-Beam-`, the live service's, by default, so a
+   * client written for the live service runs against it unchanged. Matched case-insensitively.
+   */
+  headerPrefix?: string;
+  /** Told once per header name when a request sends its idempotency key under another prefix; `console.warn` by default. */
+  warn?: (line: string) => void;
+  /**
    * Whether the dashboard at `/sandbox/dashboard` is served (default true). It asks for a
    * merchant id and API key, so it shows no more than the API does; `false` removes it entirely.
    */
@@ -91,10 +100,16 @@ export class Sandbox {
   readonly faults: SandboxFaults;
   readonly merchants: ReadonlyMap<string, SandboxMerchant>;
   readonly partners: ReadonlyMap<string, SandboxPartner>;
+  /** The header names it reads and writes, under its `headerPrefix`. */
+  readonly headers: ServiceHeaders;
   readonly #dispatcher: SandboxDispatcher;
+  readonly #corsHeaders: Readonly<Record<string, string>>;
 
   constructor(options: SandboxOptions = {}) {
     const now = options.now ?? (() => new Date());
+    const headers = serviceHeaders(checkHeaderPrefix(options.headerPrefix ?? DEFAULT_SERVICE_HEADER_PREFIX));
+    this.headers = headers;
+    this.#corsHeaders = corsHeaders(headers);
     const merchants = options.merchants ?? [defaultSandboxMerchant()];
     const partners = options.partners ?? [{ partnerId: SANDBOX_DEFAULTS.partnerId, apiKey: SANDBOX_DEFAULTS.partnerApiKey }];
     this.merchants = new Map(merchants.map((m) => [m.merchantId, m]));
@@ -103,8 +118,14 @@ export class Sandbox {
     const maxUploadBytes = options.maxUploadBytes ?? SANDBOX_MAX_UPLOAD_BYTES;
     const store = this.store;
 
-    this.webhooks = new WebhookDispatcher({ ...options.webhook, now, log: store.slice(WEBHOOK_DELIVERIES) });
-    this.faults = new SandboxFaults(now, options.log, store.slice(FAULT_RULES), (request) => authenticatedMerchantId(request, this.merchants, this.partners));
+    this.webhooks = new WebhookDispatcher({ ...options.webhook, now, headers, log: store.slice(WEBHOOK_DELIVERIES) });
+    this.faults = new SandboxFaults(
+      now,
+      options.log,
+      store.slice(FAULT_RULES),
+      (request) => authenticatedMerchantId(request, this.merchants, this.partners, headers),
+      headers.idempotencyKey,
+    );
     this.payments = new SandboxPayments({
       store,
       webhooks: this.webhooks,
@@ -158,7 +179,9 @@ export class Sandbox {
       idempotency: new IdempotencyStore(now, store.slice(IDEMPOTENCY_KEYS)),
       maxBodyBytes,
       publicUrl: options.publicUrl,
+      headers,
       log: options.log,
+      warn: options.warn,
     });
   }
 
@@ -170,7 +193,7 @@ export class Sandbox {
     const response = await this.faults.apply(request, this.#dispatcher.answer);
     // Every answer to a browser carries CORS headers, a spoiled one too, so the page sees the fault itself.
     if (!response.headers.has('access-control-allow-origin') && isClientPath(new URL(request.url).pathname)) {
-      for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
+      for (const [name, value] of Object.entries(this.#corsHeaders)) response.headers.set(name, value);
     }
     return response;
   };

@@ -59,6 +59,7 @@ describe('parseCliOptions', () => {
         ],
         partners: [{ partnerId: SANDBOX_DEFAULTS.partnerId, apiKey: SANDBOX_DEFAULTS.partnerApiKey }],
         webhook: { url: undefined, webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64 },
+        headerPrefix: 'X-Beam-',
       });
       expect(options).not.toHaveProperty('publicUrl');
     });
@@ -206,5 +207,18 @@ describe('parseCliOptions with URLs that only look right', () => {
 
   it('lets an empty flag fall back to the environment', () => {
     expect(parseCliOptions(['--merchant-id='], { SANDBOX_MERCHANT_ID: 'from-env' }).merchants[0].merchantId).toBe('from-env');
+  });
+
+  describe('--header-prefix', () => {
+    it('is the live service\'s X-Beam- unless set, from the flag over SANDBOX_HEADER_PREFIX', () => {
+      expect(parseCliOptions([], {}).headerPrefix).toBe('X-Beam-');
+      expect(parseCliOptions([], { SANDBOX_HEADER_PREFIX: 'X-Service-' }).headerPrefix).toBe('X-Service-');
+      expect(parseCliOptions(['--header-prefix', 'x-acme-pay-'], { SANDBOX_HEADER_PREFIX: 'X-Service-' }).headerPrefix).toBe('x-acme-pay-');
+    });
+
+    it.each([['X-Beam'], ['X Beam-'], ['-'], ['X-Beam-\r\n'], ['Ⅹ-Beam-']])('refuses %j, saying what a prefix looks like', (prefix) => {
+      expect(parseError(['--header-prefix', prefix])).toMatch(/--header-prefix must be .*"X-Beam-"/);
+      expect(parseError([], { SANDBOX_HEADER_PREFIX: prefix })).toMatch(/--header-prefix must be/);
+    });
   });
 });

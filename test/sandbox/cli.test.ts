@@ -1,127 +1,21 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { verifyEmvCrc } from '../../src/core/emv-qr.js';
 import { verifyWebhookSignature } from '../../src/core/webhook-signature.js';
 import { SANDBOX_DEFAULTS, SANDBOX_TEST_CARDS } from '../../src/sandbox/defaults.js';
 import type { Answer as SandboxAnswer } from '../support/sandbox-client.js';
 import { scanQrPngBase64 } from '../support/scan-qr.js';
+import { cleanEnv, runCli, startCli, stopCli, type RunningCli } from '../support/sandbox-cli.js';
 
-const CLI_PATH = fileURLToPath(new URL('../../bin/satang-sandbox.js', import.meta.url));
-const START_TIMEOUT_MS = 10_000;
-const EXIT_TIMEOUT_MS = 5_000;
 const FUTURE_EXPIRY_YEAR = (new Date().getUTCFullYear() + 2) % 100;
 const RETURN_URL = 'https://shop.example/orders/1/return?step=done';
 
 const basic = (user: string, key: string) => `Basic ${Buffer.from(`${user}:${key}`).toString('base64')}`;
 const API_AUTH = basic(SANDBOX_DEFAULTS.merchantId, SANDBOX_DEFAULTS.apiKey);
 const CLIENT_AUTH = basic(SANDBOX_DEFAULTS.merchantId, SANDBOX_DEFAULTS.publishableKey);
-
-// ---------------------------------------------------------------------------------------------
-// Child processes
-
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-interface CliProcess {
-  child: ChildProcess;
-  /** Output so far. */
-  stdout: () => string;
-  stderr: () => string;
-  /** Resolves once the process has exited and its output is closed. */
-  closed: Promise<Exit>;
-}
-
-interface RunningCli extends CliProcess {
-  /** e.g. http://127.0.0.1:41234 */
-  url: string;
-  port: number;
-  /** What it printed on start. */
-  banner: string;
-}
-
-const liveChildren = new Set<ChildProcess>();
-
-/** The test runner's environment without any SANDBOX_* setting that could leak into the CLI. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('SANDBOX_')) env[name] = value;
-  return { ...env, ...extra };
-}
-
-function spawnCli(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): CliProcess {
-  const child = spawn(process.execPath, [CLI_PATH, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  liveChildren.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const closed = new Promise<Exit>((resolve) => {
-    child.once('close', (code, signal) => {
-      liveChildren.delete(child);
-      resolve({ code, signal });
-    });
-  });
-  return { child, stdout: () => stdout, stderr: () => stderr, closed };
-}
-
-/** Starts `satang-sandbox --port 0 --quiet ...args` and waits for its start-up banner. */
-async function startCli(args: string[] = [], env?: NodeJS.ProcessEnv): Promise<RunningCli> {
-  const cli = spawnCli(['--port', '0', '--quiet', ...args], env);
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  let exited: Exit | undefined;
-  void cli.closed.then((exit) => (exited = exit));
-  // The banner is one write that ends with the catch-all test card line.
-  while (!/any other valid.*\n/.test(cli.stdout())) {
-    if (exited) throw new Error(`satang-sandbox exited early (${JSON.stringify(exited)}): ${cli.stderr()}`);
-    if (Date.now() > deadline) {
-      cli.child.kill('SIGKILL');
-      throw new Error(`satang-sandbox did not start in time; stdout: ${cli.stdout()} stderr: ${cli.stderr()}`);
-    }
-    await sleep(10);
-  }
-  const match = /^satang-sandbox listening on (http:\/\/127\.0\.0\.1:(\d+))$/m.exec(cli.stdout());
-  if (!match) {
-    cli.child.kill('SIGKILL');
-    throw new Error(`no listening line in: ${cli.stdout()}`);
-  }
-  return { ...cli, url: match[1]!, port: Number(match[2]), banner: cli.stdout() };
-}
-
-/** Runs the CLI to completion (for flags that make it exit at once). */
-async function runCli(args: string[], env?: NodeJS.ProcessEnv): Promise<Exit & { stdout: string; stderr: string }> {
-  const cli = spawnCli(args, env);
-  const timer = setTimeout(() => cli.child.kill('SIGKILL'), EXIT_TIMEOUT_MS);
-  try {
-    const exit = await cli.closed;
-    return { ...exit, stdout: cli.stdout(), stderr: cli.stderr() };
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Stops a CLI with SIGTERM (SIGKILL if it does not go) and resolves with how it exited. */
-async function stopCli(cli: CliProcess | undefined): Promise<Exit | undefined> {
-  if (!cli) return undefined;
-  if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGTERM');
-  const timer = setTimeout(() => cli.child.kill('SIGKILL'), EXIT_TIMEOUT_MS);
-  try {
-    return await cli.closed;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-// Whatever a failed test left running.
-afterAll(() => {
-  for (const child of liveChildren) child.kill('SIGKILL');
-});
 
 // ---------------------------------------------------------------------------------------------
 // HTTP
@@ -371,7 +265,7 @@ describe('satang-sandbox CLI', () => {
       expect(refused.headers.get('access-control-allow-origin')).toBeNull();
     });
 
-    it('puts a distinct x-service-request-id on every response: JSON, errors, pages, styles and preflights', async () => {
+    it('puts a distinct x-beam-request-id on every response: JSON, errors, pages, styles and preflights', async () => {
       const answers = await Promise.all([
         call(base, 'GET', '/sandbox/health'),
         call(base, 'GET', '/api/v1/charges', { auth: API_AUTH }),
@@ -385,7 +279,7 @@ describe('satang-sandbox CLI', () => {
         call(base, 'OPTIONS', '/client/v1/card-tokens', { headers: { origin: 'https://shop.example' } }),
       ]);
       expect(answers.map((answer) => answer.status)).toEqual([200, 200, 401, 404, 404, 400, 200, 200, 404, 204]);
-      const ids = answers.map((answer) => answer.headers.get('x-service-request-id'));
+      const ids = answers.map((answer) => answer.headers.get('x-beam-request-id'));
       for (const id of ids) expect(id).toMatch(/^req_\w+$/);
       expect(new Set(ids).size).toBe(ids.length);
     });
@@ -439,13 +333,13 @@ describe('satang-sandbox CLI', () => {
       await until(() => received.length >= 2, 'two webhook deliveries');
       await sleep(100);
       expect(received).toHaveLength(2);
-      const byEvent = new Map(received.map((delivery) => [delivery.headers['x-service-event'], delivery]));
+      const byEvent = new Map(received.map((delivery) => [delivery.headers['x-beam-event'], delivery]));
       expect([...byEvent.keys()].sort()).toEqual(['charge.succeeded', 'transaction.created']);
 
       for (const delivery of received) {
         expect(delivery.path).toBe('/hooks');
         expect(delivery.headers['content-type']).toMatch(/^application\/json/);
-        const signature = delivery.headers['x-service-signature'] as string;
+        const signature = delivery.headers['x-beam-signature'] as string;
         expect(signature).toMatch(/^[A-Za-z0-9+/]{43}=$/);
         expect(await verifyWebhookSignature(new Uint8Array(delivery.raw), signature, webhookKey)).toBe(true);
         // Signed with the configured key, not the default one.

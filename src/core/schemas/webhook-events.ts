@@ -7,7 +7,7 @@ import { PaymentLinkSchema } from './payment-link.js';
 import { RefundSchema } from './refund.js';
 import { TransactionSchema } from './transaction.js';
 
-/** Every event name the service sends in the `X-Service-Event` header of a webhook. */
+/** Every event name the service sends in the event header (`X-Beam-Event` live) of a webhook. */
 export const WEBHOOK_EVENT_NAMES = [
   'charge.succeeded',
   'charge.failed',
@@ -71,7 +71,7 @@ function withReadableValueMessages(issues: readonly z.core.$ZodIssue[]): z.core.
 }
 
 /**
- * Reads a webhook delivery: the event name (from `X-Service-Event`) and the parsed JSON body.
+ * Reads a webhook delivery: the event name (from the event header, `X-Beam-Event` live) and the parsed JSON body.
  * Call it only after the signature has been verified against the raw body. Unknown extra fields
  * in the body are kept; an unknown event name, or a body that does not match the event's
  * resource, is refused with a message naming the field.

@@ -41,14 +41,23 @@ export class SandboxFaults {
   readonly #now: () => Date;
   readonly #log: ((line: string) => void) | undefined;
   readonly #ownerOf: FaultRequestOwner;
+  readonly #idempotencyHeader: string;
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   readonly #hanging = new Set<() => void>();
 
   /**
    * `rules` is where the rules are kept (the sandbox's store); a map of its own by default.
    * `ownerOf` tells whose a request is; without it a merchant's rules match no request.
+   * `idempotencyHeader` is the name a hit's idempotency key is read from.
    */
-  constructor(now: () => Date, log?: (line: string) => void, rules = new Map<string, SandboxFaultRule>(), ownerOf: FaultRequestOwner = () => undefined) {
+  constructor(
+    now: () => Date,
+    log?: (line: string) => void,
+    rules = new Map<string, SandboxFaultRule>(),
+    ownerOf: FaultRequestOwner = () => undefined,
+    idempotencyHeader: string = SERVICE_HEADERS.idempotencyKey,
+  ) {
+    this.#idempotencyHeader = idempotencyHeader;
     this.#now = now;
     this.#log = log;
     this.#rules = rules;
@@ -185,7 +194,7 @@ export class SandboxFaults {
     );
     if (!rule) return undefined;
     rule.remaining -= 1;
-    rule.hits.push({ method, path, idempotencyKey: request.headers.get(SERVICE_HEADERS.idempotencyKey), at: this.#now().toISOString() });
+    rule.hits.push({ method, path, idempotencyKey: request.headers.get(this.#idempotencyHeader), at: this.#now().toISOString() });
     if (rule.hits.length > SANDBOX_FAULT_HITS_KEPT) rule.hits.shift();
     return rule;
   }

@@ -1,4 +1,4 @@
-import { SERVICE_HEADER_PREFIX, SERVICE_HEADERS } from '../../core/constants.js';
+import { SERVICE_HEADER_SUFFIXES, SERVICE_HEADERS, type ServiceHeaders } from '../../core/constants.js';
 import { RouteTable, type HttpMethod } from '../../core/route-table.js';
 import { serviceErrorBody } from '../../core/service-error.js';
 import { authenticate, type SandboxPartner } from '../partners/authenticate.js';
@@ -9,20 +9,31 @@ import { readJsonBody } from './read-body.js';
 import type { KeyedRoute, PageArea, RouteContext, SandboxRoute } from './route.js';
 import { jsonResponse, SandboxError } from './sandbox-error.js';
 
-/** Marks an answer that repeats the first call made with the same idempotency key. */
-export const REPLAYED_HEADER = `${SERVICE_HEADER_PREFIX}Idempotent-Replayed`;
+/**
+ * Marks an answer that repeats the first call made with the same idempotency key, under the
+ * default prefix; a sandbox started with another one sets `sandbox.headers.idempotentReplayed`.
+ */
+export const REPLAYED_HEADER = SERVICE_HEADERS.idempotentReplayed;
 
 /** What every answer on a `/client/` path carries, so a browser page may read it. */
-export const CORS_HEADERS: Readonly<Record<string, string>> = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': SERVICE_HEADERS.requestId,
-};
-const CORS_PREFLIGHT_HEADERS = {
-  ...CORS_HEADERS,
-  'access-control-allow-methods': 'POST, OPTIONS',
-  'access-control-allow-headers': `authorization, content-type, ${SERVICE_HEADERS.idempotencyKey.toLowerCase()}`,
-  'access-control-max-age': '600',
-};
+export function corsHeaders(headers: ServiceHeaders): Readonly<Record<string, string>> {
+  return {
+    'access-control-allow-origin': '*',
+    'access-control-expose-headers': headers.requestId,
+  };
+}
+
+function corsPreflightHeaders(headers: ServiceHeaders): Readonly<Record<string, string>> {
+  return {
+    ...corsHeaders(headers),
+    'access-control-allow-methods': 'POST, OPTIONS',
+    'access-control-allow-headers': `authorization, content-type, ${headers.idempotencyKey.toLowerCase()}`,
+    'access-control-max-age': '600',
+  };
+}
+
+/** `-idempotency-key` in lower case: how a key sent under another prefix is recognised. */
+const IDEMPOTENCY_SUFFIX = `-${SERVICE_HEADER_SUFFIXES.idempotencyKey.toLowerCase()}`;
 
 /** Whether a path is one a browser calls with the publishable key, and so answered with CORS. */
 export function isClientPath(pathname: string): boolean {
@@ -38,7 +49,14 @@ export interface SandboxDispatcherOptions {
   maxBodyBytes: number;
   /** Origin for the URLs answers hand out; the request's own when undefined. */
   publicUrl: string | undefined;
+  /** The header names requests are read with and answers written with (the prefix's). */
+  headers: ServiceHeaders;
   log?: ((line: string) => void) | undefined;
+  /**
+   * Told once per header name when a request carries the idempotency key under another prefix
+   * (which the service ignores, as it does every header it does not know); `console.warn` by default.
+   */
+  warn?: ((line: string) => void) | undefined;
 }
 
 /**
@@ -55,8 +73,12 @@ export class SandboxDispatcher {
   readonly #areas: PageArea[];
   readonly #options: SandboxDispatcherOptions;
   readonly #publicOrigin: string | undefined;
+  readonly #preflightHeaders: Readonly<Record<string, string>>;
+  /** Foreign idempotency header names already warned about. */
+  readonly #warned = new Set<string>();
 
   constructor(options: SandboxDispatcherOptions) {
+    this.#preflightHeaders = corsPreflightHeaders(options.headers);
     this.#table = new RouteTable(options.routes);
     this.#fixedPages = new RouteTable(options.routes.filter((route) => route.area === 'page' && !route.path.includes('/:')));
     this.#options = options;
@@ -78,14 +100,14 @@ export class SandboxDispatcher {
     } catch (error) {
       response = toErrorResponse(error);
     }
-    response.headers.set(SERVICE_HEADERS.requestId, requestId);
+    response.headers.set(this.#options.headers.requestId, requestId);
     this.#options.log?.(`${request.method} ${path} ${response.status} ${Date.now() - started}ms ${requestId}`);
     return response;
   };
 
   async #dispatch(request: Request, url: URL): Promise<Response> {
     const path = url.pathname;
-    if (request.method === 'OPTIONS' && isClientPath(path)) return new Response(null, { status: 204, headers: CORS_PREFLIGHT_HEADERS });
+    if (request.method === 'OPTIONS' && isClientPath(path)) return new Response(null, { status: 204, headers: this.#preflightHeaders });
     const context: RouteContext = { request, url, params: {}, origin: this.#publicOrigin ?? url.origin };
     // A page at a fixed address (a stylesheet, the sign-out) is its routes' alone: the
     // `/:id` page beside it neither answers it nor adds its methods to the refusal.
@@ -130,8 +152,8 @@ export class SandboxDispatcher {
   /** Key check, then the body, then the handler; a retried POST or PATCH answers from its idempotency record. */
   async #runKeyed(route: KeyedRoute, context: RouteContext): Promise<Response> {
     const { request } = context;
-    const { merchants, partners, maxBodyBytes, idempotency } = this.#options;
-    const merchant = authenticate(request, route.area, merchants, partners);
+    const { merchants, partners, maxBodyBytes, idempotency, headers } = this.#options;
+    const merchant = authenticate(request, route.area, merchants, partners, headers);
     if (request.method === 'GET') return route.handle({ ...context, merchant, body: undefined });
 
     const cap = route.maxBodyBytes ?? maxBodyBytes;
@@ -145,13 +167,32 @@ export class SandboxDispatcher {
         throw error;
       }
     };
-    const key = request.headers.get(SERVICE_HEADERS.idempotencyKey);
-    if (key === null) return run();
+    const key = request.headers.get(headers.idempotencyKey);
+    if (key === null) {
+      this.#warnForeignKey(request);
+      return run();
+    }
     const fingerprint = await requestFingerprint(request.method, context.url.pathname, body);
     const { answer, replayed } = await idempotency.run(merchant.merchantId, key, fingerprint, run);
     const response = new Response(answer.status === 204 ? null : answer.body, { status: answer.status, headers: answer.headers });
-    if (replayed) response.headers.set(REPLAYED_HEADER, 'true');
+    if (replayed) response.headers.set(headers.idempotentReplayed, 'true');
     return response;
+  }
+
+  /**
+   * Like the service, a key under another prefix is not read (its retry would act again), but a
+   * developer is told once, since a client spelling the prefix otherwise loses all idempotency.
+   */
+  #warnForeignKey(request: Request): void {
+    for (const name of request.headers.keys()) {
+      if (!name.endsWith(IDEMPOTENCY_SUFFIX) || this.#warned.has(name)) continue;
+      this.#warned.add(name);
+      const prefix = name.slice(0, -IDEMPOTENCY_SUFFIX.length + 1);
+      const line =
+        `satang-sandbox: ignoring the ${name} header: this sandbox reads ${this.#options.headers.idempotencyKey}, ` +
+        `as the service does (start it with --header-prefix ${prefix}, or send the key as ${this.#options.headers.idempotencyKey})`;
+      (this.#options.warn ?? console.warn)(line);
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { SERVICE_HEADERS } from '../../core/constants.js';
+import type { ServiceHeaders } from '../../core/constants.js';
 import type { SandboxMerchant } from './sandbox-merchant.js';
 import { SandboxError } from '../http/sandbox-error.js';
 
@@ -33,6 +33,7 @@ export function authenticate(
   area: KeyArea,
   merchants: ReadonlyMap<string, SandboxMerchant>,
   partners: ReadonlyMap<string, SandboxPartner>,
+  headers: ServiceHeaders,
 ): SandboxMerchant {
   const header = request.headers.get('authorization');
   if (!header) throw invalid('authentication is required: send Authorization: Basic base64(merchantId:key)');
@@ -59,10 +60,10 @@ export function authenticate(
   if (constantTimeEqual(key, merchant.publishableKey)) {
     throw invalid('invalid credentials: the publishable key only works on /client endpoints; /api endpoints take the API key');
   }
-  const partnerId = request.headers.get(SERVICE_HEADERS.partnerId);
+  const partnerId = request.headers.get(headers.partnerId);
   if (partnerId === null) {
     for (const partner of partners.values()) {
-      if (constantTimeEqual(key, partner.apiKey)) throw invalid(`a partner key needs the ${SERVICE_HEADERS.partnerId} header`);
+      if (constantTimeEqual(key, partner.apiKey)) throw invalid(`a partner key needs the ${headers.partnerId} header`);
     }
     throw invalid('invalid credentials');
   }
@@ -83,11 +84,12 @@ export function authenticatedMerchantId(
   request: Request,
   merchants: ReadonlyMap<string, SandboxMerchant>,
   partners: ReadonlyMap<string, SandboxPartner>,
+  headers: ServiceHeaders,
 ): string | undefined {
   if (!request.headers.has('authorization')) return undefined;
   const area: KeyArea = new URL(request.url).pathname.startsWith('/client/') ? 'client' : 'api';
   try {
-    return authenticate(request, area, merchants, partners).merchantId;
+    return authenticate(request, area, merchants, partners, headers).merchantId;
   } catch {
     return undefined;
   }

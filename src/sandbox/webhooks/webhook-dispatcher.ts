@@ -1,3 +1,4 @@
+import { serviceHeaders, type ServiceHeaders } from '../../core/constants.js';
 import { buildWebhookHeaders, decodeWebhookKey, signWebhookPayload } from '../../core/webhook-signature.js';
 import { newId } from '../store/ids.js';
 import { defineStoreSlice } from '../store/sandbox-store.js';
@@ -24,6 +25,8 @@ export interface WebhookDispatcherOptions {
   webhookKeyBase64?: string;
   /** The fetch to deliver with; the global one by default. */
   fetch?: typeof fetch;
+  /** The names of the event and signature headers (the sandbox's prefix); the default prefix's when omitted. */
+  headers?: ServiceHeaders;
   /** Default {@link WEBHOOK_MAX_ATTEMPTS}. */
   maxAttempts?: number;
   /** Default {@link WEBHOOK_RETRY_BASE_DELAY_MS}. */
@@ -123,6 +126,7 @@ export class WebhookDispatcher {
   readonly #url: string | undefined;
   readonly #webhookKeyBase64: string | undefined;
   readonly #fetch: typeof fetch | undefined;
+  readonly #headers: ServiceHeaders;
   readonly #maxAttempts: number;
   readonly #retryBaseDelayMs: number;
   readonly #maxRetryDelayMs: number;
@@ -152,6 +156,7 @@ export class WebhookDispatcher {
     }
     if (this.#webhookKeyBase64 !== undefined) decodeWebhookKey(this.#webhookKeyBase64);
     this.#fetch = options.fetch;
+    this.#headers = options.headers ?? serviceHeaders();
     this.#maxAttempts = positiveInteger('maxAttempts', options.maxAttempts ?? WEBHOOK_MAX_ATTEMPTS);
     this.#retryBaseDelayMs = nonNegative('retryBaseDelayMs', options.retryBaseDelayMs ?? WEBHOOK_RETRY_BASE_DELAY_MS);
     this.#maxRetryDelayMs = nonNegative('maxRetryDelayMs', options.maxRetryDelayMs ?? WEBHOOK_MAX_RETRY_DELAY_MS);
@@ -271,7 +276,7 @@ export class WebhookDispatcher {
     let httpStatus: number | null = null;
     let error: string | null = null;
     try {
-      const headers = { ...buildWebhookHeaders(delivery.event, await state.signature), 'User-Agent': WEBHOOK_USER_AGENT };
+      const headers = { ...buildWebhookHeaders(delivery.event, await state.signature, this.#headers), 'User-Agent': WEBHOOK_USER_AGENT };
       const doFetch = this.#fetch ?? globalThis.fetch;
       const response = await doFetch(delivery.url, {
         method: 'POST',

@@ -1,4 +1,5 @@
 import { CHECKOUT_PAYMENT_METHOD_TYPES, type CheckoutChargeResponse } from '../../core/schemas/checkout.js';
+import { checkHeaderPrefix } from '../../core/constants.js';
 import { decodeWebhookKey } from '../../core/webhook-signature.js';
 import { ConfigurationError } from '../errors.js';
 import { ServiceClient } from '../service/service-client.js';
@@ -50,7 +51,7 @@ export function createCheckoutContext(options: CheckoutHandlerOptions): Checkout
     throw new ConfigurationError('set resolveOrder(orderReference) => {amount, currency, referenceId}: the server, not the browser, decides what to charge');
   }
   if (!(options.service as unknown)) throw new ConfigurationError('set service: {baseUrl, merchantId, apiKey} (or a ServiceClient)');
-  const client = options.service instanceof ServiceClient ? options.service : new ServiceClient(options.service);
+  const client = serviceClientOf(options);
   const secret = options.statusTokenSecret ?? (options.service instanceof ServiceClient ? undefined : (options.service.apiKey ?? options.service.partner?.apiKey));
   if (!secret || secret.length < 16) {
     throw new ConfigurationError('set statusTokenSecret (at least 16 characters); it can only be derived from service.apiKey when the handler builds its own client');
@@ -89,6 +90,29 @@ export function createCheckoutContext(options: CheckoutHandlerOptions): Checkout
     settlements: new KeyedQueue(),
     publicOrigin,
   };
+}
+
+/** The handler's client, whose header prefix is the handler's too (the webhooks read it). */
+function serviceClientOf(options: CheckoutHandlerOptions): ServiceClient {
+  const { service, headerPrefix } = options;
+  if (headerPrefix !== undefined) {
+    try {
+      checkHeaderPrefix(headerPrefix);
+    } catch (error) {
+      throw new ConfigurationError((error as Error).message);
+    }
+  }
+  if (service instanceof ServiceClient) {
+    if (headerPrefix !== undefined && headerPrefix.toLowerCase() !== service.headers.prefix.toLowerCase()) {
+      throw new ConfigurationError(`headerPrefix "${headerPrefix}" differs from the ServiceClient's "${service.headers.prefix}": leave headerPrefix out, or build the client with the same one`);
+    }
+    return service;
+  }
+  const own = service.headerPrefix;
+  if (headerPrefix !== undefined && own !== undefined && headerPrefix.toLowerCase() !== own.toLowerCase()) {
+    throw new ConfigurationError(`headerPrefix "${headerPrefix}" differs from service.headerPrefix "${own}": set one of them`);
+  }
+  return new ServiceClient(headerPrefix === undefined ? service : { ...service, headerPrefix });
 }
 
 function originOf(value: string, option: string): string {

@@ -45,6 +45,13 @@ export interface CheckoutHandlerOptions {
   /** How to reach the service: client options (the key stays on this server), or a client. */
   service: ServiceClientOptions | ServiceClient;
   /**
+   * Prefix of the service's headers, for the calls the handler makes and the webhooks it reads
+   * (`<prefix>Signature`, `<prefix>Event`): `X-Beam-`, the live service's, by default. Set it only
+   * to talk to a service or sandbox that spells them otherwise (`X-Service-`). With a
+   * `ServiceClient`, leave it out (the client's is used) or give the same.
+   */
+  headerPrefix?: string;
+  /**
    * Turns the shopper's order reference into the amount to charge. Answer `null` for an order
    * that does not exist or cannot be paid (404 to the browser), and for one already paid: asked
    * again to confirm a success, that `null` is what refunds a second payment of an order whose

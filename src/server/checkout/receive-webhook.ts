@@ -1,4 +1,3 @@
-import { SERVICE_HEADERS } from '../../core/constants.js';
 import { readBodyBytes } from '../../core/request-body.js';
 import type { CardAuthorization } from '../../core/schemas/card-authorization.js';
 import { parseWebhookEvent, type WebhookEvent } from '../../core/schemas/webhook-events.js';
@@ -45,12 +44,17 @@ export async function receiveWebhook(context: CheckoutContext, { request }: Rout
     throw bodyRefusal(error);
   }
   // The signature is checked over the exact bytes received, before anything parses them.
-  if (!(await verifyWebhookSignature(raw, request.headers.get(SERVICE_HEADERS.signature), key))) {
-    throw new CheckoutError(401, 'INVALID_SIGNATURE', 'The webhook signature does not match.');
+  // Header names are the configured prefix's (X-Beam- live), matched case-insensitively.
+  const names = context.client.headers;
+  const signature = request.headers.get(names.signature);
+  if (!(await verifyWebhookSignature(raw, signature, key))) {
+    // A missing signature says which header was looked for: a prefix set wrong shows up here at once.
+    const message = signature === null ? `The webhook has no ${names.signature} header.` : 'The webhook signature does not match.';
+    throw new CheckoutError(401, 'INVALID_SIGNATURE', message);
   }
-  const name = request.headers.get(SERVICE_HEADERS.event) ?? '';
+  const name = request.headers.get(names.event) ?? '';
   // Every delivery names its event: one without is broken on the way, not a new kind of event.
-  if (name === '') throw new CheckoutError(400, 'INVALID_REQUEST', `The webhook has no ${SERVICE_HEADERS.event} header.`);
+  if (name === '') throw new CheckoutError(400, 'INVALID_REQUEST', `The webhook has no ${names.event} header.`);
   let payload: unknown;
   try {
     payload = JSON.parse(new TextDecoder().decode(raw));

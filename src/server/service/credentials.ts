@@ -1,5 +1,5 @@
 import { base64Encode } from '../../core/base64.js';
-import { SERVICE_HEADERS } from '../../core/constants.js';
+import type { ServiceHeaders } from '../../core/constants.js';
 import { ConfigurationError } from '../errors.js';
 import type { ServiceClientOptions } from './service-client.js';
 
@@ -16,7 +16,7 @@ export interface Credentials {
  * `merchantId` (the partner id header then goes on every `/api` call). Throws `ConfigurationError`
  * saying what to set when the keys cannot work.
  */
-export function resolveCredentials(options: Pick<ServiceClientOptions, 'merchantId' | 'apiKey' | 'partner' | 'publishableKey'>): Credentials {
+export function resolveCredentials(options: Pick<ServiceClientOptions, 'merchantId' | 'apiKey' | 'partner' | 'publishableKey'>, headers: ServiceHeaders): Credentials {
   if (typeof options.merchantId !== 'string' || options.merchantId.trim() === '') {
     throw new ConfigurationError('merchantId is required: set it to your merchant id (in the sandbox, SANDBOX_DEFAULTS.merchantId)');
   }
@@ -36,7 +36,7 @@ export function resolveCredentials(options: Pick<ServiceClientOptions, 'merchant
     if (typeof partnerId !== 'string' || partnerId.trim() === '') throw new ConfigurationError('partner.partnerId is required: set it to your partner id');
     if (typeof apiKey !== 'string' || apiKey === '') throw new ConfigurationError('partner.apiKey is required: set it to your partner API key');
     secretKey = apiKey;
-    secretHeaders.set(SERVICE_HEADERS.partnerId, partnerId);
+    secretHeaders.set(headers.partnerId, partnerId);
   } else if (options.apiKey !== undefined) {
     if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new ConfigurationError('apiKey must not be empty: set it to your merchant API key');
     secretKey = options.apiKey;

@@ -1,6 +1,7 @@
+import { checkHeaderPrefix, serviceHeaders, type ServiceHeaders } from '../../core/constants.js';
 import { isLoopbackHost } from '../../core/url.js';
 import { ConfigurationError } from '../errors.js';
-import { boltDevicesApi, boltIntentsApi, type BoltDevicesApi, type BoltIntentsApi } from './bolt.js';
+import { boltConnectionsApi, boltDevicesApi, boltIntentsApi, type BoltConnectionsApi, type BoltDevicesApi, type BoltIntentsApi } from './bolt.js';
 import { cardAuthorizationsApi, type CardAuthorizationsApi } from './card-authorizations.js';
 import { cardTokensApi, type CardTokensApi } from './card-tokens.js';
 import { chargesApi, type ChargesApi } from './charges.js';
@@ -38,6 +39,12 @@ export interface ServiceClientOptions {
   fetch?: (input: Request) => Promise<Response>;
   /** Sent as `User-Agent`, so the service's logs can tell your integration apart. */
   userAgent?: string;
+  /**
+   * Prefix of the service's own headers (idempotency key, partner id, request id):
+   * `X-Beam-`, the live service's, when omitted. Set it
+   * only for a service or sandbox that spells them otherwise (`X-Service-`).
+   */
+  headerPrefix?: string;
 }
 
 /**
@@ -72,6 +79,10 @@ export class ServiceClient {
   readonly boltIntents: BoltIntentsApi;
   /** Bolt devices. */
   readonly boltDevices: BoltDevicesApi;
+  /** Bolt connections: pairing with a device. */
+  readonly boltConnections: BoltConnectionsApi;
+  /** The header names this client sends and reads, under its `headerPrefix`. */
+  readonly headers: ServiceHeaders;
 
   /**
    * Checks the options and throws `ConfigurationError` saying what to set when they cannot work:
@@ -82,7 +93,8 @@ export class ServiceClient {
     // A JavaScript caller may pass nothing: each option then says it is missing.
     const opts = (options as ServiceClientOptions | undefined) ?? ({} as ServiceClientOptions);
     const baseUrl = checkBaseUrl(opts.baseUrl);
-    const { secretHeaders, publishableAuthorization } = resolveCredentials(opts);
+    const headers = checkedHeaders(opts.headerPrefix);
+    const { secretHeaders, publishableAuthorization } = resolveCredentials(opts, headers);
 
     const url = new URL(baseUrl);
     if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
@@ -108,8 +120,10 @@ export class ServiceClient {
       throw new ConfigurationError('retryBaseDelayMs must be a number of milliseconds, 0 or more');
     }
     if (opts.fetch !== undefined && typeof opts.fetch !== 'function') throw new ConfigurationError('fetch must be a function (Request) => Promise<Response>');
+    this.headers = headers;
     const transport = new ServiceTransport({
       baseUrl,
+      headers,
       secretHeaders,
       publishableAuthorization,
       userAgent: opts.userAgent,
@@ -128,6 +142,16 @@ export class ServiceClient {
     this.transactions = transactionsApi(transport);
     this.boltIntents = boltIntentsApi(transport);
     this.boltDevices = boltDevicesApi(transport);
+    this.boltConnections = boltConnectionsApi(transport);
+  }
+}
+
+function checkedHeaders(prefix: unknown): ServiceHeaders {
+  if (prefix === undefined) return serviceHeaders();
+  try {
+    return serviceHeaders(checkHeaderPrefix(prefix));
+  } catch (error) {
+    throw new ConfigurationError((error as Error).message);
   }
 }
 

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { IDEMPOTENCY_KEY_MAX_LENGTH, SERVICE_HEADERS } from '../../core/constants.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, type ServiceHeaders } from '../../core/constants.js';
 import { describeFieldIssues, toFieldIssues } from '../../core/validation.js';
 import { ConfigurationError, errorFromResponse, ServiceUnavailableError, UnexpectedResponseError, ValidationError, type ServiceError } from '../errors.js';
 import { sleep, untilAborted } from '../abortable.js';
@@ -61,6 +61,8 @@ export interface ServiceCall {
 export interface TransportSettings {
   /** Origin and path prefix, without a trailing slash. */
   baseUrl: string;
+  /** The service's header names (idempotency key, request id) under the configured prefix. */
+  headers: ServiceHeaders;
   /** `accept`, the secret key's `authorization` and, for a partner, its id header. */
   secretHeaders: Headers;
   publishableAuthorization: string | undefined;
@@ -141,7 +143,7 @@ export class ServiceTransport {
     signal?.throwIfAborted();
     const timeoutMs = checkTimeout(options?.timeoutMs ?? this.#settings.timeoutMs, 'timeoutMs', invalidArgumentError);
     const headers = this.#headersFor(call);
-    if (call.method !== 'GET') headers.set(SERVICE_HEADERS.idempotencyKey, checkIdempotencyKey(options?.idempotencyKey) ?? globalThis.crypto.randomUUID());
+    if (call.method !== 'GET') headers.set(this.#settings.headers.idempotencyKey, checkIdempotencyKey(options?.idempotencyKey) ?? globalThis.crypto.randomUUID());
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     if (body !== undefined) headers.set('content-type', 'application/json');
     const url = `${this.#settings.baseUrl}${call.path}${call.query && call.query.toString() !== '' ? `?${call.query.toString()}` : ''}`;
@@ -194,7 +196,7 @@ export class ServiceTransport {
       }
 
       const { status } = response;
-      const requestId = response.headers.get(SERVICE_HEADERS.requestId) ?? undefined;
+      const requestId = response.headers.get(this.#settings.headers.requestId) ?? undefined;
       if (status >= 200 && status < 300) {
         if (!request.expectBody) return { ok: true, value: undefined, status, requestId };
         const parsed = parseJson(text);

@@ -45,7 +45,7 @@ function start(options: SandboxOptions = {}) {
   const receiver: typeof fetch = (_url, init) => {
     if (init?.signal?.aborted) return Promise.reject(new Error('aborted'));
     const raw = typeof init?.body === 'string' ? init.body : '';
-    received.push({ event: new Headers(init?.headers).get('x-service-event') ?? '', body: JSON.parse(raw), raw });
+    received.push({ event: new Headers(init?.headers).get('x-beam-event') ?? '', body: JSON.parse(raw), raw });
     return Promise.resolve(new Response(null, { status: hookStatus }));
   };
   ({ sandbox, client } = newSandbox({

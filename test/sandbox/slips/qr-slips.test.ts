@@ -309,7 +309,7 @@ describe('POST /api/v1/charges/verify-qr-slip', () => {
     const b = await verify({ format: 'RAW', raw: slip.raw }, { headers });
     expect(b.body).toEqual(a.body);
     expect(b.body.verificationResult).toBe('UPDATED_TO_SUCCEEDED');
-    expect(b.headers.get('X-Service-Idempotent-Replayed')).toBe('true');
+    expect(b.headers.get('X-Beam-Idempotent-Replayed')).toBe('true');
   });
 
   describe('with a picture of the slip', () => {

@@ -26,7 +26,7 @@ beforeEach(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ event: String(req.headers['x-service-event']), signature: String(req.headers['x-service-signature']), raw: Buffer.concat(chunks) });
+      received.push({ event: String(req.headers['x-beam-event']), signature: String(req.headers['x-beam-signature']), raw: Buffer.concat(chunks) });
       res.statusCode = 204;
       res.end();
     });

@@ -41,7 +41,7 @@ const FRESH_TOKEN = '{{fresh-card-token}}';
 
 let sandbox: Sandbox;
 let client: SandboxClient;
-const world = { paid: '', refund: '', authorization: '', link: '', intent: '', device: '', delivery: '', slip: '' };
+const world = { paid: '', refund: '', authorization: '', link: '', intent: '', device: '', connection: '', delivery: '', slip: '' };
 const session = { cookie: '', csrf: '' };
 
 beforeAll(async () => {
@@ -53,8 +53,9 @@ beforeAll(async () => {
   world.refund = (await client.post('/api/v1/refunds', { chargeId: world.paid, amount: 100 })).body.refundId;
   world.authorization = (await client.post('/api/v1/card-authorizations', validAuthorization(await client.tokenize('4111111111111111')))).body.cardAuthorizationId;
   world.link = (await client.post('/api/v1/payment-links', { order: { netAmount: 25_000, currency: 'THB', description: 'Celadon bowl' } })).body.id;
-  world.intent = (await client.post('/api/v1/bolt-intents', validIntent('bolt-1'))).body.id;
   world.device = (await client.get('/api/v1/bolt-devices')).body.data[0].boltDeviceId;
+  world.connection = (await client.post('/api/v1/bolt-connections', { pairingCode: pairingCode() })).body.id;
+  world.intent = (await client.post('/api/v1/bolt-intents', validIntent('bolt-1'))).body.id;
   await sandbox.webhooks.idle();
   world.delivery = sandbox.webhooks.list()[0]!.deliveryId;
   const qr = await client.createCharge({ paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY', qrPromptPay: {} } });
@@ -74,7 +75,12 @@ function validAuthorization(cardTokenId: string) {
 }
 
 function validIntent(referenceId: string) {
-  return { amount: 45_000, currency: 'THB', referenceId, expiryDurationInSec: 90, boltConnectionId: 'bc_8Hs3Kd1Wp9Rb4Nc7Lm2Xv5Tq', mode: { type: 'PAIRING' }, paymentMethod: { paymentMethodType: 'CARD' } };
+  return { amount: 45_000, currency: 'THB', referenceId, expiryDurationInSec: 90, boltConnectionId: world.connection, mode: { type: 'PAIRING' }, paymentMethod: { paymentMethodType: 'CARD' } };
+}
+
+/** The code the world's device shows now; it changes after every pairing. */
+function pairingCode(): string {
+  return sandbox.bolt.pairingCode(sandbox.merchants.get(SANDBOX_DEFAULTS.merchantId)!, world.device);
 }
 
 /** Signs in to the dashboard as the default merchant and reads the session's form token. */
@@ -102,6 +108,7 @@ function records(): number {
     sandbox.authorizations.records.size +
     sandbox.paymentLinks.list(merchant, page).totalCount +
     sandbox.bolt.listIntents(merchant, page).totalCount +
+    sandbox.bolt.listConnections(merchant, page).totalCount +
     sandbox.faults.list().length
   );
 }
@@ -184,6 +191,8 @@ function endpoints(): Endpoint[] {
     { method: 'POST', path: '/api/v1/payment-links', body: { order: { netAmount: 25_000, currency: 'THB', description: 'Bowl', orderItems: [{ itemName: 'Bowl', price: 25_000, quantity: 1 }] }, collectPhoneNumber: true, redirectUrl: 'https://shop.example/paid' } },
     { method: 'PATCH', path: `/api/v1/payment-links/${world.link}/disable`, body: {} },
     { method: 'POST', path: '/api/v1/bolt-intents', body: validIntent('bolt-fuzz') },
+    { method: 'PATCH', path: `/api/v1/bolt-intents/${world.intent}/cancel`, body: {} },
+    { method: 'POST', path: '/api/v1/bolt-connections', body: { pairingCode: pairingCode() } },
     { method: 'PATCH', path: `/api/v1/bolt-devices/${world.device}/name`, body: { name: 'Till 2' } },
     { method: 'POST', path: `/api/v1/bolt-devices/${world.device}/health-check`, body: {} },
     { method: 'POST', path: `/sandbox/v1/webhook-deliveries/${world.delivery}/redeliver`, body: {} },
@@ -197,6 +206,7 @@ function endpoints(): Endpoint[] {
     { method: 'GET', path: `/api/v1/card-authorizations/${world.authorization}/charges`, query: ['limit', 'offset'] },
     { method: 'GET', path: `/api/v1/payment-links/${world.link}` },
     { method: 'GET', path: `/api/v1/bolt-intents/${world.intent}` },
+    { method: 'GET', path: `/api/v1/bolt-connections/${world.connection}` },
     { method: 'GET', path: '/api/v1/bolt-devices', query: ['limit', 'offset'] },
     { method: 'GET', path: `/api/v1/bolt-devices/${world.device}` },
     { method: 'GET', path: '/sandbox/v1/webhook-deliveries', query: ['limit', 'offset'] },
@@ -264,7 +274,7 @@ describe('the sandbox under fuzzed input', () => {
             body,
             breakOff: broken,
           });
-          await check(`${endpoint.method} ${endpoint.path.replace(/\/(ch|ca|pl|bi|bd|whd|re)_\w+/g, '/:id')}`, request, `${method} ${path.slice(0, 120)}${query.slice(0, 100)} ${(body ?? '').slice(0, 200)}`);
+          await check(`${endpoint.method} ${endpoint.path.replace(/\/(ch|ca|pl|bi|bd|bc|whd|re)_\w+/g, '/:id')}`, request, `${method} ${path.slice(0, 120)}${query.slice(0, 100)} ${(body ?? '').slice(0, 200)}`);
         },
       ),
       fuzzParameters(),

@@ -41,6 +41,11 @@ function start() {
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset until a test starts one
 afterEach(() => sandbox?.close());
 
+/** The code the default merchant's device `boltDeviceId` shows now. */
+function pairingCode(boltDeviceId: string): string {
+  return sandbox.bolt.pairingCode(sandbox.merchants.get(SANDBOX_DEFAULTS.merchantId)!, boltDeviceId);
+}
+
 const ok = (answer: Answer, status = 201) => {
   expect(answer.status, JSON.stringify(answer.body)).toBe(status);
   return answer.body;
@@ -84,8 +89,10 @@ describe('every capability of the service', () => {
     const submitted = await client.submitPage(form.action, { ...form.fields, ...cardFields });
     expect(submitted.status, submitted.html).toBeLessThan(400);
 
-    // Bolt intents: paid, canceled, expired.
-    const intent = (ref: string) => ({ amount: 45_000, currency: 'THB', referenceId: ref, expiryDurationInSec: 90, boltConnectionId: 'bc_8Hs3Kd1Wp9Rb4Nc7Lm2Xv5Tq', mode: { type: 'PAIRING' }, paymentMethod: { paymentMethodType: 'CARD' } });
+    // Bolt intents, sent to a paired device: paid, canceled, expired.
+    const device = ok(await client.get('/api/v1/bolt-devices'), 200).data[0];
+    const connection = ok(await client.post('/api/v1/bolt-connections', { pairingCode: pairingCode(device.boltDeviceId) }));
+    const intent = (ref: string) => ({ amount: 45_000, currency: 'THB', referenceId: ref, expiryDurationInSec: 90, boltConnectionId: connection.id, mode: { type: 'PAIRING' }, paymentMethod: { paymentMethodType: 'CARD' } });
     const toPay = ok(await client.post('/api/v1/bolt-intents', intent('bolt-pay')));
     expect((await client.submitPage(`${ORIGIN}/sandbox/pages/bolt/${toPay.id}`, { action: 'pay' })).status).toBeLessThan(400);
     const toCancel = ok(await client.post('/api/v1/bolt-intents', intent('bolt-cancel')));
@@ -120,7 +127,9 @@ describe('every capability of the service', () => {
     );
     const link = ok(await client.post('/api/v1/payment-links', { order: { netAmount: 25_000, currency: 'THB', description: 'Bowl' } }));
     const device = ok(await client.get('/api/v1/bolt-devices'), 200).data[0];
-    const intentBody = { amount: 45_000, currency: 'THB', referenceId: 'p-bolt', expiryDurationInSec: 120, boltConnectionId: 'bc_1', mode: { type: 'PAIRING' }, paymentMethod: { paymentMethodType: 'CARD' } };
+    const connection = ok(await client.post('/api/v1/bolt-connections', { pairingCode: pairingCode(device.boltDeviceId) }));
+    const spare = ok(await client.post('/api/v1/bolt-connections', { pairingCode: pairingCode(device.boltDeviceId) }));
+    const intentBody = { amount: 45_000, currency: 'THB', referenceId: 'p-bolt', expiryDurationInSec: 120, boltConnectionId: connection.id, mode: { type: 'PAIRING' }, paymentMethod: { paymentMethodType: 'CARD' } };
     const intent = ok(await client.post('/api/v1/bolt-intents', intentBody));
     const slip = ok(await client.post('/api/v1/charges', { amount: 10_000, currency: 'THB', referenceId: 'p-qr', paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY', qrPromptPay: {} } }));
     const slipRaw = (await sandbox.fetch(new Request(`${ORIGIN}/sandbox/v1/charges/${slip.chargeId}/slip?format=raw`, { headers: { authorization: basic(SANDBOX_DEFAULTS.merchantId, SANDBOX_DEFAULTS.apiKey) } }))).text();
@@ -143,6 +152,10 @@ describe('every capability of the service', () => {
       ['PATCH', `/api/v1/payment-links/${link.id}/disable`, {}],
       ['POST', '/api/v1/bolt-intents', intentBody],
       ['GET', `/api/v1/bolt-intents/${intent.id}`],
+      ['PATCH', `/api/v1/bolt-intents/${intent.id}/cancel`, {}],
+      ['POST', '/api/v1/bolt-connections', { pairingCode: pairingCode(device.boltDeviceId) }],
+      ['GET', `/api/v1/bolt-connections/${connection.id}`],
+      ['DELETE', `/api/v1/bolt-connections/${spare.id}`],
       ['GET', '/api/v1/bolt-devices'],
       ['GET', `/api/v1/bolt-devices/${device.boltDeviceId}`],
       ['PATCH', `/api/v1/bolt-devices/${device.boltDeviceId}/name`, { name: 'Counter 2' }],

@@ -152,6 +152,33 @@ export type BoltDevice = z.infer<typeof BoltDeviceSchema>;
 export const BoltDeviceListSchema = listEnvelopeSchema(BoltDeviceSchema);
 export type BoltDeviceList = z.infer<typeof BoltDeviceListSchema>;
 
+/**
+ * A bolt connection: the merchant paired with one device, made by
+ * `POST /api/v1/bolt-connections` with the code the device shows and read by
+ * `GET /api/v1/bolt-connections/{id}`. Its `id` (`bc_…`) is what a PAIRING intent's
+ * `boltConnectionId` names.
+ */
+export const BoltConnectionSchema = z.looseObject({
+  id: z.string(),
+  deviceId: z.string(),
+  merchantId: z.string(),
+  createdAt: TimestampSchema,
+});
+export type BoltConnection = z.infer<typeof BoltConnectionSchema>;
+
+/** The answer of `DELETE /api/v1/bolt-connections/{id}`: `{code, message}`, e.g. `{code: 200, message: "deleted"}`. */
+export const BoltConnectionDeletedSchema = z.looseObject({
+  code: z.number(),
+  message: z.string(),
+});
+export type BoltConnectionDeleted = z.infer<typeof BoltConnectionDeletedSchema>;
+
+/** The answer of `PATCH /api/v1/bolt-intents/{id}/cancel` (202): `{"message": "canceled"}`; read the intent for its new state. */
+export const CancelBoltIntentResponseSchema = z.looseObject({
+  message: z.string(),
+});
+export type CancelBoltIntentResponse = z.infer<typeof CancelBoltIntentResponseSchema>;
+
 // ---------------------------------------------------------------------------------------------
 // Request shapes: checked, with messages that read after the field path.
 
@@ -194,7 +221,9 @@ export type BoltPaymentMethodRequest = z.infer<typeof BoltPaymentMethodRequestSc
 
 /**
  * The body of `POST /api/v1/bolt-intents`. A PAIRING intent goes to the device behind
- * `boltConnectionId` (`bc_…`), so that id is required in PAIRING mode.
+ * `boltConnectionId` (`bc_…`), so that id is required in PAIRING mode. `mode` may be left out
+ * when a `boltConnectionId` is given: the intent is then PAIRING. With neither, nothing says
+ * where the intent should go, and `mode` is the field reported missing.
  */
 export const CreateBoltIntentRequestSchema = z
   .object({
@@ -213,16 +242,38 @@ export const CreateBoltIntentRequestSchema = z
         z.startsWith(BOLT_CONNECTION_ID_PREFIX, `must be a bolt connection id (${BOLT_CONNECTION_ID_PREFIX}…)`),
       ),
     ),
-    mode: BoltModeRequestSchema,
+    mode: z.optional(BoltModeRequestSchema),
     paymentMethod: BoltPaymentMethodRequestSchema,
   })
   .check(
-    z.refine((body) => body.mode.type !== 'PAIRING' || body.boltConnectionId !== undefined, {
+    z.refine((body) => body.mode !== undefined || body.boltConnectionId !== undefined, {
+      path: ['mode'],
+      error: 'is required when no boltConnectionId is given (PAIRING needs a boltConnectionId, DEEP_LINK needs mode.deepLink.returnUrl)',
+    }),
+    z.refine((body) => body.mode?.type !== 'PAIRING' || body.boltConnectionId !== undefined, {
       path: ['boltConnectionId'],
       error: 'is required in PAIRING mode',
     }),
   );
 export type CreateBoltIntentRequest = z.infer<typeof CreateBoltIntentRequestSchema>;
+
+/** The mode a new intent takes: the one it names, else PAIRING (the schema lets `mode` go only with a `boltConnectionId`). */
+export function boltIntentModeType(request: Pick<CreateBoltIntentRequest, 'mode'>): BoltModeType {
+  return request.mode?.type ?? 'PAIRING';
+}
+
+/**
+ * The body of `POST /api/v1/bolt-connections`: the pairing code the device shows on its screen.
+ * Spaces a person types between its digits are ignored.
+ */
+export const CreateBoltConnectionRequestSchema = z.object({
+  pairingCode: z.string().check(
+    z.minLength(1, { error: 'is required', abort: true }),
+    z.maxLength(64, 'must be at most 64 characters'),
+    z.regex(/\S/, 'must not be blank'),
+  ),
+});
+export type CreateBoltConnectionRequest = z.infer<typeof CreateBoltConnectionRequestSchema>;
 
 /** The body of `PATCH /api/v1/bolt-devices/{boltDeviceId}/name`. */
 export const RenameBoltDeviceRequestSchema = z.object({

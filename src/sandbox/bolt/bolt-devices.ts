@@ -11,6 +11,9 @@ export const SANDBOX_BOLT_HEALTH_CHECK_DELAY_MS = 1_500;
 /** App version the sandbox's devices report. */
 export const SANDBOX_BOLT_APP_VERSION = '2.14.0';
 
+/** Digits of the pairing code a device shows. */
+export const SANDBOX_BOLT_PAIRING_CODE_LENGTH = 6;
+
 /** A bolt device to register for a merchant when the sandbox starts. */
 export interface SandboxBoltDeviceSeed {
   /** A random `bd_…` id when omitted. Ids must be unique across merchants. */
@@ -23,6 +26,11 @@ export interface SandboxBoltDeviceSeed {
    * device reports once as the sandbox starts.
    */
   latestMetric?: BoltDeviceMetric | null;
+  /**
+   * The pairing code the device shows until it is first paired: {@link SANDBOX_BOLT_PAIRING_CODE_LENGTH}
+   * digits, unique across devices. A random one when omitted.
+   */
+  pairingCode?: string;
 }
 
 /**
@@ -40,6 +48,8 @@ export interface BoltDeviceRecord {
   device: BoltDevice;
   seq: number;
   merchantId: string;
+  /** What the device's screen shows to pair with it; not part of the API's device shape. */
+  pairingCode: string;
 }
 
 /** The bolt devices of every merchant, by id. */
@@ -55,15 +65,24 @@ export interface BoltDevicesOptions {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DIGITS = '0123456789';
+const PAIRING_CODE = new RegExp(`^\\d{${SANDBOX_BOLT_PAIRING_CODE_LENGTH}}$`);
 
 /**
  * Bolt devices: the merchant's registered terminals (`GET /api/v1/bolt-devices`, `GET .../{id}`,
- * `PATCH .../{id}/name`, `POST .../{id}/health-check`). A device's name and its latest metric
- * change only here.
+ * `PATCH .../{id}/name`, `POST .../{id}/health-check`) and the pairing codes their screens show.
+ * A device's name, its latest metric and its pairing code change only here.
+ *
+ * A pairing code pairs once, and only a device of the merchant that pairs: as soon as a code is
+ * used the device shows a new one, so a code read off the screen (or a log) earlier cannot pair
+ * again. A device can still be paired several times (two tills sharing one terminal), each time
+ * with the code it shows then. A retried pairing request is answered from its idempotency record,
+ * so it does not need the old code to stay valid.
  */
 export class BoltDevices {
   readonly #options: BoltDevicesOptions;
   readonly #devices: Map<string, BoltDeviceRecord>;
+  /** The codes the seeds named, each allowed once. */
+  readonly #givenCodes = new Set<string>();
 
   constructor(options: BoltDevicesOptions) {
     this.#options = options;
@@ -79,9 +98,18 @@ export class BoltDevices {
     for (const { seed, createdAt } of dated) {
       const boltDeviceId = seed.boltDeviceId ?? newId('bd_');
       if (this.#devices.has(boltDeviceId)) throw new RangeError(`bolt device id ${boltDeviceId} is given twice`);
+      if (seed.pairingCode !== undefined) {
+        if (!PAIRING_CODE.test(seed.pairingCode)) throw new RangeError(`the pairing code of bolt device ${boltDeviceId} must be ${SANDBOX_BOLT_PAIRING_CODE_LENGTH} digits`);
+        if (this.#givenCodes.has(seed.pairingCode)) throw new RangeError(`bolt pairing code ${seed.pairingCode} is given twice`);
+        this.#givenCodes.add(seed.pairingCode);
+        // A random code drawn earlier that happens to be this one makes way.
+        const drawn = this.#deviceShowing(seed.pairingCode);
+        if (drawn) drawn.pairingCode = this.#newPairingCode();
+      }
       this.#devices.set(boltDeviceId, {
         merchantId,
         seq: store.nextSeq(),
+        pairingCode: seed.pairingCode ?? this.#newPairingCode(),
         device: {
           boltDeviceId,
           name: seed.name,
@@ -121,6 +149,48 @@ export class BoltDevices {
     this.#options.later(this.#options.healthCheckDelayMs, () => {
       record.device.latestMetric = this.#metric();
     });
+  }
+
+  /**
+   * Pairs with the merchant's device that shows `pairingCode` (spaces ignored) and gives that
+   * device a new code. Throws API_VALIDATION_ERROR on `pairingCode` when none of the merchant's
+   * devices shows it: an old, mistyped or another merchant's code.
+   */
+  pair(merchant: SandboxMerchant, pairingCode: string): BoltDeviceRecord {
+    const record = this.#deviceShowing(pairingCode.replace(/\s+/g, ''));
+    if (record?.merchantId !== merchant.merchantId) {
+      throw SandboxError.field('pairingCode', 'matches none of your bolt devices; enter the code the device shows now (it changes after every pairing)');
+    }
+    record.pairingCode = this.#newPairingCode();
+    return record;
+  }
+
+  /** The code the merchant's device `id` shows now. */
+  pairingCode(merchant: SandboxMerchant, id: string): string {
+    return this.#own(merchant, id).pairingCode;
+  }
+
+  /** A device by id, whoever owns it (its screen is a public page); or undefined. */
+  find(id: string): BoltDeviceRecord | undefined {
+    return this.#devices.get(id);
+  }
+
+  /** Every merchant's devices, oldest first: the screens the bolt pages list. */
+  all(): BoltDeviceRecord[] {
+    return [...this.#devices.values()].sort((a, b) => a.seq - b.seq);
+  }
+
+  #deviceShowing(pairingCode: string): BoltDeviceRecord | undefined {
+    for (const record of this.#devices.values()) if (record.pairingCode === pairingCode) return record;
+    return undefined;
+  }
+
+  /** A code no device shows now. */
+  #newPairingCode(): string {
+    for (;;) {
+      const code = newId('', SANDBOX_BOLT_PAIRING_CODE_LENGTH, DIGITS);
+      if (!this.#deviceShowing(code)) return code;
+    }
   }
 
   #own(merchant: SandboxMerchant, id: string): BoltDeviceRecord {

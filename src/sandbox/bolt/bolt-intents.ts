@@ -1,4 +1,4 @@
-import { CreateBoltIntentRequestSchema, type BoltIntent } from '../../core/schemas/bolt.js';
+import { boltIntentModeType, CreateBoltIntentRequestSchema, type BoltIntent } from '../../core/schemas/bolt.js';
 import { CHARGE_FAILURE_CODES, type Charge, type ChargeFailureCode } from '../../core/schemas/charge.js';
 import { SANDBOX_DEFAULTS } from '../defaults.js';
 import { SandboxError } from '../http/sandbox-error.js';
@@ -10,6 +10,7 @@ import { newId } from '../store/ids.js';
 import { defineStoreSlice, pageNewestFirst, type SandboxStore } from '../store/sandbox-store.js';
 import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { boltChargeDraft, boltPaymentMethod, SANDBOX_BOLT_CARD } from './bolt-charge.js';
+import type { BoltConnections } from './bolt-connections.js';
 
 /** What the terminal or the shopper can do to an ACTIVE bolt intent. */
 export type BoltIntentAction = 'pay' | 'decline' | 'cancel';
@@ -25,6 +26,8 @@ export interface BoltIntentRecord {
   seq: number;
   expiresAtMs: number;
   returnUrl: string | undefined;
+  /** The device a PAIRING intent was sent to, through its connection; it shows the intent. */
+  deviceId: string | undefined;
 }
 
 /** The bolt intents of every merchant, by id. */
@@ -34,6 +37,8 @@ export interface BoltIntentsOptions {
   store: SandboxStore;
   payments: SandboxPayments;
   webhooks: WebhookDispatcher;
+  /** The connections a PAIRING intent's `boltConnectionId` must name. */
+  connections: BoltConnections;
   now: () => Date;
   /** Runs `run` after `delayMs`, until the sandbox closes. */
   later: (delayMs: number, run: () => void) => void;
@@ -46,7 +51,8 @@ const ACTOR = { device: 'device', shopper: 'shopper', system: 'system' } as cons
 
 /**
  * The state machine of bolt intents, the one place an intent changes:
- * ACTIVE -> PAID (a SUCCEEDED charge, `bolt_intent.paid`) | CANCELED (`bolt_intent.canceled`) |
+ * ACTIVE -> PAID (a SUCCEEDED charge, `bolt_intent.paid`) | CANCELED (by the merchant through the
+ * API, or on the device or in the app; `bolt_intent.canceled`) |
  * EXPIRED (at `expiresAt`, read from the sandbox clock whenever the intent is looked at, and on a
  * timer; `bolt_intent.expired`); PAID -> REFUNDED once its charge is refunded in full. A declined
  * payment is a FAILED charge that leaves the intent ACTIVE for another try. The charges are made
@@ -63,16 +69,20 @@ export class BoltIntents {
 
   /**
    * `POST /api/v1/bolt-intents`: an ACTIVE intent that expires `expiryDurationInSec` from now,
-   * created (`createdBy`) by the merchant whose key or partner acted.
+   * created (`createdBy`) by the merchant whose key or partner acted. Without `mode` it is
+   * PAIRING. A `boltConnectionId` must name a connection of the merchant (NOT_FOUND_ERROR
+   * otherwise, a deleted one included); a PAIRING intent is then shown on that connection's device.
    */
   create(merchant: SandboxMerchant, body: unknown, origin: string): BoltIntent {
-    const { store, now: clock, later, pageUrl } = this.#options;
+    const { store, now: clock, later, pageUrl, connections } = this.#options;
     const createdBy = merchant.merchantId;
     const request = parseRequest(CreateBoltIntentRequestSchema, body);
+    const connection = request.boltConnectionId === undefined ? undefined : connections.own(merchant, request.boltConnectionId).connection;
+    const modeType = boltIntentModeType(request);
     const now = clock();
     const id = newId('bi_');
     const expiresAtMs = now.getTime() + request.expiryDurationInSec * 1000;
-    const returnUrl = request.mode.type === 'DEEP_LINK' ? request.mode.deepLink.returnUrl : undefined;
+    const returnUrl = request.mode?.type === 'DEEP_LINK' ? request.mode.deepLink.returnUrl : undefined;
     const intent: BoltIntent = {
       id,
       merchantId: merchant.merchantId,
@@ -80,7 +90,7 @@ export class BoltIntents {
       currency: request.currency,
       status: 'ACTIVE',
       mode: {
-        type: request.mode.type,
+        type: modeType,
         deepLink: returnUrl === undefined ? null : { deepLinkUrl: pageUrl(origin, id), returnUrl },
       },
       paymentMethod: boltPaymentMethod(request.paymentMethod.paymentMethodType),
@@ -102,7 +112,8 @@ export class BoltIntents {
       updatedAt: now.toISOString(),
       updatedBy: createdBy,
     };
-    const record: BoltIntentRecord = { intent, seq: store.nextSeq(), expiresAtMs, returnUrl };
+    const deviceId = modeType === 'PAIRING' ? connection?.deviceId : undefined;
+    const record: BoltIntentRecord = { intent, seq: store.nextSeq(), expiresAtMs, returnUrl, deviceId };
     this.#intents.set(id, record);
     // With the real clock the expiry (and its webhook) happens on time even if nobody looks.
     later(expiresAtMs - now.getTime(), () => this.#refresh(record));
@@ -137,15 +148,31 @@ export class BoltIntents {
     return record;
   }
 
-  /** The ACTIVE intents of every merchant, newest first, at most `limit`: what a terminal shows. */
-  open(limit: number): BoltIntentRecord[] {
+  /**
+   * The ACTIVE intents, newest first, at most `limit`: of every merchant, or only those sent to
+   * the device `deviceId` (what its screen shows).
+   */
+  open(limit: number, deviceId?: string): BoltIntentRecord[] {
     return [...this.#intents.values()]
       .filter((record) => {
+        if (deviceId !== undefined && record.deviceId !== deviceId) return false;
         this.#refresh(record);
         return record.intent.status === 'ACTIVE';
       })
       .sort((a, b) => b.seq - a.seq)
       .slice(0, limit);
+  }
+
+  /**
+   * `PATCH /api/v1/bolt-intents/{id}/cancel`: the merchant withdraws an ACTIVE intent, which reads
+   * CANCELED with `result` BI_CANCELED (`updatedBy` the merchant) and sends `bolt_intent.canceled`.
+   * NOT_FOUND_ERROR for another merchant's intent; REQUEST_CONFLICT_ERROR once it is no longer
+   * ACTIVE (paid, canceled, expired).
+   */
+  cancel(merchant: SandboxMerchant, id: string): BoltIntent {
+    const record = this.own(merchant, id);
+    this.#cancel(record, merchant.merchantId);
+    return structuredClone(record.intent);
   }
 
   /**
@@ -156,9 +183,8 @@ export class BoltIntents {
    * REQUEST_CONFLICT_ERROR once the intent is no longer ACTIVE.
    */
   complete(record: BoltIntentRecord, action: BoltIntentAction, failureCode: ChargeFailureCode = 'CH_PROCESSING_FAILED'): BoltIntent {
-    this.#refresh(record);
+    this.#checkActive(record);
     const { intent } = record;
-    if (intent.status !== 'ACTIVE') throw new SandboxError('REQUEST_CONFLICT_ERROR', `bolt intent ${intent.id} is already ${intent.status}`);
     const actor = intent.mode.type === 'PAIRING' ? ACTOR.device : ACTOR.shopper;
     if (action === 'decline') {
       const charge = this.#charge(record, { status: 'FAILED', failureCode });
@@ -172,8 +198,7 @@ export class BoltIntents {
       this.#update(record, actor, { status: 'PAID', latestChargeId: charge.chargeId, latestChargeStatus: 'SUCCEEDED', latestChargeFailureCode: '', result: 'CH_SUCCEEDED' });
       this.#options.webhooks.send('bolt_intent.paid', structuredClone(intent), intent.id);
     } else {
-      this.#update(record, actor, { status: 'CANCELED', result: 'BI_CANCELED' });
-      this.#options.webhooks.send('bolt_intent.canceled', structuredClone(intent), intent.id);
+      this.#cancel(record, actor);
     }
     return structuredClone(intent);
   }
@@ -215,6 +240,19 @@ export class BoltIntents {
         intent.updatedBy = ACTOR.system;
       }
     }
+  }
+
+  /** Brings the intent up to date, then throws REQUEST_CONFLICT_ERROR unless it is still ACTIVE. */
+  #checkActive(record: BoltIntentRecord): void {
+    this.#refresh(record);
+    const { intent } = record;
+    if (intent.status !== 'ACTIVE') throw new SandboxError('REQUEST_CONFLICT_ERROR', `bolt intent ${intent.id} is already ${intent.status}`);
+  }
+
+  #cancel(record: BoltIntentRecord, actor: string): void {
+    this.#checkActive(record);
+    this.#update(record, actor, { status: 'CANCELED', result: 'BI_CANCELED' });
+    this.#options.webhooks.send('bolt_intent.canceled', structuredClone(record.intent), record.intent.id);
   }
 
   #update(record: BoltIntentRecord, actor: string, changes: Partial<BoltIntent>): void {

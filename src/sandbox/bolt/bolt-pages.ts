@@ -3,8 +3,9 @@ import { html, type Html } from '../http/html.js';
 import { formatBangkokTime, joinLines, paymentMethodLabel, renderButton, renderDocument, renderIssuer, summaryRow } from '../http/page-layout.js';
 
 /**
- * The bolt pages: the shopper's side of one bolt intent, and the terminal's list of the open
- * ones. Pure functions returning whole documents under the hosted pages' CSP and stylesheet.
+ * The bolt pages: the shopper's side of one bolt intent, the terminal's list of the open ones
+ * and of the devices, and each device's screen with its pairing code. Pure functions returning
+ * whole documents under the hosted pages' CSP and stylesheet.
  */
 
 /** What the bolt page shows about a bolt intent. */
@@ -25,6 +26,8 @@ export interface BoltIntentView {
   latestChargeFailureCode: string;
   /** Where a DEEP_LINK shopper goes back to. */
   returnUrl?: string;
+  /** The device a PAIRING intent was sent to. */
+  device?: { name: string; href: string };
 }
 
 const STATUS_BADGES: Readonly<Record<string, string>> = {
@@ -69,6 +72,7 @@ export function renderBoltIntentPage(view: {
     summaryRow('Reference', intent.referenceId || 'None given'),
     summaryRow('Method', methodLabel),
     summaryRow('Bolt intent', mono(intent.id)),
+    ...(intent.device ? [summaryRow('Device', html`<a href="${intent.device.href}">${intent.device.name}</a>`)] : []),
     summaryRow('Status', html`<span class="badge badge-${STATUS_BADGES[intent.status] ?? 'pending'}">${intent.status}</span>`),
     summaryRow(intent.status === 'EXPIRED' ? 'Expired' : 'Expires', html`<time datetime="${intent.expiresAt}">${formatBangkokTime(intent.expiresAt)}</time>`),
   ];
@@ -131,9 +135,18 @@ export interface OpenBoltIntentView {
   href: string;
 }
 
-/** The terminal's home screen: the open intents, newest first, each linking to its page. */
-export function renderOpenBoltIntentsPage(view: { stylesheetHref: string; intents: readonly OpenBoltIntentView[] }): Html {
-  const items = view.intents.map((intent) => {
+/** A device as the bolt pages list it. */
+export interface BoltDeviceScreenView {
+  id: string;
+  name: string;
+  /** The code the device shows now; it changes after every pairing. */
+  pairingCode: string;
+  /** The device's screen. */
+  href: string;
+}
+
+function renderIntentItems(intents: readonly OpenBoltIntentView[], empty: Html): Html {
+  const items = intents.map((intent) => {
     const amount = formatAmount(intent.amountSatang, intent.currency);
     return html`<li class="pending-item">
 <div>
@@ -143,15 +156,58 @@ export function renderOpenBoltIntentsPage(view: { stylesheetHref: string; intent
 <a class="button button-primary button-compact" href="${intent.href}">Open<span class="visually-hidden"> ${amount}, ${intent.id}</span></a>
 </li>`;
   });
-  const list =
-    items.length > 0
-      ? html`<ul class="pending">\n${joinLines(items)}\n</ul>`
-      : html`<p class="lede">No bolt intents are waiting. Create one with POST /api/v1/bolt-intents, then reload this page.</p>`;
+  return items.length > 0 ? html`<ul class="pending">\n${joinLines(items)}\n</ul>` : empty;
+}
+
+/**
+ * The terminal's home screen: the open intents, newest first, each linking to its page, then the
+ * devices, each with the pairing code it shows and a link to its screen.
+ */
+export function renderOpenBoltIntentsPage(view: { stylesheetHref: string; intents: readonly OpenBoltIntentView[]; devices: readonly BoltDeviceScreenView[] }): Html {
+  const list = renderIntentItems(view.intents, html`<p class="lede">No bolt intents are waiting. Create one with POST /api/v1/bolt-intents, then reload this page.</p>`);
+  const devices = view.devices.map(
+    (device) => html`<li class="pending-item">
+<div>
+<p class="pending-amount">${device.name}</p>
+<p class="pending-meta"><span class="mono">${device.id}</span> · pairing code <span class="mono">${device.pairingCode}</span></p>
+</div>
+<a class="button button-primary button-compact" href="${device.href}">Show<span class="visually-hidden"> ${device.name}</span></a>
+</li>`,
+  );
+  const deviceList = devices.length > 0 ? html`<ul class="pending">\n${joinLines(devices)}\n</ul>` : html`<p class="lede">No bolt devices are registered.</p>`;
   const body = html`<div class="card">
 ${renderIssuer('Satang Bolt · Terminal simulator', 'B')}
 <h1>Open payment requests</h1>
 <p class="lede">The bolt intents still waiting for a shopper. Open one to pay it, decline it or cancel it as the terminal would.</p>
 ${list}
+<h2>Devices</h2>
+<p class="lede">Each device shows a pairing code; pair with one by sending its code to POST /api/v1/bolt-connections.</p>
+${deviceList}
 </div>`;
   return renderDocument({ title: 'Bolt terminal', stylesheetHref: view.stylesheetHref, body, bodyClass: 'page-wide' });
+}
+
+/**
+ * One device's screen: the pairing code it shows now, and the PAIRING intents sent to it through
+ * its connections that are still open, each linking to its page.
+ */
+export function renderBoltDevicePage(view: { stylesheetHref: string; device: BoltDeviceScreenView & { connections: number }; intents: readonly OpenBoltIntentView[] }): Html {
+  const { device } = view;
+  const rows = [
+    summaryRow('Pairing code', html`<span class="mono" id="pairing-code">${device.pairingCode}</span>`, 'summary-amount'),
+    summaryRow('Device', html`<span class="mono">${device.id}</span>`),
+    summaryRow('Connections', String(device.connections)),
+  ];
+  const list = renderIntentItems(view.intents, html`<p class="lede">No payment request is waiting on this device.</p>`);
+  const body = html`<div class="card">
+${renderIssuer('Satang Bolt · Terminal simulator', 'B')}
+<h1>${device.name}</h1>
+<p class="lede">This page plays the device's screen. To pair with it, send its pairing code from the merchant's server: POST /api/v1/bolt-connections with {"pairingCode": "${device.pairingCode}"}. A code pairs once: the screen then shows a new one.</p>
+<dl class="summary" aria-label="Device details">
+${joinLines(rows)}
+</dl>
+<h2>Payment requests</h2>
+${list}
+</div>`;
+  return renderDocument({ title: `Bolt terminal · ${device.name}`, stylesheetHref: view.stylesheetHref, body, bodyClass: 'page-wide' });
 }

@@ -14,6 +14,6 @@ import { webhookSection } from './sections/webhook-section.js';
 export function sandboxDashboardSections(deps: DashboardSectionDeps): DashboardSection<unknown>[] {
   const queries = sectionQueries(deps);
   const { charges, refunds, transactions } = chargeSections(deps, queries);
-  const { intents, devices } = boltSections(deps, queries);
-  return [charges, refunds, transactions, authorizationSection(deps, queries), paymentLinkSection(deps, queries), intents, devices, webhookSection(deps, queries)];
+  const { intents, devices, connections } = boltSections(deps, queries);
+  return [charges, refunds, transactions, authorizationSection(deps, queries), paymentLinkSection(deps, queries), intents, devices, connections, webhookSection(deps, queries)];
 }

@@ -1,10 +1,15 @@
 import {
+  BoltConnectionSchema,
   BoltDeviceListSchema,
   BoltDeviceSchema,
   BoltIntentSchema,
+  CancelBoltIntentResponseSchema,
+  type BoltConnection,
   type BoltDevice,
   type BoltDeviceList,
   type BoltIntent,
+  type CancelBoltIntentResponse,
+  type CreateBoltConnectionRequest,
   type CreateBoltIntentRequest,
   type RenameBoltDeviceRequest,
 } from '../../core/schemas/bolt.js';
@@ -14,10 +19,30 @@ import { pathSegment, type ReadOptions, type RequestOptions, type ServiceTranspo
 
 /** Bolt intents: payment requests sent to a paired device or opened by deep link. */
 export interface BoltIntentsApi {
-  /** Creates a bolt intent. */
+  /**
+   * Creates a bolt intent. A PAIRING intent (the mode when `mode` is left out) names a
+   * connection of the merchant in `boltConnectionId`: an unknown or deleted one is a NotFoundError.
+   */
   create(body: CreateBoltIntentRequest, options?: RequestOptions): Promise<BoltIntent>;
   /** Reads one bolt intent, e.g. to learn its `result`. */
   get(boltIntentId: string, options?: ReadOptions): Promise<BoltIntent>;
+  /**
+   * Withdraws an ACTIVE intent (`PATCH .../cancel`, answered 202 `{message: "canceled"}`), e.g.
+   * when the order is abandoned at the till; it then reads CANCELED with `result` BI_CANCELED and
+   * `bolt_intent.canceled` follows. An intent already paid, canceled or expired is a StateConflictError.
+   */
+  cancel(boltIntentId: string, options?: RequestOptions): Promise<CancelBoltIntentResponse>;
+}
+
+/** Bolt connections: the merchant paired with a device by the code the device shows. */
+export interface BoltConnectionsApi {
+  /**
+   * Pairs with the device showing `pairingCode` and answers the connection (`bc_…`) that PAIRING
+   * intents name. A code no device of the merchant shows is a ValidationError on `pairingCode`.
+   */
+  create(body: CreateBoltConnectionRequest, options?: RequestOptions): Promise<BoltConnection>;
+  /** Reads one connection, e.g. to learn which device it reaches. */
+  get(boltConnectionId: string, options?: ReadOptions): Promise<BoltConnection>;
 }
 
 /** Bolt devices registered to the merchant. */
@@ -42,6 +67,16 @@ export function boltIntentsApi(transport: ServiceTransport): BoltIntentsApi {
   return {
     create: async (body, o) => transport.call(BoltIntentSchema, { method: 'POST', path: '/api/v1/bolt-intents', body }, o),
     get: async (id, o) => transport.call(BoltIntentSchema, { method: 'GET', path: `/api/v1/bolt-intents/${pathSegment('boltIntentId', id)}` }, o),
+    // The contract states no body for cancel; an empty object keeps the request plain JSON.
+    cancel: async (id, o) => transport.call(CancelBoltIntentResponseSchema, { method: 'PATCH', path: `/api/v1/bolt-intents/${pathSegment('boltIntentId', id)}/cancel`, body: {} }, o),
+  };
+}
+
+/** The merchant's bolt connections, over `transport`. */
+export function boltConnectionsApi(transport: ServiceTransport): BoltConnectionsApi {
+  return {
+    create: async (body, o) => transport.call(BoltConnectionSchema, { method: 'POST', path: '/api/v1/bolt-connections', body }, o),
+    get: async (id, o) => transport.call(BoltConnectionSchema, { method: 'GET', path: `/api/v1/bolt-connections/${pathSegment('boltConnectionId', id)}` }, o),
   };
 }
 

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  BoltConnectionSchema,
+  boltIntentModeType,
   BoltDeviceListSchema,
   BoltDeviceSchema,
   BoltIntentSchema,
   BoltIntentStatusSchema,
+  CancelBoltIntentResponseSchema,
+  CreateBoltConnectionRequestSchema,
   CreateBoltIntentRequestSchema,
   RenameBoltDeviceRequestSchema,
 } from '../../../src/core/schemas/bolt.js';
@@ -192,6 +196,21 @@ describe('CreateBoltIntentRequestSchema', () => {
     ]);
   });
 
+  it('takes an intent with a connection and no mode as PAIRING', () => {
+    const { mode: _mode, ...body } = pairingRequest;
+    const parsed = CreateBoltIntentRequestSchema.parse(body);
+    expect(parsed.mode).toBeUndefined();
+    expect(boltIntentModeType(parsed)).toBe('PAIRING');
+    expect(boltIntentModeType(CreateBoltIntentRequestSchema.parse(deepLinkRequest))).toBe('DEEP_LINK');
+  });
+
+  it('refuses an intent with neither a mode nor a connection, naming mode', () => {
+    const { mode: _mode, boltConnectionId: _connection, ...body } = pairingRequest;
+    expect(issues(CreateBoltIntentRequestSchema.safeParse(body))).toEqual([
+      { path: 'mode', message: 'is required when no boltConnectionId is given (PAIRING needs a boltConnectionId, DEEP_LINK needs mode.deepLink.returnUrl)' },
+    ]);
+  });
+
   it('refuses an unknown mode type', () => {
     const result = CreateBoltIntentRequestSchema.safeParse({ ...pairingRequest, mode: { type: 'NFC' } });
     expect(issues(result)).toEqual([{ path: 'mode.type', message: 'must be PAIRING or DEEP_LINK' }]);
@@ -206,6 +225,25 @@ describe('CreateBoltIntentRequestSchema', () => {
   it('refuses an amount below 100 satang', () => {
     const result = CreateBoltIntentRequestSchema.safeParse({ ...pairingRequest, amount: 99 });
     expect(issues(result)).toEqual([{ path: 'amount', message: 'must be at least 100 (1.00 THB)' }]);
+  });
+});
+
+describe('bolt connections', () => {
+  it('reads a connection, keeping fields it does not know', () => {
+    const connection = { id: 'bc_1', deviceId: 'bd_1', merchantId: 'mch_1', createdAt: '2025-03-14T09:26:53Z', label: 'till' };
+    expect(BoltConnectionSchema.parse(connection)).toEqual(connection);
+    expect(BoltConnectionSchema.safeParse({ ...connection, deviceId: undefined }).success).toBe(false);
+  });
+
+  it('takes a pairing code and refuses a missing or blank one', () => {
+    expect(CreateBoltConnectionRequestSchema.parse({ pairingCode: '482913' })).toEqual({ pairingCode: '482913' });
+    expect(issues(CreateBoltConnectionRequestSchema.safeParse({ pairingCode: '' }))).toEqual([{ path: 'pairingCode', message: 'is required' }]);
+    expect(issues(CreateBoltConnectionRequestSchema.safeParse({ pairingCode: '  ' }))).toEqual([{ path: 'pairingCode', message: 'must not be blank' }]);
+  });
+
+  it('reads the cancel answer', () => {
+    expect(CancelBoltIntentResponseSchema.parse({ message: 'canceled' })).toEqual({ message: 'canceled' });
+    expect(CancelBoltIntentResponseSchema.safeParse({}).success).toBe(false);
   });
 });
 

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BoltDeviceListSchema, BoltDeviceSchema, BoltIntentSchema, type BoltDevice } from '../../../src/core/schemas/bolt.js';
+import { SERVICE_HEADERS } from '../../../src/core/constants.js';
+import { BoltConnectionDeletedSchema, BoltConnectionSchema, BoltDeviceListSchema, BoltDeviceSchema, BoltIntentSchema, type BoltDevice } from '../../../src/core/schemas/bolt.js';
 import { ChargeSchema } from '../../../src/core/schemas/charge.js';
 import { verifyWebhookSignature } from '../../../src/core/webhook-signature.js';
+import { REPLAYED_HEADER } from '../../../src/sandbox/http/dispatcher.js';
 import {
   defaultSandboxMerchant,
   SANDBOX_BOLT_CARD,
@@ -27,6 +29,8 @@ let sandbox: Sandbox;
 let client: SandboxClient;
 let now = START;
 let hooks: Hook[];
+/** A connection to the default merchant's newest device, made as each sandbox starts. */
+let connectionId: string;
 
 function start(options: SandboxOptions = {}) {
   now = START;
@@ -43,12 +47,15 @@ function start(options: SandboxOptions = {}) {
       fetch: async (input: string | URL | Request, init?: RequestInit) => {
         const request = new Request(input, init);
         const raw = await request.text();
-        received.push({ event: request.headers.get('x-service-event')!, signature: request.headers.get('x-service-signature')!, body: JSON.parse(raw), raw });
+        received.push({ event: request.headers.get(SERVICE_HEADERS.event)!, signature: request.headers.get(SERVICE_HEADERS.signature)!, body: JSON.parse(raw), raw });
         return new Response(null, { status: 204 });
       },
     },
     ...options,
   }));
+  const merchant = sandbox.merchants.get(SANDBOX_DEFAULTS.merchantId)!;
+  const [device] = sandbox.bolt.listDevices(merchant, { limit: 1, offset: 0 }).data;
+  connectionId = device ? sandbox.bolt.createConnection(merchant, { pairingCode: sandbox.bolt.pairingCode(merchant, device.boltDeviceId) }).id : 'bc_no_device';
 }
 // Widened: no sandbox exists before the first test starts one.
 afterEach(() => (sandbox as Sandbox | undefined)?.close());
@@ -71,7 +78,7 @@ const pairing = (fields: Record<string, unknown> = {}) => ({
   referenceId: 'table-12',
   internalNote: 'lunch',
   expiryDurationInSec: 120,
-  boltConnectionId: 'bc_8Hs3Kd1Wp9Rb4Nc7Lm2Xv5Tq',
+  boltConnectionId: connectionId,
   mode: { type: 'PAIRING' },
   paymentMethod: { paymentMethodType: 'CARD' },
   ...fields,
@@ -99,7 +106,7 @@ describe('POST /api/v1/bolt-intents', () => {
       currency: 'THB',
       status: 'ACTIVE',
       mode: { type: 'PAIRING', deepLink: null },
-      boltConnectionId: 'bc_8Hs3Kd1Wp9Rb4Nc7Lm2Xv5Tq',
+      boltConnectionId: connectionId,
       referenceId: 'table-12',
       internalNote: 'lunch',
       expiresAt: '2025-03-14T09:28:53.000Z',
@@ -175,7 +182,7 @@ describe('POST /api/v1/bolt-intents', () => {
     ['PAIRING without a connection', { boltConnectionId: undefined }, 'boltConnectionId is required in PAIRING mode'],
     ['a connection id without bc_', { boltConnectionId: 'conn_1' }, 'boltConnectionId must be a bolt connection id (bc_…)'],
     ['an unknown mode', { mode: { type: 'NFC' } }, 'mode.type must be PAIRING or DEEP_LINK'],
-    ['no mode', { mode: undefined }, 'mode is required'],
+    ['neither a mode nor a connection', { mode: undefined, boltConnectionId: undefined }, 'mode is required when no boltConnectionId is given'],
     ['DEEP_LINK without a deep link', { mode: { type: 'DEEP_LINK' } }, 'mode.deepLink is required'],
     ['DEEP_LINK with a javascript: return URL', { mode: { type: 'DEEP_LINK', deepLink: { returnUrl: 'javascript:alert(1)' } } }, 'mode.deepLink.returnUrl must be an absolute http or https URL'],
     ['a method bolt does not take', { paymentMethod: { paymentMethodType: 'KPLUS' } }, 'paymentMethod.paymentMethodType is not supported for bolt intents'],
@@ -210,7 +217,7 @@ describe('POST /api/v1/bolt-intents', () => {
     start();
     const answer = await client.post('/api/v1/bolt-intents', pairing(), {
       auth: basic(SANDBOX_DEFAULTS.merchantId, SANDBOX_DEFAULTS.partnerApiKey),
-      headers: { 'X-Service-Partner-ID': SANDBOX_DEFAULTS.partnerId },
+      headers: { [SERVICE_HEADERS.partnerId]: SANDBOX_DEFAULTS.partnerId },
     });
     expect(answer.status).toBe(201);
     expect(answer.body.merchantId).toBe(SANDBOX_DEFAULTS.merchantId);
@@ -563,7 +570,7 @@ describe('bolt devices', () => {
     const first = await client.post(`/api/v1/bolt-devices/${device.boltDeviceId}/health-check`, {}, { headers });
     const again = await client.post(`/api/v1/bolt-devices/${device.boltDeviceId}/health-check`, {}, { headers });
     expect([first.status, again.status]).toEqual([202, 202]);
-    expect(again.headers.get('X-Service-Idempotent-Replayed')).toBe('true');
+    expect(again.headers.get(REPLAYED_HEADER)).toBe('true');
     expect((await client.request('POST', '/api/v1/bolt-devices/bd_nope/health-check')).status).toBe(404);
   });
 
@@ -578,5 +585,298 @@ describe('bolt devices', () => {
 
   it('refuses a negative health-check delay at start', () => {
     expect(() => newSandbox({ bolt: { healthCheckDelayMs: -1 } })).toThrow(RangeError);
+  });
+});
+
+describe('bolt connections', () => {
+  const OTHER = { merchantId: 'mch_other', apiKey: 'sk_other_000000000000000000000000', publishableKey: 'pk_other_000000000000000000000000' };
+  const asOther = { auth: basic(OTHER.merchantId, OTHER.apiKey) };
+  /** Two devices with known codes for the default merchant, one for another merchant. */
+  function startPaired() {
+    start({
+      merchants: [defaultSandboxMerchant(), OTHER],
+      bolt: {
+        devices: {
+          [SANDBOX_DEFAULTS.merchantId]: [
+            { boltDeviceId: 'bd_front', name: 'Front counter', pairingCode: '123456', createdAt: '2025-01-01T00:00:00Z' },
+            { boltDeviceId: 'bd_bar', name: 'Bar', pairingCode: '654321', createdAt: '2025-02-01T00:00:00Z' },
+          ],
+          mch_other: [{ boltDeviceId: 'bd_theirs', name: 'Theirs', pairingCode: '111222' }],
+        },
+      },
+    });
+  }
+  const deviceScreen = async (id: string) => client.sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/bolt/devices/${id}`));
+  /** The code a device's screen shows, read as a person reads it. */
+  const shownCode = async (id: string) => /id="pairing-code">(\d+)</.exec(await (await deviceScreen(id)).text())?.[1];
+  const connect = (pairingCode: string, init?: Parameters<SandboxClient['post']>[2]) => client.post('/api/v1/bolt-connections', { pairingCode }, init);
+
+  it('pairs with the code the device shows: 201 with a bc_ connection that GET reads back, and the device then shows a new code', async () => {
+    startPaired();
+    now += 1_000;
+    const code = await shownCode('bd_bar');
+    // start() paired once with the newest device, so its seeded code is already used up.
+    expect(code).toMatch(/^\d{6}$/);
+    expect(code).not.toBe('654321');
+    const answer = await connect(code!);
+    expect(answer.status).toBe(201);
+    expect(answer.body).toEqual({ id: expect.stringMatching(/^bc_/), deviceId: 'bd_bar', merchantId: SANDBOX_DEFAULTS.merchantId, createdAt: new Date(START + 1_000).toISOString() });
+    expect(BoltConnectionSchema.safeParse(answer.body).success).toBe(true);
+    const read = await client.get(`/api/v1/bolt-connections/${answer.body.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(answer.body);
+
+    const next = await shownCode('bd_bar');
+    expect(next).toMatch(/^\d{6}$/);
+    expect(next).not.toBe(code);
+    const again = await connect(code!);
+    expect(again.status).toBe(400);
+    expect(again.body.error).toMatchObject({ errorCode: 'API_VALIDATION_ERROR', errorMessage: expect.stringContaining('pairingCode matches none of your bolt devices') });
+  });
+
+  it('pairs one device several times, each with the code shown then, and ignores spaces typed in the code', async () => {
+    startPaired();
+    const first = await connect('123 456');
+    expect(first.status).toBe(201);
+    expect(first.body.deviceId).toBe('bd_front');
+    const second = await connect((await shownCode('bd_front'))!);
+    expect(second.body.deviceId).toBe('bd_front');
+    expect(second.body.id).not.toBe(first.body.id);
+    expect(await (await deviceScreen('bd_front')).text()).toMatch(/<dt>Connections<\/dt><dd>2<\/dd>/);
+  });
+
+  it.each<[string, unknown, string]>([
+    ['a code no device shows', { pairingCode: '999999' }, 'pairingCode matches none of your bolt devices'],
+    ['another merchant’s device code', { pairingCode: '111222' }, 'pairingCode matches none of your bolt devices'],
+    ['an empty code', { pairingCode: '' }, 'pairingCode is required'],
+    ['a blank code', { pairingCode: '   ' }, 'pairingCode must not be blank'],
+    ['no code', {}, 'pairingCode is required'],
+    ['a number', { pairingCode: 123456 }, 'pairingCode must be a string'],
+  ])('refuses %s with 400 API_VALIDATION_ERROR and makes no connection', async (_name, body, message) => {
+    startPaired();
+    const answer = await client.post('/api/v1/bolt-connections', body);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.errorCode).toBe('API_VALIDATION_ERROR');
+    expect(answer.body.error.errorMessage).toContain(message);
+    const merchant = sandbox.merchants.get(SANDBOX_DEFAULTS.merchantId)!;
+    expect(sandbox.bolt.listConnections(merchant, { limit: 10, offset: 0 }).totalCount).toBe(1);
+    expect(await shownCode('bd_theirs')).toBe('111222');
+  });
+
+  it('is 404 NOT_FOUND_ERROR for an unknown id and for another merchant’s connection, to GET and DELETE', async () => {
+    startPaired();
+    const theirs = await connect('111222', asOther);
+    expect(theirs.status).toBe(201);
+    expect(theirs.body.merchantId).toBe(OTHER.merchantId);
+    for (const id of ['bc_nope', theirs.body.id]) {
+      const get = await client.get(`/api/v1/bolt-connections/${id}`);
+      expect(get.status).toBe(404);
+      expect(get.body.error.errorCode).toBe('NOT_FOUND_ERROR');
+      expect((await client.request('DELETE', `/api/v1/bolt-connections/${id}`)).status).toBe(404);
+    }
+    expect((await client.get(`/api/v1/bolt-connections/${theirs.body.id}`, asOther)).status).toBe(200);
+  });
+
+  it('deletes a connection: {code, message}, then GET and DELETE are 404 and no new intent may name it', async () => {
+    startPaired();
+    const { body: connection } = await connect('123456');
+    const sent = await createIntent(pairing({ boltConnectionId: connection.id, referenceId: 'sent-before' }));
+    const deleted = await client.request('DELETE', `/api/v1/bolt-connections/${connection.id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({ code: 200, message: 'deleted' });
+    expect(BoltConnectionDeletedSchema.safeParse(deleted.body).success).toBe(true);
+    expect((await client.get(`/api/v1/bolt-connections/${connection.id}`)).status).toBe(404);
+    expect((await client.request('DELETE', `/api/v1/bolt-connections/${connection.id}`)).status).toBe(404);
+    const refused = await client.post('/api/v1/bolt-intents', pairing({ boltConnectionId: connection.id }));
+    expect(refused.status).toBe(404);
+    expect(refused.body.error.errorCode).toBe('NOT_FOUND_ERROR');
+    // An intent sent before stays on the device until it ends.
+    expect(await (await deviceScreen('bd_front')).text()).toContain(sent.id);
+    expect((await getIntent(sent.id)).boltConnectionId).toBe(connection.id);
+  });
+
+  it('makes one connection for a retry with the same idempotency key, using up one code', async () => {
+    startPaired();
+    const headers = { [IDEMPOTENCY_HEADER]: '5b0d7c1a-3e2f-4a5b-8c6d-7e8f9a0b1c2d' };
+    const a = await connect('123456', { headers });
+    const b = await connect('123456', { headers });
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(b.body).toEqual(a.body);
+    expect(b.headers.get(REPLAYED_HEADER)).toBe('true');
+    const merchant = sandbox.merchants.get(SANDBOX_DEFAULTS.merchantId)!;
+    expect(sandbox.bolt.listConnections(merchant, { limit: 10, offset: 0 }).totalCount).toBe(2);
+  });
+
+  it('needs the API key', async () => {
+    startPaired();
+    expect((await connect('123456', { auth: null })).status).toBe(401);
+    expect((await connect('123456', { auth: basic(SANDBOX_DEFAULTS.merchantId, SANDBOX_DEFAULTS.publishableKey) })).status).toBe(401);
+    expect(await shownCode('bd_front')).toBe('123456');
+  });
+
+  it('refuses seeds whose pairing code is not six digits or is given twice', () => {
+    const seeds = (pairingCodes: string[]) => ({ bolt: { devices: { [SANDBOX_DEFAULTS.merchantId]: pairingCodes.map((pairingCode, i) => ({ name: `D${i}`, pairingCode })) } } });
+    expect(() => newSandbox(seeds(['12345']))).toThrow(/six|6 digits/);
+    expect(() => newSandbox(seeds(['123456', '123456']))).toThrow(/123456 is given twice/);
+  });
+});
+
+describe('PAIRING intents and connections', () => {
+  it('needs an existing connection of the merchant: an unknown one is 404 and creates nothing', async () => {
+    start();
+    const answer = await client.post('/api/v1/bolt-intents', pairing({ boltConnectionId: 'bc_8Hs3Kd1Wp9Rb4Nc7Lm2Xv5Tq' }));
+    expect(answer.status).toBe(404);
+    expect(answer.body.error).toMatchObject({ errorCode: 'NOT_FOUND_ERROR', errorMessage: expect.stringContaining('bc_8Hs3Kd1Wp9Rb4Nc7Lm2Xv5Tq') });
+    const merchant = sandbox.merchants.get(SANDBOX_DEFAULTS.merchantId)!;
+    expect(sandbox.bolt.listIntents(merchant, { limit: 10, offset: 0 }).totalCount).toBe(0);
+  });
+
+  it('is 404 for another merchant’s connection', async () => {
+    const other = { merchantId: 'mch_other', apiKey: 'sk_other_000000000000000000000000', publishableKey: 'pk_other_000000000000000000000000' };
+    start({ merchants: [defaultSandboxMerchant(), other] });
+    const answer = await client.post('/api/v1/bolt-intents', pairing(), { auth: basic(other.merchantId, other.apiKey) });
+    expect(answer.status).toBe(404);
+  });
+
+  it('is PAIRING when mode is left out and a connection is given', async () => {
+    start();
+    const intent = await createIntent(pairing({ mode: undefined }));
+    expect(intent.mode).toEqual({ type: 'PAIRING', deepLink: null });
+    expect(intent.boltConnectionId).toBe(connectionId);
+  });
+
+  it('shows a PAIRING intent on the connected device only, and its page names the device', async () => {
+    start();
+    const merchant = sandbox.merchants.get(SANDBOX_DEFAULTS.merchantId)!;
+    const { deviceId } = sandbox.bolt.getConnection(merchant, connectionId);
+    const { name } = sandbox.bolt.getDevice(merchant, deviceId);
+    const otherDevice = sandbox.bolt.listDevices(merchant, { limit: 10, offset: 0 }).data.find((d) => d.boltDeviceId !== deviceId)!;
+    const intent = await createIntent(pairing());
+    const linked = await createIntent(deepLink());
+    const screen = await (await client.sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/bolt/devices/${deviceId}`))).text();
+    expect(screen).toContain(`href="/sandbox/pages/bolt/${intent.id}"`);
+    expect(screen).not.toContain(linked.id);
+    const elsewhere = await (await client.sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/bolt/devices/${otherDevice.boltDeviceId}`))).text();
+    expect(elsewhere).not.toContain(intent.id);
+    expect(elsewhere).toContain('No payment request is waiting on this device.');
+    const page = await (await client.sandbox.fetch(new Request(pageUrl(intent.id)))).text();
+    expect(page).toContain(`<dt>Device</dt><dd><a href="/sandbox/pages/bolt/devices/${deviceId}">${name}</a></dd>`);
+
+    await client.submitPage(pageUrl(intent.id), { action: 'pay' });
+    expect(await (await client.sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/bolt/devices/${deviceId}`))).text()).not.toContain(intent.id);
+  });
+});
+
+describe('the device screen', () => {
+  it('shows each device’s pairing code, escaped, under the pages’ CSP; the bolt home page lists every device with its code', async () => {
+    start({ bolt: { devices: { [SANDBOX_DEFAULTS.merchantId]: [{ boltDeviceId: 'bd_x', name: 'Till <1>', pairingCode: '482913' }] } } });
+    // start() paired with the only device, so it now shows a fresh code.
+    const merchant = sandbox.merchants.get(SANDBOX_DEFAULTS.merchantId)!;
+    const code = sandbox.bolt.pairingCode(merchant, 'bd_x');
+    expect(code).not.toBe('482913');
+    const screen = await client.sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/bolt/devices/bd_x`));
+    expect(screen.status).toBe(200);
+    expect(screen.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const html = await screen.text();
+    expect(html).toContain(`<span class="mono" id="pairing-code">${code}</span>`);
+    expect(html).toContain('Till &lt;1&gt;');
+    expect(html).not.toContain('482913');
+    expect(html).not.toMatch(/<script|\sstyle=/i);
+    const home = await (await client.sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/bolt`))).text();
+    expect(home).toContain('href="/sandbox/pages/bolt/devices/bd_x"');
+    expect(home).toContain(`pairing code <span class="mono">${code}</span>`);
+  });
+
+  it('is a 404 page for an unknown device and takes GET only', async () => {
+    start();
+    const unknown = await client.sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/bolt/devices/bd_nope`));
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-type')).toContain('text/html');
+    expect(await unknown.text()).toContain('Device not found');
+    const merchant = sandbox.merchants.get(SANDBOX_DEFAULTS.merchantId)!;
+    const [device] = sandbox.bolt.listDevices(merchant, { limit: 1, offset: 0 }).data;
+    const post = await client.submitPage(`${ORIGIN}/sandbox/pages/bolt/devices/${device!.boltDeviceId}`, { pairingCode: '1' });
+    expect(post.status).toBe(405);
+  });
+});
+
+describe('PATCH /api/v1/bolt-intents/{id}/cancel', () => {
+  const cancel = (id: string, init?: Parameters<SandboxClient['request']>[2]) => client.request('PATCH', `/api/v1/bolt-intents/${id}/cancel`, init);
+
+  it('answers 202 {"message":"canceled"}; the intent reads CANCELED with BI_CANCELED, and bolt_intent.canceled carries it', async () => {
+    start();
+    const intent = await createIntent(pairing());
+    now += 3_000;
+    const answer = await cancel(intent.id);
+    expect(answer.status).toBe(202);
+    expect(answer.body).toEqual({ message: 'canceled' });
+    const after = await getIntent(intent.id);
+    expect(after).toMatchObject({ status: 'CANCELED', result: 'BI_CANCELED', latestChargeId: '', updatedAt: new Date(START + 3_000).toISOString(), updatedBy: SANDBOX_DEFAULTS.merchantId });
+    await settled();
+    expect(events()).toEqual(['bolt_intent.canceled']);
+    expect(hookBody('bolt_intent.canceled')).toEqual(after);
+    const page = await (await client.sandbox.fetch(new Request(pageUrl(intent.id)))).text();
+    expect(page).toContain('This payment request was canceled.');
+    expect(page).not.toContain('value="pay"');
+  });
+
+  it('takes a JSON body too, and cancels a DEEP_LINK intent', async () => {
+    start();
+    const intent = await createIntent(deepLink());
+    expect((await cancel(intent.id, { body: {} })).status).toBe(202);
+    expect((await getIntent(intent.id)).status).toBe('CANCELED');
+  });
+
+  it('refuses a second cancel with 409 REQUEST_CONFLICT_ERROR, but replays the first for its idempotency key', async () => {
+    start();
+    const intent = await createIntent(pairing());
+    const headers = { [IDEMPOTENCY_HEADER]: '9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b' };
+    expect((await cancel(intent.id, { headers })).status).toBe(202);
+    const replayed = await cancel(intent.id, { headers });
+    expect(replayed.status).toBe(202);
+    expect(replayed.headers.get(REPLAYED_HEADER)).toBe('true');
+    const twice = await cancel(intent.id);
+    expect(twice.status).toBe(409);
+    expect(twice.body.error).toMatchObject({ errorCode: 'REQUEST_CONFLICT_ERROR', errorMessage: expect.stringContaining('already CANCELED') });
+    await settled();
+    expect(events()).toEqual(['bolt_intent.canceled']);
+  });
+
+  it('refuses to cancel a paid or an expired intent with 409, and changes nothing', async () => {
+    start();
+    const paid = await createIntent(pairing());
+    await client.submitPage(pageUrl(paid.id), { action: 'pay' });
+    const before = await getIntent(paid.id);
+    const refused = await cancel(paid.id);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.errorCode).toBe('REQUEST_CONFLICT_ERROR');
+    expect(await getIntent(paid.id)).toEqual(before);
+    const expiring = await createIntent(pairing({ expiryDurationInSec: 90 }));
+    now += 90_000;
+    expect((await cancel(expiring.id)).status).toBe(409);
+    expect((await getIntent(expiring.id)).status).toBe('EXPIRED');
+    await settled();
+    expect(events()).not.toContain('bolt_intent.canceled');
+  });
+
+  it.each(['POST', 'PUT', 'DELETE'])('answers %s with 405 and Allow: PATCH, leaving the intent ACTIVE', async (method) => {
+    start();
+    const intent = await createIntent(pairing());
+    const answer = await client.request(method, `/api/v1/bolt-intents/${intent.id}/cancel`, { body: {} });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get('allow')).toBe('PATCH');
+    expect(answer.body.error.errorCode).toBe('METHOD_NOT_ALLOWED_ERROR');
+    expect((await getIntent(intent.id)).status).toBe('ACTIVE');
+  });
+
+  it('is 404 for an unknown intent and for another merchant’s', async () => {
+    const other = { merchantId: 'mch_other', apiKey: 'sk_other_000000000000000000000000', publishableKey: 'pk_other_000000000000000000000000' };
+    start({ merchants: [defaultSandboxMerchant(), other] });
+    const intent = await createIntent(pairing());
+    expect((await cancel('bi_nope')).status).toBe(404);
+    const foreign = await cancel(intent.id, { auth: basic(other.merchantId, other.apiKey) });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.errorCode).toBe('NOT_FOUND_ERROR');
+    expect((await getIntent(intent.id)).status).toBe('ACTIVE');
   });
 });

@@ -861,16 +861,25 @@ describe('the sandbox dashboard', () => {
     });
   });
 
-  describe('bolt intents and devices', () => {
+  describe('bolt intents, devices and connections', () => {
     const intents = (id = '') => `${SANDBOX_DASHBOARD_PATH}/bolt-intents${id ? `/${id}` : ''}`;
     const devices = (id = '') => `${SANDBOX_DASHBOARD_PATH}/bolt-devices${id ? `/${id}` : ''}`;
+    const connections = (id = '') => `${SANDBOX_DASHBOARD_PATH}/bolt-connections${id ? `/${id}` : ''}`;
+    const merchant = () => sandbox.merchants.get(SANDBOX_DEFAULTS.merchantId)!;
+    /** Pairs with the merchant's newest device through the API, with the code it shows. */
+    async function connect(): Promise<{ id: string; deviceId: string }> {
+      const [device] = (await client.get('/api/v1/bolt-devices')).body.data as { boltDeviceId: string }[];
+      const answer = await client.post('/api/v1/bolt-connections', { pairingCode: sandbox.bolt.pairingCode(merchant(), device!.boltDeviceId) });
+      expect(answer.status).toBe(201);
+      return answer.body;
+    }
     async function createIntent(fields: Record<string, unknown> = {}) {
       const answer = await client.post('/api/v1/bolt-intents', {
         amount: 45_000,
         currency: 'THB',
         referenceId: 'table-12',
         expiryDurationInSec: 120,
-        boltConnectionId: 'bc_8Hs3Kd1Wp9Rb4Nc7Lm2Xv5Tq',
+        boltConnectionId: (await connect()).id,
         mode: { type: 'PAIRING' },
         paymentMethod: { paymentMethodType: 'CARD' },
         ...fields,
@@ -931,6 +940,34 @@ describe('the sandbox dashboard', () => {
       expect((await client.get(`/api/v1/bolt-devices/${id}`)).body.name).toBe('Counter <2>');
       expect((await browser.get(devices(id))).html).toContain('Counter &lt;2&gt;');
       expect((await browser.act(devices(id), 'rename', { name: '' })).status).toBe(400);
+    });
+
+    it('shows a device’s pairing code and pairs with it, and lists the merchant’s connections', async () => {
+      start();
+      const [device] = (await client.get('/api/v1/bolt-devices')).body.data as { boltDeviceId: string }[];
+      const id = device!.boltDeviceId;
+      const code = sandbox.bolt.pairingCode(merchant(), id);
+      const browser = await signedIn();
+      const before = await browser.get(devices(id));
+      expect(before.html).toContain(code);
+      expect(before.html).toContain('Not paired yet.');
+
+      const paired = await browser.act(devices(id), 'pair');
+      expect(paired.status).toBe(303);
+      const [connection] = sandbox.bolt.listConnections(merchant(), { limit: 10, offset: 0 }).data;
+      expect(connection).toMatchObject({ deviceId: id, merchantId: SANDBOX_DEFAULTS.merchantId });
+      expect(sandbox.bolt.pairingCode(merchant(), id)).not.toBe(code);
+      const after = await browser.get(paired.location!);
+      expect(after.html).toContain('Paired with the code the device showed');
+      expect(after.html).toContain(`href="${connections(connection!.id)}"`);
+
+      const list = await browser.get(connections());
+      expect(list.html).toContain(connection!.id);
+      const detail = await browser.get(connections(connection!.id));
+      expect(detail.status).toBe(200);
+      expect(detail.html).toContain(`href="${devices(id)}"`);
+      const intentId = await createIntent({ boltConnectionId: connection!.id });
+      expect((await browser.get(intents(intentId))).html).toContain(`href="${connections(connection!.id)}"`);
     });
   });
 

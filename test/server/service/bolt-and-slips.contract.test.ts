@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SERVICE_HEADERS } from '../../../src/core/constants.js';
 import type { CreateBoltIntentRequest } from '../../../src/core/schemas/bolt.js';
 import { parseWebhookEvent } from '../../../src/core/schemas/webhook-events.js';
 import { verifyWebhookSignature } from '../../../src/core/webhook-signature.js';
 import { Sandbox, SANDBOX_DEFAULTS, type SandboxOptions } from '../../../src/sandbox/index.js';
-import { AuthenticationError, NotFoundError, ValidationError, type ServiceError } from '../../../src/server/errors.js';
+import { AuthenticationError, NotFoundError, StateConflictError, ValidationError, type ServiceError } from '../../../src/server/errors.js';
 import { ServiceClient } from '../../../src/server/service/service-client.js';
 
 const BASE_URL = 'http://127.0.0.1:4010';
@@ -20,6 +21,8 @@ let sandbox: Sandbox;
 let client: ServiceClient;
 let hooks: Hook[];
 let now = START;
+/** A connection to the default merchant's newest device, made as each sandbox starts. */
+let connectionId: string;
 
 function start(options: SandboxOptions = {}) {
   now = START;
@@ -34,7 +37,7 @@ function start(options: SandboxOptions = {}) {
       retryBaseDelayMs: 1,
       fetch: async (input: string | URL | Request, init?: RequestInit) => {
         const request = new Request(input, init);
-        received.push({ event: request.headers.get('x-service-event')!, signature: request.headers.get('x-service-signature')!, raw: await request.text() });
+        received.push({ event: request.headers.get(SERVICE_HEADERS.event)!, signature: request.headers.get(SERVICE_HEADERS.signature)!, raw: await request.text() });
         return new Response(null, { status: 204 });
       },
     },
@@ -48,6 +51,9 @@ function start(options: SandboxOptions = {}) {
     retryBaseDelayMs: 1,
     fetch: sandbox.fetch,
   });
+  const merchant = sandbox.merchants.get(SANDBOX_DEFAULTS.merchantId)!;
+  const [device] = sandbox.bolt.listDevices(merchant, { limit: 1, offset: 0 }).data;
+  connectionId = device ? sandbox.bolt.createConnection(merchant, { pairingCode: sandbox.bolt.pairingCode(merchant, device.boltDeviceId) }).id : 'bc_no_device';
 }
 // Unset when a test failed before it started one.
 afterEach(() => (sandbox as Sandbox | undefined)?.close());
@@ -80,15 +86,16 @@ async function receivedEvents() {
   return sandbox.webhooks.list().reverse().map((delivery) => delivery.event);
 }
 
-const pairing: CreateBoltIntentRequest = {
+/** A PAIRING intent to the connection made at start. */
+const pairing = (): CreateBoltIntentRequest => ({
   amount: 45_000,
   currency: 'THB',
   referenceId: 'table-12',
   expiryDurationInSec: 120,
-  boltConnectionId: 'bc_8Hs3Kd1Wp9Rb4Nc7Lm2Xv5Tq',
+  boltConnectionId: connectionId,
   mode: { type: 'PAIRING' },
   paymentMethod: { paymentMethodType: 'CARD' },
-};
+});
 const deepLink: CreateBoltIntentRequest = {
   amount: 9_900,
   currency: 'THB',
@@ -101,7 +108,7 @@ const deepLink: CreateBoltIntentRequest = {
 describe('ServiceClient.boltIntents against the sandbox', () => {
   it('creates and reads a PAIRING intent, which the terminal page pays', async () => {
     start();
-    const intent = await client.boltIntents.create(pairing);
+    const intent = await client.boltIntents.create(pairing());
     expect(intent).toMatchObject({ status: 'ACTIVE', result: '', mode: { type: 'PAIRING', deepLink: null }, expiresAt: '2025-03-14T09:28:53.000Z' });
     expect(await client.boltIntents.get(intent.id)).toEqual(intent);
 
@@ -130,7 +137,7 @@ describe('ServiceClient.boltIntents against the sandbox', () => {
 
   it('reads CANCELED after the shopper cancels, and EXPIRED once the sandbox clock passes expiresAt', async () => {
     start();
-    const canceled = await client.boltIntents.create(pairing);
+    const canceled = await client.boltIntents.create(pairing());
     await submit(`/sandbox/pages/bolt/${canceled.id}`, { action: 'cancel' });
     expect(await client.boltIntents.get(canceled.id)).toMatchObject({ status: 'CANCELED', result: 'BI_CANCELED' });
     const expiring = await client.boltIntents.create(deepLink);
@@ -141,20 +148,124 @@ describe('ServiceClient.boltIntents against the sandbox', () => {
 
   it('throws ValidationError naming the field for a bad request, NotFoundError for an unknown id', async () => {
     start();
-    const missingConnection = await rejection(client.boltIntents.create({ ...pairing, boltConnectionId: undefined }));
+    const missingConnection = await rejection(client.boltIntents.create({ ...pairing(), boltConnectionId: undefined }));
     expect(missingConnection).toBeInstanceOf(ValidationError);
     expect(missingConnection).toMatchObject({ status: 400, errorCode: 'API_VALIDATION_ERROR', field: 'boltConnectionId' });
-    const shortExpiry = await rejection(client.boltIntents.create({ ...pairing, expiryDurationInSec: 30 }));
+    const shortExpiry = await rejection(client.boltIntents.create({ ...pairing(), expiryDurationInSec: 30 }));
     expect(shortExpiry.field).toBe('expiryDurationInSec');
     expect(await rejection(client.boltIntents.get('bi_nope'))).toBeInstanceOf(NotFoundError);
+  });
+
+  it('sends a PAIRING intent when mode is left out, and throws NotFoundError for a connection that does not exist', async () => {
+    start();
+    const { mode: _mode, ...withoutMode } = pairing();
+    const intent = await client.boltIntents.create(withoutMode);
+    expect(intent).toMatchObject({ mode: { type: 'PAIRING', deepLink: null }, boltConnectionId: connectionId, status: 'ACTIVE' });
+    const unknown = await rejection(client.boltIntents.create({ ...pairing(), boltConnectionId: 'bc_8Hs3Kd1Wp9Rb4Nc7Lm2Xv5Tq' }));
+    expect(unknown).toBeInstanceOf(NotFoundError);
+    expect(unknown).toMatchObject({ status: 404, errorCode: 'NOT_FOUND_ERROR' });
+    const { boltConnectionId: _connection, ...nowhere } = withoutMode;
+    const neither = await rejection(client.boltIntents.create(nowhere));
+    expect(neither).toBeInstanceOf(ValidationError);
+    expect(neither.field).toBe('mode');
+  });
+
+  it('cancels an ACTIVE intent: 202 {message: "canceled"}, then CANCELED with BI_CANCELED and bolt_intent.canceled', async () => {
+    start();
+    const intent = await client.boltIntents.create(pairing());
+    expect(await client.boltIntents.cancel(intent.id)).toEqual({ message: 'canceled' });
+    expect(await client.boltIntents.get(intent.id)).toMatchObject({ status: 'CANCELED', result: 'BI_CANCELED', updatedBy: SANDBOX_DEFAULTS.merchantId });
+    const again = await rejection(client.boltIntents.cancel(intent.id));
+    expect(again).toBeInstanceOf(StateConflictError);
+    expect(again).toMatchObject({ status: 409, errorCode: 'REQUEST_CONFLICT_ERROR' });
+    expect(await rejection(client.boltIntents.cancel('bi_nope'))).toBeInstanceOf(NotFoundError);
+    expect(await receivedEvents()).toEqual(['bolt_intent.canceled']);
+  });
+
+  it('replays a cancel retried with the same idempotency key instead of refusing it', async () => {
+    start();
+    const intent = await client.boltIntents.create(pairing());
+    const idempotencyKey = '6c5b4a39-2817-4f6e-9d5c-4b3a29180f7e';
+    expect(await client.boltIntents.cancel(intent.id, { idempotencyKey })).toEqual({ message: 'canceled' });
+    expect(await client.boltIntents.cancel(intent.id, { idempotencyKey })).toEqual({ message: 'canceled' });
+    expect(await receivedEvents()).toEqual(['bolt_intent.canceled']);
+  });
+
+  it('refuses to cancel a paid intent with StateConflictError, and it stays PAID', async () => {
+    start();
+    const intent = await client.boltIntents.create(pairing());
+    await submit(`/sandbox/pages/bolt/${intent.id}`, { action: 'pay' });
+    const refused = await rejection(client.boltIntents.cancel(intent.id));
+    expect(refused).toBeInstanceOf(StateConflictError);
+    expect((await client.boltIntents.get(intent.id)).status).toBe('PAID');
   });
 
   it('makes one intent when the same idempotency key is sent twice', async () => {
     start();
     const idempotencyKey = '1f0c4b9e-7d2a-4e51-8c3b-9a6d5e4f3c21';
-    const a = await client.boltIntents.create(pairing, { idempotencyKey });
-    const b = await client.boltIntents.create(pairing, { idempotencyKey });
+    const a = await client.boltIntents.create(pairing(), { idempotencyKey });
+    const b = await client.boltIntents.create(pairing(), { idempotencyKey });
     expect(b.id).toBe(a.id);
+  });
+});
+
+describe('ServiceClient.boltConnections against the sandbox', () => {
+  const devices = { [SANDBOX_DEFAULTS.merchantId]: [{ boltDeviceId: 'bd_till', name: 'Till', pairingCode: '246810' }, { boltDeviceId: 'bd_bar', name: 'Bar', pairingCode: '135790' }] };
+  /** The code a device's screen shows, read as a person reads it. */
+  async function shownCode(boltDeviceId: string): Promise<string> {
+    const html = await (await sandbox.fetch(new Request(`${BASE_URL}/sandbox/pages/bolt/devices/${boltDeviceId}`))).text();
+    return /id="pairing-code">(\d+)</.exec(html)![1]!;
+  }
+
+  it('pairs with the code a device shows, reads the connection back, and sends PAIRING intents through it to that device', async () => {
+    start({ bolt: { devices } });
+    now += 2_000;
+    const connection = await client.boltConnections.create({ pairingCode: '246810' });
+    expect(connection).toEqual({ id: expect.stringMatching(/^bc_/), deviceId: 'bd_till', merchantId: SANDBOX_DEFAULTS.merchantId, createdAt: new Date(now).toISOString() });
+    expect(await client.boltConnections.get(connection.id)).toEqual(connection);
+    expect(await shownCode('bd_till')).not.toBe('246810');
+
+    const intent = await client.boltIntents.create({ ...pairing(), boltConnectionId: connection.id });
+    const screen = await (await sandbox.fetch(new Request(`${BASE_URL}/sandbox/pages/bolt/devices/bd_till`))).text();
+    expect(screen).toContain(`/sandbox/pages/bolt/${intent.id}`);
+  });
+
+  it('throws ValidationError on pairingCode for a used or unknown code, and NotFoundError for an unknown connection', async () => {
+    start({ bolt: { devices } });
+    await client.boltConnections.create({ pairingCode: '246810' });
+    for (const pairingCode of ['246810', '000000', '']) {
+      const refused = await rejection(client.boltConnections.create({ pairingCode }));
+      expect(refused).toBeInstanceOf(ValidationError);
+      expect(refused).toMatchObject({ status: 400, errorCode: 'API_VALIDATION_ERROR', field: 'pairingCode' });
+    }
+    expect(await rejection(client.boltConnections.get('bc_nope'))).toBeInstanceOf(NotFoundError);
+  });
+
+  it('throws NotFoundError for another merchant’s connection', async () => {
+    const other = { merchantId: 'mch_other', apiKey: 'sk_other_000000000000000000000000', publishableKey: 'pk_other_000000000000000000000000' };
+    start({ merchants: [{ merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey, publishableKey: SANDBOX_DEFAULTS.publishableKey }, other], bolt: { devices: { ...devices, mch_other: [{ boltDeviceId: 'bd_theirs', name: 'Theirs', pairingCode: '112233' }] } } });
+    const theirClient = new ServiceClient({ baseUrl: BASE_URL, merchantId: other.merchantId, apiKey: other.apiKey, fetch: sandbox.fetch });
+    const theirs = await theirClient.boltConnections.create({ pairingCode: '112233' });
+    expect(theirs.merchantId).toBe(other.merchantId);
+    expect(await rejection(client.boltConnections.get(theirs.id))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(client.boltIntents.create({ ...pairing(), boltConnectionId: theirs.id }))).toBeInstanceOf(NotFoundError);
+    // Nor can the code of their device pair this merchant.
+    expect(await rejection(client.boltConnections.create({ pairingCode: await shownCode('bd_theirs') }))).toBeInstanceOf(ValidationError);
+  });
+
+  it('refuses a PAIRING intent on a deleted connection', async () => {
+    start({ bolt: { devices } });
+    const connection = await client.boltConnections.create({ pairingCode: '246810' });
+    const deleted = await sandbox.fetch(
+      new Request(`${BASE_URL}/api/v1/bolt-connections/${connection.id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Basic ${Buffer.from(`${SANDBOX_DEFAULTS.merchantId}:${SANDBOX_DEFAULTS.apiKey}`).toString('base64')}` },
+      }),
+    );
+    expect(deleted.status).toBe(200);
+    expect(await deleted.json()).toEqual({ code: 200, message: 'deleted' });
+    expect(await rejection(client.boltConnections.get(connection.id))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(client.boltIntents.create({ ...pairing(), boltConnectionId: connection.id }))).toBeInstanceOf(NotFoundError);
   });
 });
 

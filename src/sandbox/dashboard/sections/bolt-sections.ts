@@ -1,4 +1,4 @@
-import type { BoltDevice, BoltIntent } from '../../../core/schemas/bolt.js';
+import type { BoltConnection, BoltDevice, BoltIntent } from '../../../core/schemas/bolt.js';
 import { CHARGE_FAILURE_CODES } from '../../../core/schemas/charge.js';
 import { isChargeFailureCode } from '../../bolt/bolt-intents.js';
 import { paymentMethodLabel } from '../../http/page-layout.js';
@@ -7,10 +7,11 @@ import { cell, defineSection, type DashboardSection } from '../dashboard-section
 import type { DashboardSectionDeps, SectionQueries } from './section-queries.js';
 
 /**
- * The bolt intents and devices of the dashboard. An intent can be paid, declined or canceled as
- * the shopper would on its page; a device renamed or asked for a health check.
+ * The bolt intents, devices and connections of the dashboard. An intent can be paid, declined or
+ * canceled as the shopper would on its page; a device renamed, asked for a health check or paired
+ * with (as `POST /api/v1/bolt-connections` does with the code it shows).
  */
-export function boltSections({ bolt }: DashboardSectionDeps, { chargesOf, webhooksOf }: SectionQueries): Record<'intents' | 'devices', DashboardSection<unknown>> {
+export function boltSections({ bolt }: DashboardSectionDeps, { chargesOf, webhooksOf }: SectionQueries): Record<'intents' | 'devices' | 'connections', DashboardSection<unknown>> {
   const intents = defineSection<BoltIntent>({
     slug: 'bolt-intents',
     title: 'Bolt intents',
@@ -37,7 +38,7 @@ export function boltSections({ bolt }: DashboardSectionDeps, { chargesOf, webhoo
       { label: 'Deep link', value: (intent) => cell.url(intent.mode.deepLink?.deepLinkUrl) },
       { label: 'Return URL', value: (intent) => cell.mono(intent.mode.deepLink?.returnUrl) },
       { label: 'Method', value: (intent) => (intent.paymentMethod ? paymentMethodLabel(intent.paymentMethod.paymentMethodType) : null) },
-      { label: 'Bolt connection', value: (intent) => cell.mono(intent.boltConnectionId) },
+      { label: 'Bolt connection', value: (intent) => cell.ref(intent.boltConnectionId, 'bolt-connections') },
       { label: 'Reference', value: (intent) => intent.referenceId },
       { label: 'Internal note', value: (intent) => intent.internalNote },
       { label: 'Latest charge', value: (intent) => cell.ref(intent.latestChargeId, 'charges') },
@@ -104,6 +105,7 @@ export function boltSections({ bolt }: DashboardSectionDeps, { chargesOf, webhoo
     ],
     fields: [
       { label: 'Name', value: (device) => device.name },
+      { label: 'Pairing code', value: (device) => cell.mono(bolt.devices.find(device.boltDeviceId)?.pairingCode) },
       { label: 'Last report', value: (device) => cell.time(device.latestMetric?.reportedAt) },
       { label: 'Battery (%)', value: (device) => device.latestMetric?.batteryLevel },
       { label: 'Charging', value: (device) => device.latestMetric?.isCharging },
@@ -113,7 +115,16 @@ export function boltSections({ bolt }: DashboardSectionDeps, { chargesOf, webhoo
       { label: 'Created', value: (device) => cell.time(device.createdAt) },
       { label: 'Updated', value: (device) => cell.time(device.updatedAt) },
     ],
+    related: (device) => [{ title: 'Connections', section: 'bolt-connections', records: bolt.connections.ofDevice(device.boltDeviceId), empty: 'Not paired yet.' }],
     actions: [
+      {
+        name: 'pair',
+        label: 'Pair',
+        variant: 'success',
+        done: 'Paired with the code the device showed: the new connection is listed below, and the device shows a new code.',
+        available: () => true,
+        run: (device, _form, merchant) => void bolt.createConnection(merchant, { pairingCode: bolt.pairingCode(merchant, device.boltDeviceId) }),
+      },
       {
         name: 'health-check',
         label: 'Health check',
@@ -134,6 +145,25 @@ export function boltSections({ bolt }: DashboardSectionDeps, { chargesOf, webhoo
     ],
   });
 
+  const connections = defineSection<BoltConnection>({
+    slug: 'bolt-connections',
+    title: 'Bolt connections',
+    singular: 'Bolt connection',
+    idPrefix: 'bc_',
+    hint: 'Pair with a device from its page here, or with POST /api/v1/bolt-connections and the code the device shows.',
+    id: (connection) => connection.id,
+    list: (merchant, page) => bolt.listConnections(merchant, page),
+    get: (merchant, id) => bolt.getConnection(merchant, id),
+    columns: [
+      { label: 'Connection', value: (connection) => cell.mono(connection.id) },
+      { label: 'Device', value: (connection) => cell.ref(connection.deviceId, 'bolt-devices') },
+      { label: 'Created', value: (connection) => cell.time(connection.createdAt) },
+    ],
+    fields: [
+      { label: 'Device', value: (connection) => cell.ref(connection.deviceId, 'bolt-devices') },
+      { label: 'Created', value: (connection) => cell.time(connection.createdAt) },
+    ],
+  });
 
-  return { intents, devices };
+  return { intents, devices, connections };
 }

@@ -7,15 +7,19 @@ import {
   ReferenceIdRequestSchema,
   TimestampSchema,
   listEnvelopeSchema,
+  liveStringSchema,
 } from './common.js';
 import { RedirectSchema } from './charge.js';
-import { CardAuthorizationPaymentMethodRequestSchema, CardResponseSchema, InitiatorTypeSchema } from './payment-method.js';
+import { CardAuthorizationPaymentMethodRequestSchema, CardResponseSchema, CardNetworkTokenResponseSchema, InitiatorTypeSchema } from './payment-method.js';
 
 export const CARD_AUTHORIZATION_STATUSES = ['PENDING', 'AUTHORIZED', 'FAILED', 'CANCELED', 'CAPTURED', 'EXPIRED'] as const;
 export const CardAuthorizationStatusSchema = z.enum(CARD_AUTHORIZATION_STATUSES);
 export type CardAuthorizationStatus = z.infer<typeof CardAuthorizationStatusSchema>;
 
-/** A card authorization as its GET and its webhooks return it. */
+/**
+ * A card authorization as its GET and its webhooks return it. `failureCode` is `""` unless it
+ * failed (a null or missing one reads as `""`).
+ */
 export const CardAuthorizationSchema = z.looseObject({
   cardAuthorizationId: z.string(),
   merchantId: z.string(),
@@ -34,11 +38,11 @@ export const CardAuthorizationSchema = z.looseObject({
       z.looseObject({
         paymentMethodType: z.string(),
         card: z.optional(z.nullable(CardResponseSchema)),
-        cardNetworkToken: z.optional(z.nullable(CardResponseSchema)),
+        cardNetworkToken: z.optional(z.nullable(CardNetworkTokenResponseSchema)),
       }),
     ),
   ),
-  failureCode: z.optional(z.nullable(z.string())),
+  failureCode: liveStringSchema(),
   createdAt: TimestampSchema,
   updatedAt: TimestampSchema,
 });

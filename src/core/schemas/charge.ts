@@ -8,6 +8,8 @@ import {
   ReferenceIdRequestSchema,
   TimestampSchema,
   listEnvelopeSchema,
+  liveObjectSchema,
+  liveStringSchema,
 } from './common.js';
 import {
   DeviceTypeSchema,
@@ -33,7 +35,14 @@ export const ACTIONS_REQUIRED = ['NONE', 'REDIRECT', 'ENCODED_IMAGE'] as const;
 export const ActionRequiredSchema = z.enum(ACTIONS_REQUIRED);
 export type ActionRequired = z.infer<typeof ActionRequiredSchema>;
 
-/** A charge as `GET /api/v1/charges/{chargeId}` returns it and as the charge webhooks carry it. */
+/**
+ * A charge as `GET /api/v1/charges/{chargeId}` returns it and as the charge webhooks carry it.
+ * The service writes every member: `sourceId` is `""` for a charge made with
+ * `POST /api/v1/charges` (the link's id for a payment link's charge), `failureCode` is `""` until
+ * the charge fails, `customer` is the whole object with `""` for what it was not given, and
+ * `paymentMethod` has every method's member, null but the one used. Read tolerantly: a null or
+ * missing `sourceId`, `failureCode` or `customer` (member) reads as that `""` shape.
+ */
 export const ChargeSchema = z.looseObject({
   chargeId: z.string(),
   merchantId: z.string(),
@@ -42,11 +51,11 @@ export const ChargeSchema = z.looseObject({
   currency: z.string(),
   amount: z.int(),
   source: ChargeSourceSchema,
-  sourceId: z.optional(z.nullable(z.string())),
+  sourceId: liveStringSchema(),
   transactionTime: z.optional(z.nullable(TimestampSchema)),
   paymentMethod: PaymentMethodResponseSchema,
-  failureCode: z.optional(z.nullable(z.string())),
-  customer: z.optional(z.nullable(CustomerSchema)),
+  failureCode: liveStringSchema(),
+  customer: liveObjectSchema(CustomerSchema),
   createdAt: TimestampSchema,
   updatedAt: TimestampSchema,
 });

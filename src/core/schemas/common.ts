@@ -20,36 +20,56 @@ export const CurrencyRequestSchema = z.enum(CURRENCIES, { error: 'must be THB' }
 /** An amount in the smallest currency unit (satang for THB). */
 export const AmountSchema = z.int();
 
-/** A phone number split as the service keeps it. */
+/**
+ * A string member the service always writes, `""` when it has none (`failureCode`, `sourceId`,
+ * a customer's unknown details). Read tolerantly: null or a missing member (an older sandbox, a
+ * hand-written fixture) also reads as `""`, so a reader has one way to ask "is there one".
+ */
+export function liveStringSchema() {
+  return z.pipe(z.optional(z.nullable(z.string())), z.transform((value): string => value ?? ''));
+}
+
+/**
+ * An object member the service always writes whole, its unknown members `""`. Null or missing
+ * reads as the object with every member `""`, the way the service would have written it.
+ */
+export function liveObjectSchema<T extends z.ZodMiniType<Record<string, unknown>>>(schema: T) {
+  return z.pipe(z.optional(z.nullable(schema)), z.transform((value): z.output<T> => value ?? schema.parse({})));
+}
+
+/** A phone number split as the service keeps it; `""` members when unknown. */
 export const PhoneSchema = z.looseObject({
-  countryCode: z.string(),
-  number: z.string(),
+  countryCode: liveStringSchema(),
+  number: liveStringSchema(),
 });
 export type Phone = z.infer<typeof PhoneSchema>;
 
-/** A postal address; `country` is a three-letter code. */
+/** A postal address; `country` is a three-letter code; `""` members when unknown. */
 export const AddressSchema = z.looseObject({
-  streetAddress: z.optional(z.string()),
-  city: z.optional(z.string()),
-  country: z.optional(z.string()),
-  postCode: z.optional(z.string()),
+  streetAddress: liveStringSchema(),
+  city: liveStringSchema(),
+  country: liveStringSchema(),
+  postCode: liveStringSchema(),
 });
 export type Address = z.infer<typeof AddressSchema>;
 
-/** Where an order is delivered. */
+/** Where an order is delivered; every member present, `""` where unknown. */
 export const DeliveryAddressSchema = z.looseObject({
-  contactName: z.optional(z.string()),
-  phone: z.optional(z.nullable(PhoneSchema)),
-  address: z.optional(z.nullable(AddressSchema)),
+  contactName: liveStringSchema(),
+  phone: liveObjectSchema(PhoneSchema),
+  address: liveObjectSchema(AddressSchema),
 });
 export type DeliveryAddress = z.infer<typeof DeliveryAddressSchema>;
 
-/** The customer of a charge as the service returns it. */
+/**
+ * The customer of a charge as the service returns it: always an object with every member, `""`
+ * for what the charge was not given (never null). `billingAddress` is accepted at creation but
+ * is not part of the answer.
+ */
 export const CustomerSchema = z.looseObject({
-  primaryPhone: z.optional(z.nullable(PhoneSchema)),
-  email: z.optional(z.nullable(z.string())),
-  deliveryAddress: z.optional(z.nullable(DeliveryAddressSchema)),
-  billingAddress: z.optional(z.nullable(z.unknown())),
+  primaryPhone: liveObjectSchema(PhoneSchema),
+  email: liveStringSchema(),
+  deliveryAddress: liveObjectSchema(DeliveryAddressSchema),
 });
 export type Customer = z.infer<typeof CustomerSchema>;
 

@@ -123,18 +123,26 @@ export const CardTokenMethodRequestSchema = z.object({
   securityCode: z.optional(SecurityCodeSchema),
 });
 
+/** The leading or trailing digits of the card a network token stands for. */
+const cardDigits = (count: number) => z.string().check(z.regex(new RegExp(`^\\d{${count}}$`), `must be ${count} digits`));
+
 /**
- * A network token (method object `cardNetworkToken`). The contract names the method but not its
- * fields; these are the fields every network token carries.
+ * A network token (method object `cardNetworkToken`): the token's `number` and expiry, the
+ * `cryptogram` the token's network issued for this payment (may be `""` in the playground), the
+ * first eight and last four digits of the card it stands for, and who started the payment.
+ * Members the service does not know are dropped, as in every request object.
  */
 export const CardNetworkTokenMethodRequestSchema = z.object({
-  tokenNumber: PanSchema,
+  number: PanSchema,
+  cryptogram: z.string().check(z.maxLength(64, 'must be at most 64 characters')),
+  cardHolderName: CardHolderNameSchema,
   expiryMonth: ExpiryMonthSchema,
   expiryYear: ExpiryYearSchema,
-  cryptogram: z.optional(z.string().check(z.maxLength(64, 'must be at most 64 characters'))),
-  eci: z.optional(z.string().check(z.regex(/^\d{2}$/, 'must be two digits'))),
-  cardHolderName: z.optional(CardHolderNameSchema),
+  first8: cardDigits(8),
+  last4: cardDigits(4),
+  initiatorType: InitiatorTypeSchema,
 });
+export type CardNetworkTokenMethodRequest = z.infer<typeof CardNetworkTokenMethodRequestSchema>;
 
 /** QR PromptPay options: a custom expiry, sent as `expiryTime` (or `expiresAt`, which the service also accepts). */
 export const QrPromptPayMethodRequestSchema = z.object({
@@ -210,17 +218,35 @@ export const CardResponseSchema = z.looseObject({
   networkTransactionId: z.optional(z.nullable(z.string())),
 });
 
+/**
+ * A network token as a charge or a card authorization shows it: what a card shows, plus the
+ * token's members that are not secret. Never the token's `number` nor its `cryptogram`.
+ */
+export const CardNetworkTokenResponseSchema = z.extend(CardResponseSchema, {
+  first8: z.optional(z.nullable(z.string())),
+  cardHolderName: z.optional(z.nullable(z.string())),
+  expiryMonth: z.optional(z.nullable(z.int())),
+  expiryYear: z.optional(z.nullable(z.int())),
+  initiatorType: z.optional(z.nullable(z.string())),
+});
+export type CardNetworkTokenResponse = z.infer<typeof CardNetworkTokenResponseSchema>;
+
 /** A member of `paymentMethod` in a response: null unless it is the chosen method. */
 export const MemberSchema = z.optional(z.nullable(z.looseObject({})));
 /** A card member of `paymentMethod` in a response. */
 export const CardMemberSchema = z.optional(z.nullable(CardResponseSchema));
+/** The network token member of `paymentMethod` in a response. */
+export const CardNetworkTokenMemberSchema = z.optional(z.nullable(CardNetworkTokenResponseSchema));
 
-/** `paymentMethod` on a charge read back: the type and one non-null member for it. */
+/**
+ * `paymentMethod` on a charge read back: the type and every method's member, null but the one
+ * used (the service writes them all; a missing one reads as absent).
+ */
 export const PaymentMethodResponseSchema = z.looseObject({
   paymentMethodType: z.enum(READABLE_PAYMENT_METHOD_TYPES),
   card: CardMemberSchema,
   cardInstallments: CardMemberSchema,
-  cardNetworkToken: CardMemberSchema,
+  cardNetworkToken: CardNetworkTokenMemberSchema,
   qrPromptPay: MemberSchema,
   alipay: MemberSchema,
   alipayPlus: MemberSchema,
@@ -238,7 +264,10 @@ export const PaymentMethodResponseSchema = z.looseObject({
 });
 export type PaymentMethodResponse = z.infer<typeof PaymentMethodResponseSchema>;
 
-/** Response members of `paymentMethod`, in the order the service lists them. */
+/**
+ * Response members of `paymentMethod`, in the order the service lists them, and `sPayLater`,
+ * which a SPAY_LATER charge needs: a charge carries every one of them.
+ */
 export const PAYMENT_METHOD_RESPONSE_MEMBERS = [
   'card',
   'cardInstallments',
@@ -256,5 +285,6 @@ export const PAYMENT_METHOD_RESPONSE_MEMBERS = [
   'scbEasy',
   'krungsriApp',
   'krungthaiNext',
+  'sPayLater',
 ] as const;
 export type PaymentMethodResponseMember = (typeof PAYMENT_METHOD_RESPONSE_MEMBERS)[number];

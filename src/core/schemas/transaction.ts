@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { ChargeSourceSchema } from './charge.js';
-import { ListQuerySchema, TimestampSchema, listEnvelopeSchema } from './common.js';
+import { ListQuerySchema, TimestampSchema, listEnvelopeSchema, liveStringSchema } from './common.js';
 
 export const TRANSACTION_TYPES = ['PAYMENT', 'REFUND', 'VOID'] as const;
 /** What moved money: a succeeded charge (PAYMENT), a refund (REFUND) or a voided payment (VOID). */
@@ -16,7 +16,8 @@ export type FeeStrategy = z.infer<typeof FeeStrategySchema>;
  * A transaction as `GET /api/v1/transactions/{transactionId}` returns it and as the
  * `transaction.created` webhook carries it. `transactionId` equals the id of the charge (PAYMENT)
  * or refund (REFUND) it records. Amounts are in satang: `netAmount` is what the merchant keeps
- * after `feeAmount` and the `vatAmount` charged on that fee.
+ * after `feeAmount` and the `vatAmount` charged on that fee. `sourceId` is the charge's: `""` for
+ * a charge made with `POST /api/v1/charges` (a null or missing one reads as `""`).
  */
 export const TransactionSchema = z.looseObject({
   transactionId: z.string(),
@@ -24,7 +25,7 @@ export const TransactionSchema = z.looseObject({
   referenceId: z.optional(z.nullable(z.string())),
   transactionType: TransactionTypeSchema,
   chargeSource: z.optional(z.nullable(ChargeSourceSchema)),
-  sourceId: z.optional(z.nullable(z.string())),
+  sourceId: liveStringSchema(),
   currency: z.string(),
   grossAmount: z.int(),
   feeAmount: z.int(),

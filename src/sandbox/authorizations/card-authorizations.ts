@@ -6,6 +6,7 @@ import {
   type CreateCardAuthorizationResponse,
 } from '../../core/schemas/card-authorization.js';
 import type { Charge } from '../../core/schemas/charge.js';
+import { chargeCustomer } from '../charges/charge-customer.js';
 import type { ChargeOutcome, ChargeRecord } from '../charges/charge-records.js';
 import { writeCardNetworkAnswer } from '../charges/charge-state-machine.js';
 import type { SandboxPayments } from '../charges/sandbox-payments.js';
@@ -172,7 +173,6 @@ export class SandboxAuthorizations {
 
     const now = this.#now().toISOString();
     const chargeId = newId('ch_');
-    const customer = record.request.customer;
     const charge: Charge = {
       chargeId,
       merchantId: merchant.merchantId,
@@ -186,14 +186,7 @@ export class SandboxAuthorizations {
       transactionTime: null,
       paymentMethod: structuredClone(record.paymentMethod),
       failureCode: '',
-      customer: customer
-        ? {
-            email: customer.email ?? null,
-            primaryPhone: customer.primaryPhone ?? null,
-            deliveryAddress: customer.deliveryAddress ?? null,
-            billingAddress: customer.billingAddress ?? null,
-          }
-        : null,
+      customer: chargeCustomer(record.request.customer),
       createdAt: now,
       updatedAt: now,
     };

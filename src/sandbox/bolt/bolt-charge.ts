@@ -5,6 +5,7 @@ import {
   type PaymentMethodFamily,
   type PaymentMethodType,
 } from '../../core/schemas/payment-method.js';
+import { chargeCustomer } from '../charges/charge-customer.js';
 import type { ChargeOutcome } from '../charges/charge-records.js';
 import type { NewChargeRecord } from '../charges/charge-state-machine.js';
 import { newId } from '../store/ids.js';
@@ -68,7 +69,7 @@ export function boltChargeDraft(intent: BoltIntent, outcome: ChargeOutcome, now:
     transactionTime: null,
     paymentMethod: { paymentMethodType: type, ...members, [BOLT_METHOD_MEMBERS[type]]: detail },
     failureCode: '',
-    customer: null,
+    customer: chargeCustomer(undefined),
     createdAt: at,
     updatedAt: at,
   };

@@ -101,8 +101,8 @@ export class SandboxCards {
       case 'CARD_INSTALLMENTS':
         return { ...method.cardInstallments, field: 'paymentMethod.cardInstallments', token: undefined };
       case 'CARD_NETWORK_TOKEN': {
-        const { tokenNumber, expiryMonth, expiryYear } = method.cardNetworkToken;
-        return { pan: tokenNumber, expiryMonth, expiryYear, securityCode: undefined, installmentPeriod: undefined, field: 'paymentMethod.cardNetworkToken', token: undefined };
+        const { number, expiryMonth, expiryYear } = method.cardNetworkToken;
+        return { pan: number, expiryMonth, expiryYear, securityCode: undefined, installmentPeriod: undefined, field: 'paymentMethod.cardNetworkToken', token: undefined };
       }
       case 'CARD_TOKEN':
       case 'CARD_TOKEN_INSTALLMENTS': {

@@ -41,10 +41,13 @@ export interface TransactionRecord {
 /** What a hosted page or the payer simulator decided about a pending charge. */
 export type ChargeOutcome = { status: 'SUCCEEDED' } | { status: 'FAILED'; failureCode: ChargeFailureCode };
 
-/** Where a charge comes from: `API` for `POST /api/v1/charges`, or a source such as a payment link. */
+/**
+ * Where a charge comes from: `API` (with `sourceId` `""`) for `POST /api/v1/charges`, or a source
+ * such as a payment link (with its id).
+ */
 export interface ChargeOrigin {
   source: ChargeSource;
-  sourceId: string | null;
+  sourceId: string;
 }
 
 /**

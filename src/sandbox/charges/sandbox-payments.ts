@@ -14,6 +14,7 @@ import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import type { ChargeOrigin, ChargeOutcome, ChargeRecord, ChargeSettleHook } from './charge-records.js';
 import { ChargeStateMachine } from './charge-state-machine.js';
 import { CARD_METHOD_TYPES, cardBehaviour, SandboxCards } from './cards.js';
+import { chargeCustomer } from './charge-customer.js';
 import { paymentMethodResponse } from './payment-method-response.js';
 import { renderQrPngBase64 } from './qr-image.js';
 import { SandboxRefunds } from './refunds.js';
@@ -65,14 +66,14 @@ export class SandboxPayments {
   }
 
   /**
-   * `POST /api/v1/charges`. `from` is the charge's source: `API` unless the sandbox makes the
-   * charge itself, as a payment link's page does.
+   * `POST /api/v1/charges`. `from` is the charge's source: `API` with `sourceId` `""` unless the
+   * sandbox makes the charge itself, as a payment link's page does (its id is the `sourceId`).
    */
   async createCharge(
     merchant: SandboxMerchant,
     body: unknown,
     origin: string,
-    from: ChargeOrigin = { source: 'API', sourceId: null },
+    from: ChargeOrigin = { source: 'API', sourceId: '' },
   ): Promise<CreateChargeResponse> {
     const request = parseRequest(CreateChargeRequestSchema, body);
     const method = request.paymentMethod;
@@ -123,13 +124,7 @@ export class SandboxPayments {
       transactionTime: null,
       paymentMethod: paymentMethodResponse(method, card, qr),
       failureCode: '',
-      customer: request.customer
-        ? {
-            email: request.customer.email ?? null,
-            primaryPhone: request.customer.primaryPhone ?? null,
-            deliveryAddress: request.customer.deliveryAddress ?? null,
-          }
-        : null,
+      customer: chargeCustomer(request.customer),
       createdAt: now,
       updatedAt: now,
     };

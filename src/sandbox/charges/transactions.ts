@@ -33,7 +33,7 @@ export class SandboxTransactions {
       referenceId: charge.referenceId ?? '',
       transactionType: type,
       chargeSource: charge.source,
-      sourceId: charge.sourceId ?? null,
+      sourceId: charge.sourceId,
       currency: charge.currency,
       grossAmount,
       feeAmount,

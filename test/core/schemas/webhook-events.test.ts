@@ -10,6 +10,12 @@ import {
 const createdAt = '2025-03-14T09:26:53Z';
 const updatedAt = '2025-03-14T09:26:54Z';
 
+/** A customer as the service writes one it knows nothing about: every member, all `""`. */
+const unknownCustomer = {
+  primaryPhone: { countryCode: '', number: '' },
+  email: '',
+  deliveryAddress: { contactName: '', phone: { countryCode: '', number: '' }, address: { streetAddress: '', city: '', country: '', postCode: '' } },
+};
 const charge = {
   chargeId: 'ch_1',
   merchantId: 'mch_sandbox',
@@ -17,7 +23,10 @@ const charge = {
   currency: 'THB',
   amount: 10_000,
   source: 'API',
+  sourceId: '',
   paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY', qrPromptPay: {} },
+  failureCode: '',
+  customer: unknownCustomer,
   createdAt,
   updatedAt,
 };
@@ -34,6 +43,7 @@ const cardAuthorization = {
   status: 'AUTHORIZED',
   currency: 'THB',
   amount: 10_000,
+  failureCode: '',
   createdAt,
   updatedAt,
 };
@@ -61,6 +71,7 @@ const transaction = {
   transactionId: 'ch_1',
   merchantId: 'mch_sandbox',
   transactionType: 'PAYMENT',
+  sourceId: '',
   currency: 'THB',
   grossAmount: 10_000,
   feeAmount: 160,
@@ -74,7 +85,7 @@ const minimalPayloads: Record<WebhookEventName, Record<string, unknown>> = {
   'charge.failed': { ...charge, status: 'FAILED', failureCode: 'CH_INSUFFICIENT_FUNDS' },
   'payment_link.paid': paymentLink,
   'card_authorization.authorized': cardAuthorization,
-  'card_authorization.failed': { ...cardAuthorization, status: 'FAILED' },
+  'card_authorization.failed': { ...cardAuthorization, status: 'FAILED', failureCode: 'CH_INSUFFICIENT_FUNDS' },
   'card_authorization.canceled': { ...cardAuthorization, status: 'CANCELED' },
   'refund.succeeded': refund,
   'refund.failed': { ...refund, status: 'FAILED', failureCode: 'RF_REFUSED' },
@@ -112,6 +123,14 @@ describe('parseWebhookEvent', () => {
     const payload = minimalPayloads[name];
     const result = parseWebhookEvent(name, payload);
     expect(result).toEqual({ ok: true, event: { name, payload } });
+  });
+
+  it('reads a charge written with null or missing sourceId, failureCode and customer in the live shape', () => {
+    const { sourceId, failureCode, customer, ...bare } = charge;
+    for (const older of [bare, { ...bare, sourceId: null, failureCode: null, customer: null }]) {
+      const result = parseWebhookEvent('charge.succeeded', older);
+      expect(result).toEqual({ ok: true, event: { name: 'charge.succeeded', payload: charge } });
+    }
   });
 
   it('narrows the payload to the resource of the event', () => {

@@ -161,19 +161,86 @@ describe('POST /api/v1/card-authorizations', () => {
       expect(await read(created.body.cardAuthorizationId)).toMatchObject({ status: 'AUTHORIZED', amount: 25_000, capturableAmount: 25_000, paymentMethod: { paymentMethodType: 'CARD' } });
     });
 
-    it('takes a network token (CARD_NETWORK_TOKEN), which needs no security code and reads back as cardNetworkToken', async () => {
+  });
+
+  describe('with a network token (CARD_NETWORK_TOKEN)', () => {
+    const CRYPTOGRAM = 'AAECAwQFBgcICQoLDA0ODxAREhM=';
+    const networkToken = (fields: Record<string, unknown> = {}) => ({
+      number: VISA,
+      cryptogram: CRYPTOGRAM,
+      cardHolderName: 'Somchai Jaidee',
+      expiryMonth: 12,
+      expiryYear: FUTURE_EXPIRY_YEAR,
+      first8: '53720742',
+      last4: '3841',
+      initiatorType: 'CUSTOMER',
+      ...fields,
+    });
+    const authorizeToken = (cardNetworkToken: Record<string, unknown>) =>
+      client.post(PATH, { amount: 10_000, currency: 'THB', referenceId: 'order-ntk', paymentMethod: { paymentMethodType: 'CARD_NETWORK_TOKEN', cardNetworkToken } });
+
+    it('takes the service’s members, needs no security code, and reads back the card’s digits without the token number or cryptogram', async () => {
       start();
-      const created = await client.post(PATH, {
-        amount: 10_000,
-        currency: 'THB',
-        referenceId: 'order-ntk',
-        paymentMethod: { paymentMethodType: 'CARD_NETWORK_TOKEN', cardNetworkToken: { tokenNumber: VISA, expiryMonth: 12, expiryYear: FUTURE_EXPIRY_YEAR, cryptogram: 'AAECAwQFBgcICQoLDA0ODxAREhM=', eci: '05' } },
-      });
+      const created = await authorizeToken(networkToken());
       expect(created.status).toBe(201);
       expect(created.body.actionRequired).toBe('NONE');
       const authorization = await read(created.body.cardAuthorizationId);
       expect(authorization.status).toBe('AUTHORIZED');
-      expect(authorization.paymentMethod).toMatchObject({ paymentMethodType: 'CARD_NETWORK_TOKEN', card: null, cardNetworkToken: { last4: '1111', brand: 'VISA', iso8583ResponseCode: '00' } });
+      expect(authorization.failureCode).toBe('');
+      expect(authorization.paymentMethod).toEqual({
+        paymentMethodType: 'CARD_NETWORK_TOKEN',
+        card: null,
+        cardNetworkToken: {
+          first8: '53720742',
+          last4: '3841',
+          brand: 'MASTERCARD',
+          countryAlpha2: 'TH',
+          cardHolderName: 'Somchai Jaidee',
+          expiryMonth: 12,
+          expiryYear: FUTURE_EXPIRY_YEAR,
+          initiatorType: 'CUSTOMER',
+          iso8583ResponseCode: '00',
+          merchantAdviceCode: null,
+          networkTransactionId: expect.stringMatching(/^\d{15}$/),
+        },
+      });
+      expect(JSON.stringify(authorization)).not.toContain(VISA);
+      expect(JSON.stringify(authorization)).not.toContain(CRYPTOGRAM);
+    });
+
+    it('takes an empty cryptogram, as the playground does, for a merchant-initiated payment', async () => {
+      start();
+      const created = await authorizeToken(networkToken({ cryptogram: '', initiatorType: 'MERCHANT' }));
+      expect(created.status).toBe(201);
+      const authorization = await read(created.body.cardAuthorizationId);
+      expect(authorization.status).toBe('AUTHORIZED');
+      expect(authorization.paymentMethod?.cardNetworkToken).toMatchObject({ initiatorType: 'MERCHANT' });
+    });
+
+    it('captures as a charge that shows the same network token', async () => {
+      start();
+      const created = await authorizeToken(networkToken());
+      const captured = await capture(created.body.cardAuthorizationId, { amount: 4_000 });
+      const charge = ChargeSchema.parse(await client.getCharge(captured.body.chargeId));
+      expect(charge.paymentMethod).toMatchObject({ paymentMethodType: 'CARD_NETWORK_TOKEN', card: null, cardNetworkToken: { first8: '53720742', last4: '3841', initiatorType: 'CUSTOMER' } });
+    });
+
+    it('refuses the tokenNumber and eci shape, naming the members it lacks, and keeps no authorization', async () => {
+      start();
+      const answer = await authorizeToken({ tokenNumber: VISA, expiryMonth: 12, expiryYear: FUTURE_EXPIRY_YEAR, cryptogram: CRYPTOGRAM, eci: '05' });
+      expectRefusal(answer, 400, 'API_VALIDATION_ERROR', 'paymentMethod.cardNetworkToken.number is required');
+      for (const member of ['cardHolderName', 'first8', 'last4', 'initiatorType']) expect(answer.body.message).toContain(`paymentMethod.cardNetworkToken.${member} is required`);
+      expect(sandbox.authorizations.records.size).toBe(0);
+    });
+
+    it.each([
+      ['an initiatorType that is neither CUSTOMER nor MERCHANT', { initiatorType: 'SHOPPER' }, 'paymentMethod.cardNetworkToken.initiatorType must be CUSTOMER or MERCHANT'],
+      ['a first8 that is not eight digits', { first8: '5372' }, 'paymentMethod.cardNetworkToken.first8 must be 8 digits'],
+      ['a token number that fails Luhn', { number: '4111111111111112' }, 'paymentMethod.cardNetworkToken.number is not a valid card number'],
+      ['an expired token', { expiryYear: (new Date().getUTCFullYear() - 1) % 100 }, 'paymentMethod.cardNetworkToken card has expired'],
+    ])('refuses %s', async (_what, change, message) => {
+      start();
+      expectRefusal(await authorizeToken(networkToken(change)), 400, 'API_VALIDATION_ERROR', message);
     });
   });
 
@@ -301,10 +368,15 @@ describe('POST /api/v1/card-authorizations', () => {
       expect(JSON.stringify(record)).not.toContain('securityCode');
       expect((await read(id)).supportsMulticapture).toBe(true);
 
-      // A capture carries the customer, billing address included.
+      // A capture carries the customer in the service's charge shape: what was not given is "",
+      // and the billing address stays with the request.
       const captured = await capture(id, { amount: 1_000 });
       const charge = await client.getCharge(captured.body.chargeId);
-      expect(charge.customer).toMatchObject({ email: customer.email, billingAddress: customer.billingAddress });
+      expect(charge.customer).toEqual({
+        primaryPhone: { countryCode: '', number: '' },
+        email: customer.email,
+        deliveryAddress: { contactName: '', phone: { countryCode: '', number: '' }, address: { streetAddress: '', city: '', country: '', postCode: '' } },
+      });
     });
 
     it('refuses payerAuthenticationDetails from a merchant not approved to send them', async () => {

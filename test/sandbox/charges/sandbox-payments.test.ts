@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChargeSchema, CreateChargeResponseSchema } from '../../../src/core/schemas/charge.js';
+import { PAYMENT_METHOD_RESPONSE_MEMBERS } from '../../../src/core/schemas/payment-method.js';
 import { RefundSchema } from '../../../src/core/schemas/refund.js';
 import { TransactionSchema } from '../../../src/core/schemas/transaction.js';
 import { readEmvField, readPromptPayAmountSatang, verifyEmvCrc } from '../../../src/core/emv-qr.js';
-import { SANDBOX_DEFAULT_QR_EXPIRY_MS, SANDBOX_TEST_CARDS, type Sandbox } from '../../../src/sandbox/index.js';
+import { SANDBOX_DEFAULT_QR_EXPIRY_MS, SANDBOX_DEFAULTS, SANDBOX_TEST_CARDS, type Sandbox } from '../../../src/sandbox/index.js';
 import { scanQrPngBase64 } from '../../support/scan-qr.js';
 import { FUTURE_EXPIRY_YEAR, newSandbox, type SandboxClient } from '../../support/sandbox-client.js';
 
@@ -440,5 +441,208 @@ describe('the charge state machine', () => {
     expect(() => sandbox.payments.settleCharge(created.body.chargeId, { status: 'SUCCEEDED' })).toThrow(/already FAILED/);
     expect((await client.getCharge(created.body.chargeId)).failureCode).toBe('CH_AUTHENTICATION_FAILED');
     expect((await client.get('/api/v1/transactions')).body.totalCount).toBe(0);
+  });
+});
+
+describe('a charge as GET, the list and the webhooks show it', () => {
+  const NO_CUSTOMER = {
+    primaryPhone: { countryCode: '', number: '' },
+    email: '',
+    deliveryAddress: { contactName: '', phone: { countryCode: '', number: '' }, address: { streetAddress: '', city: '', country: '', postCode: '' } },
+  };
+
+  /** A sandbox whose webhooks are acknowledged, so their bodies can be read from its deliveries. */
+  function startWithWebhooks() {
+    start({
+      webhook: { url: 'http://127.0.0.1:9/webhooks', webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64, fetch: () => Promise.resolve(new Response(null, { status: 204 })) },
+    });
+  }
+
+  async function webhookBody(event: string, chargeId: string): Promise<unknown> {
+    await sandbox.webhooks.idle();
+    const delivery = sandbox.webhooks.list().find((d) => d.event === event && d.resourceId === chargeId);
+    if (!delivery) throw new Error(`no ${event} webhook for ${chargeId}`);
+    return JSON.parse(delivery.body);
+  }
+
+  /** The charge as the raw JSON of GET, of the list (filtered by its reference) and of `event`'s webhook. */
+  async function threeWays(chargeId: string, referenceId: string, event: string) {
+    const got = await client.getCharge(chargeId);
+    const listed = (await client.get(`/api/v1/charges?referenceId=${referenceId}`)).body.data.find((c: { chargeId: string }) => c.chargeId === chargeId);
+    return { got, listed, hooked: await webhookBody(event, chargeId) };
+  }
+
+  it('writes every member of an API charge: sourceId "", failureCode "", the customer all "", every method member null but the card', async () => {
+    startWithWebhooks();
+    const created = await client.chargeCard('4111111111111111', { referenceId: 'shape-1' });
+    const { got, listed, hooked } = await threeWays(created.body.chargeId, 'shape-1', 'charge.succeeded');
+    expect(got).toMatchObject({ status: 'SUCCEEDED', source: 'API', sourceId: '', failureCode: '', customer: NO_CUSTOMER });
+    expect(Object.keys(got.paymentMethod).sort()).toEqual(['paymentMethodType', ...PAYMENT_METHOD_RESPONSE_MEMBERS].sort());
+    for (const member of PAYMENT_METHOD_RESPONSE_MEMBERS) {
+      if (member === 'card') expect(got.paymentMethod.card).toMatchObject({ last4: '1111', brand: 'VISA' });
+      else expect(got.paymentMethod[member], member).toBeNull();
+    }
+    // The list and the webhook carry the same object, member for member, in the raw JSON.
+    expect(listed).toEqual(got);
+    expect(hooked).toEqual(got);
+  });
+
+  it('writes the customer given at creation, in the service shape, without its billing address', async () => {
+    startWithWebhooks();
+    const customer = {
+      email: 'somchai@example.com',
+      primaryPhone: { countryCode: '66', number: '812345678' },
+      deliveryAddress: {
+        contactName: 'Somchai Jaidee',
+        phone: { countryCode: '66', number: '898765432' },
+        address: { streetAddress: '99 Sukhumvit Rd', city: 'Bangkok', country: 'THA', postCode: '10110' },
+      },
+      billingAddress: { streetAddress: '1 Silom Rd', city: 'Bangkok', country: 'THA', postCode: '10500' },
+    };
+    const created = await client.chargeCard('4111111111111111', { referenceId: 'shape-2', customer });
+    const { got, listed, hooked } = await threeWays(created.body.chargeId, 'shape-2', 'charge.succeeded');
+    const { billingAddress, ...shown } = customer;
+    expect(got.customer).toEqual(shown);
+    expect(listed.customer).toEqual(shown);
+    expect((hooked as { customer: unknown }).customer).toEqual(shown);
+  });
+
+  it('fills what a partial customer leaves out with "", never null', async () => {
+    start();
+    const created = await client.chargeCard('4111111111111111', { customer: { email: 'somchai@example.com', deliveryAddress: { address: { city: 'Chiang Mai' } } } });
+    expect((await client.getCharge(created.body.chargeId)).customer).toEqual({
+      primaryPhone: { countryCode: '', number: '' },
+      email: 'somchai@example.com',
+      deliveryAddress: { contactName: '', phone: { countryCode: '', number: '' }, address: { streetAddress: '', city: 'Chiang Mai', country: '', postCode: '' } },
+    });
+  });
+
+  it('writes the failure code of a failed charge, and the same shape in charge.failed', async () => {
+    startWithWebhooks();
+    const created = await client.chargeCard('4943129900084541', { referenceId: 'shape-3' });
+    const { got, listed, hooked } = await threeWays(created.body.chargeId, 'shape-3', 'charge.failed');
+    expect(got).toMatchObject({ status: 'FAILED', failureCode: 'CH_INSUFFICIENT_FUNDS', sourceId: '', customer: NO_CUSTOMER });
+    expect(listed).toEqual(got);
+    expect(hooked).toEqual(got);
+  });
+
+  it('writes a pending charge the same way: failureCode "" until it settles', async () => {
+    start();
+    const created = await client.createCharge({ paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } });
+    const charge = await client.getCharge(created.body.chargeId);
+    expect(charge).toMatchObject({ status: 'PENDING', sourceId: '', failureCode: '', customer: NO_CUSTOMER });
+    const filled = PAYMENT_METHOD_RESPONSE_MEMBERS.filter((member) => charge.paymentMethod[member] !== null);
+    expect(filled).toEqual(['qrPromptPay']);
+    expect(Object.keys(charge.paymentMethod)).toHaveLength(PAYMENT_METHOD_RESPONSE_MEMBERS.length + 1);
+  });
+
+  it('gives a SPAY_LATER charge its own member and every other member null', async () => {
+    start();
+    const created = await client.createCharge({ paymentMethod: { paymentMethodType: 'SPAY_LATER', sPayLater: {} } });
+    const charge = await client.getCharge(created.body.chargeId);
+    expect(PAYMENT_METHOD_RESPONSE_MEMBERS.filter((member) => charge.paymentMethod[member] !== null)).toEqual(['sPayLater']);
+  });
+
+  it('records the API charge’s sourceId "" on its transaction', async () => {
+    start();
+    const created = await client.chargeCard('4111111111111111');
+    const transaction = (await client.get(`/api/v1/transactions/${created.body.chargeId}`)).body;
+    expect(transaction).toMatchObject({ chargeSource: 'API', sourceId: '' });
+  });
+
+  it('reads back through ChargeSchema unchanged', async () => {
+    start();
+    const created = await client.chargeCard('4111111111111111', { customer: { email: 'somchai@example.com' } });
+    const raw = await client.getCharge(created.body.chargeId);
+    expect(ChargeSchema.parse(raw)).toEqual(raw);
+  });
+});
+
+describe('network tokens (CARD_NETWORK_TOKEN)', () => {
+  const CRYPTOGRAM = 'AAECAwQFBgcICQoLDA0ODxAREhM=';
+  const TOKEN_NUMBER = '4111111111111111';
+  const networkToken = (fields: Record<string, unknown> = {}) => ({
+    number: TOKEN_NUMBER,
+    cryptogram: CRYPTOGRAM,
+    cardHolderName: 'Somchai Jaidee',
+    expiryMonth: 12,
+    expiryYear: FUTURE_EXPIRY_YEAR,
+    first8: '45396202',
+    last4: '0042',
+    initiatorType: 'CUSTOMER',
+    ...fields,
+  });
+  const chargeToken = (cardNetworkToken: Record<string, unknown>, fields: Record<string, unknown> = {}) =>
+    client.createCharge({ paymentMethod: { paymentMethodType: 'CARD_NETWORK_TOKEN', cardNetworkToken }, ...fields });
+
+  it('charges the token as its test card, with no security code, and shows the card’s digits, never the token number or cryptogram', async () => {
+    start();
+    const created = await chargeToken(networkToken());
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ paymentMethodType: 'CARD_NETWORK_TOKEN', actionRequired: 'NONE' });
+    const charge = await client.getCharge(created.body.chargeId);
+    expect(charge.status).toBe('SUCCEEDED');
+    expect(charge.paymentMethod.paymentMethodType).toBe('CARD_NETWORK_TOKEN');
+    expect(charge.paymentMethod.card).toBeNull();
+    expect(charge.paymentMethod.cardNetworkToken).toEqual({
+      first8: '45396202',
+      last4: '0042',
+      brand: 'VISA',
+      countryAlpha2: 'US',
+      cardHolderName: 'Somchai Jaidee',
+      expiryMonth: 12,
+      expiryYear: FUTURE_EXPIRY_YEAR,
+      initiatorType: 'CUSTOMER',
+      iso8583ResponseCode: '00',
+      merchantAdviceCode: null,
+      networkTransactionId: expect.stringMatching(/^\d{15}$/),
+    });
+    expect(JSON.stringify(charge)).not.toContain(TOKEN_NUMBER);
+    expect(JSON.stringify(charge)).not.toContain(CRYPTOGRAM);
+  });
+
+  it('takes an empty cryptogram, as the playground does, and a merchant-initiated payment', async () => {
+    start();
+    const created = await chargeToken(networkToken({ cryptogram: '', initiatorType: 'MERCHANT' }), { initiatorType: 'MERCHANT', networkTransactionId: '123456789012345' });
+    expect(created.status).toBe(201);
+    const charge = await client.getCharge(created.body.chargeId);
+    expect(charge.status).toBe('SUCCEEDED');
+    expect(charge.paymentMethod.cardNetworkToken.initiatorType).toBe('MERCHANT');
+  });
+
+  it('fails as its test card does', async () => {
+    start();
+    const created = await chargeToken(networkToken({ number: '4943129900084541' }));
+    expect(await client.getCharge(created.body.chargeId)).toMatchObject({ status: 'FAILED', failureCode: 'CH_INSUFFICIENT_FUNDS' });
+  });
+
+  it('ignores members the service does not know, as every request object does', async () => {
+    start();
+    const created = await chargeToken(networkToken({ eci: '05' }));
+    expect(created.status).toBe(201);
+    expect(JSON.stringify(await client.getCharge(created.body.chargeId))).not.toContain('eci');
+  });
+
+  it('refuses the tokenNumber and eci shape with 400 naming each member it lacks, and makes no charge', async () => {
+    start();
+    const answer = await chargeToken({ tokenNumber: TOKEN_NUMBER, expiryMonth: 12, expiryYear: FUTURE_EXPIRY_YEAR, cryptogram: CRYPTOGRAM, eci: '05' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.errorCode).toBe('API_VALIDATION_ERROR');
+    for (const member of ['number', 'cardHolderName', 'first8', 'last4', 'initiatorType']) {
+      expect(answer.body.message).toContain(`paymentMethod.cardNetworkToken.${member} is required`);
+    }
+    expect((await client.get('/api/v1/charges')).body.totalCount).toBe(0);
+  });
+
+  it.each([
+    ['an initiatorType that is neither CUSTOMER nor MERCHANT', { initiatorType: 'ROBOT' }, 'paymentMethod.cardNetworkToken.initiatorType must be CUSTOMER or MERCHANT'],
+    ['no cryptogram at all', { cryptogram: undefined }, 'paymentMethod.cardNetworkToken.cryptogram is required'],
+    ['a last4 of three digits', { last4: '042' }, 'paymentMethod.cardNetworkToken.last4 must be 4 digits'],
+    ['an expiry month of 0', { expiryMonth: 0 }, 'paymentMethod.cardNetworkToken.expiryMonth must be from 1 to 12'],
+  ])('refuses %s, naming the member', async (_what, change, message) => {
+    start();
+    const answer = await chargeToken(networkToken(change));
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toContain(message);
   });
 });

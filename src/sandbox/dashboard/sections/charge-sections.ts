@@ -54,7 +54,7 @@ export function chargeSections({ payments, pages }: DashboardSectionDeps, { refu
       { label: 'Source', value: ({ charge }) => charge.source },
       { label: 'Source id', value: ({ charge }) => cell.ref(charge.sourceId) },
       { label: 'Reference', value: ({ charge }) => charge.referenceId },
-      { label: 'Customer email', value: ({ charge }) => charge.customer?.email },
+      { label: 'Customer email', value: ({ charge }) => charge.customer.email },
       { label: 'QR code expires', value: (record) => cell.time(record.qr?.expiresAt.toISOString()) },
       { label: 'Transaction time', value: ({ charge }) => cell.time(charge.transactionTime) },
       { label: 'Created', value: ({ charge }) => cell.time(charge.createdAt) },

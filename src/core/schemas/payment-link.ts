@@ -148,11 +148,15 @@ export const OrderItemRequestSchema = z.object({
 });
 export type OrderItemRequest = z.infer<typeof OrderItemRequestSchema>;
 
-/** The order of a new link: what the shopper pays (`netAmount`, in satang) and what for. */
+/**
+ * The order of a new link: what the shopper pays (`netAmount`, in satang) and what for. The
+ * payer pays `netAmount`, whatever `orderItems` add up to (they describe the order, they do not
+ * price it); `description` is optional.
+ */
 export const PaymentLinkOrderRequestSchema = z.object({
   netAmount: ChargeAmountRequestSchema,
   currency: CurrencyRequestSchema,
-  description: requiredString(255),
+  description: z.optional(boundedString(255)),
   referenceId: z.optional(boundedString(255)),
   internalNote: z.optional(boundedString(255)),
   orderItems: z.optional(z.array(OrderItemRequestSchema)),

@@ -2,7 +2,6 @@ import { INSTALLMENT_MIN_AMOUNT_SATANG, INSTALLMENT_PERIODS, type InstallmentPer
 import type { CreatePaymentLinkRequest } from '../../core/schemas/payment-link.js';
 import type { PaymentMethodRequest, PaymentMethodType } from '../../core/schemas/payment-method.js';
 import type { FieldIssue } from '../../core/validation.js';
-import { amountInMessage } from '../http/sandbox-error.js';
 import type { PaymentLinkPayment } from './payment-link-record.js';
 
 /** Most order lines a link may carry. */
@@ -51,28 +50,24 @@ export type ResolvedLinkSettings = {
   buyNowPayLater: Toggle;
 };
 
-/** Why an order cannot be a link's: too many lines, or lines that do not add up to `netAmount`. */
+/**
+ * Why an order cannot be a link's: too many lines. The lines are not checked against
+ * `netAmount`: the payer pays `netAmount`, as the service does, whatever the lines add up to.
+ */
 export function orderIssues(order: CreatePaymentLinkRequest['order']): FieldIssue[] {
   const items = order.orderItems ?? [];
   if (items.length > PAYMENT_LINK_MAX_ORDER_ITEMS) {
     return [{ field: 'order.orderItems', message: `must list at most ${PAYMENT_LINK_MAX_ORDER_ITEMS} items` }];
   }
-  if (items.length === 0) return [];
-  const total = items.reduce((sum, item) => sum + item.price * item.quantity, 0);
-  if (total === order.netAmount) return [];
-  return [
-    {
-      field: 'order.netAmount',
-      message: `must equal the sum of orderItems price × quantity, ${total} (${amountInMessage(total)}); it is ${order.netAmount} (${amountInMessage(order.netAmount)})`,
-    },
-  ];
+  return [];
 }
 
 /**
  * `linkSettings` with every member spelled out. Without settings every method is enabled,
  * installments with the periods `netAmount` allows; with settings, a member left out is disabled.
- * What cannot be offered (nothing enabled, installments without a period or below a period's
- * minimum) is pushed onto `issues`.
+ * What cannot be offered (nothing enabled, installments without a period) is pushed onto
+ * `issues`. A period the amount does not reach is kept as enabled, as the service does: the pay
+ * page offers only the periods the amount qualifies for ({@link installmentPeriods}).
  */
 export function resolveLinkSettings(
   given: CreatePaymentLinkRequest['linkSettings'],
@@ -99,21 +94,9 @@ export function resolveLinkSettings(
   if (!LINK_SETTING_MEMBERS.some((member) => settings[member].isEnabled)) {
     issues.push({ field: 'linkSettings', message: `must enable at least one payment method (${LINK_SETTING_MEMBERS.join(', ')})` });
   }
-  if (settings.cardInstallments.isEnabled) {
-    if (!anyPeriod) {
-      const members = Object.values(INSTALLMENT_SETTING_MEMBERS).join(', ');
-      issues.push({ field: 'linkSettings.cardInstallments', message: `is enabled but enables no period; enable one of ${members}` });
-    }
-    for (const period of INSTALLMENT_PERIODS) {
-      const member = INSTALLMENT_SETTING_MEMBERS[period];
-      const minimum = INSTALLMENT_MIN_AMOUNT_SATANG[period];
-      if (periods[member].isEnabled && netAmount < minimum) {
-        issues.push({
-          field: `linkSettings.cardInstallments.${member}`,
-          message: `needs an order.netAmount of at least ${minimum} (${amountInMessage(minimum)}) for ${period} months`,
-        });
-      }
-    }
+  if (settings.cardInstallments.isEnabled && !anyPeriod) {
+    const members = Object.values(INSTALLMENT_SETTING_MEMBERS).join(', ');
+    issues.push({ field: 'linkSettings.cardInstallments', message: `is enabled but enables no period; enable one of ${members}` });
   }
   return settings;
 }

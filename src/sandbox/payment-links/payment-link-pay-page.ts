@@ -36,6 +36,11 @@ const FAILURE_MESSAGES: Readonly<Record<string, string>> = {
   CH_PROCESSING_FAILED: PROCESSING_FAILED,
 };
 
+const NOTHING_OFFERED: PaymentLinkNotice = {
+  kind: 'error',
+  text: 'This link offers no payment method that can pay this amount. Ask the shop for another link.',
+};
+
 /** Where the charge's hosted steps send the payer back to: the link's page, naming the attempt. */
 const ATTEMPT_PARAM = 'attempt';
 
@@ -69,7 +74,9 @@ export function paymentLinkNotFound(): Response {
  * - PromptPay: 303 to the attempt's QR page (`?attempt=`), paid on the PromptPay payer simulator.
  *
  * A link that is not ACTIVE refuses to pay: 409 when PAID, 410 when EXPIRED or DISABLED, 404 for
- * an unknown id. The form's fields are read by {@link readPaymentForm}.
+ * an unknown id. The form's fields are read by {@link readPaymentForm}. The page charges
+ * `order.netAmount`, and offers installments only with the periods that amount reaches (the link
+ * may enable others: the service does not refuse them at creation).
  */
 export class PaymentLinkPayPage {
   readonly #links: SandboxPaymentLinks;
@@ -145,7 +152,7 @@ export class PaymentLinkPayPage {
     const closed = this.#closed(record);
     if (closed || !charge) return closed ?? this.#form(200, record, context);
     if (charge.status === 'FAILED') {
-      const reason = FAILURE_MESSAGES[charge.failureCode ?? ''] ?? PROCESSING_FAILED;
+      const reason = FAILURE_MESSAGES[charge.failureCode] ?? PROCESSING_FAILED;
       const text = `${reason} (${charge.failureCode}) Nothing was charged: try again, or choose another method.`;
       return this.#form(failedStatus, record, context, { notice: { kind: 'error', text } });
     }
@@ -206,6 +213,8 @@ export class PaymentLinkPayPage {
       ...(GROUP_HEADINGS[member] ? { heading: GROUP_HEADINGS[member] } : {}),
       methods: LINK_SETTING_METHODS[member].filter((method) => offered.has(method)),
     })).filter((group) => group.methods.length > 0);
+    // Installments alone, with every enabled period above the amount, leave nothing to pay with.
+    const notice = extra.notice ?? (groups.length === 0 ? NOTHING_OFFERED : undefined);
     const view: PaymentLinkFormView = {
       stylesheetHrefs: STYLESHEETS,
       order: this.#orderView(record),
@@ -219,7 +228,7 @@ export class PaymentLinkPayPage {
       values: { phoneCountryCode: '+66', country: 'THA', ...extra.values },
       errors: extra.errors ?? {},
       testCards: SANDBOX_TEST_CARDS.map(({ number, description }) => ({ number, description })),
-      ...(extra.notice ? { notice: extra.notice } : {}),
+      ...(notice ? { notice } : {}),
     };
     return pageResponse(status, renderPaymentLinkPage(view));
   }
@@ -234,9 +243,12 @@ export class PaymentLinkPayPage {
 
   #orderView(record: PaymentLinkRecord): PaymentLinkOrderView {
     const { order } = record.link;
+    const merchantName = this.#links.merchantOf(record)?.name ?? SANDBOX_DEFAULTS.merchantName;
+    const description = order.description ?? '';
     return {
-      merchantName: this.#links.merchantOf(record)?.name ?? SANDBOX_DEFAULTS.merchantName,
-      description: order.description ?? '',
+      merchantName,
+      // The description is optional; the page's heading then names who is paid.
+      description: description === '' ? `Payment to ${merchantName}` : description,
       referenceId: order.referenceId ?? null,
       amountSatang: order.netAmount,
       currency: order.currency,

@@ -74,11 +74,10 @@ export class SandboxPaymentLinks {
 
   /**
    * `POST /api/v1/payment-links`. Beyond the schema, refused with 400 when: `expiresAt` is not in
-   * the future; no payment method is enabled; card installments are enabled with no period, or
-   * with a period whose minimum the amount does not reach; `orderItems` do not add up to
-   * `netAmount`. That last rule is the sandbox's own reading: the order has no field for a
-   * discount, shipping or tax, so a difference could not be explained to the payer on the page;
-   * put shipping on a line of its own and lower prices for a discount.
+   * the future; no payment method is enabled; card installments are enabled with no period; there
+   * are more than 100 order items (`PAYMENT_LINK_MAX_ORDER_ITEMS`). As on the service, the payer
+   * pays `order.netAmount` whatever `orderItems` add up to, and an installment period the amount
+   * does not reach is accepted: the pay page offers only the periods the amount qualifies for.
    *
    * Defaults where the request is silent: `collectPhoneNumber` true (the contract: "false
    * disables phone collection"), `collectDeliveryAddress` false, `feeType` TRANSACTION_FEE, no
@@ -109,7 +108,7 @@ export class SandboxPaymentLinks {
       order: {
         netAmount: order.netAmount,
         currency: order.currency,
-        description: order.description,
+        description: order.description ?? null,
         referenceId: order.referenceId ?? null,
         internalNote: order.internalNote ?? null,
         orderItems: (order.orderItems ?? []).map((item) => ({

@@ -141,10 +141,21 @@ describe('CreatePaymentLinkRequestSchema', () => {
     expect(issues(result)).toEqual([{ path: 'order.currency', message: 'must be THB' }]);
   });
 
-  it('refuses an order without a description', () => {
+  it('accepts an order without a description, which the service leaves optional', () => {
     const { description, ...order } = createRequest.order;
     const result = CreatePaymentLinkRequestSchema.safeParse({ ...createRequest, order });
-    expect(issues(result).map((i) => i.path)).toEqual(['order.description']);
+    expect(issues(result)).toEqual([]);
+    expect(result.data?.order).not.toHaveProperty('description');
+  });
+
+  it('still bounds a description that is given', () => {
+    const result = CreatePaymentLinkRequestSchema.safeParse({ ...createRequest, order: { ...createRequest.order, description: 'x'.repeat(256) } });
+    expect(issues(result)).toEqual([{ path: 'order.description', message: 'must be at most 255 characters' }]);
+  });
+
+  it('accepts a netAmount that differs from what the items add up to', () => {
+    const order = { ...createRequest.order, netAmount: 100, orderItems: [{ itemName: 'Cup', price: 15_000, quantity: 2 }] };
+    expect(CreatePaymentLinkRequestSchema.safeParse({ ...createRequest, order }).success).toBe(true);
   });
 
   it('refuses a request without an order', () => {

@@ -923,3 +923,85 @@ describe('GET /api/v1/charges by link', () => {
     expect((await client.get('/api/v1/charges?source_in=PAYMENT_LINK&referenceId=order-2001&limit=1')).body.data).toHaveLength(1);
   });
 });
+
+describe('what a link is not refused for, as on the service', () => {
+  it('takes a netAmount other than what the items add up to, and the payer pays netAmount', async () => {
+    start();
+    // The items add up to 1,590.00 THB; the link asks 1,490.00 THB (a discount the order does not itemise).
+    const { id, url } = await createLink({ order: { ...linkRequest().order, netAmount: 149_000 } });
+    const link = await getLink(id);
+    expect(link.order.netAmount).toBe(149_000);
+    expect(link.order.orderItems).toHaveLength(2);
+    const page = await open(url);
+    expect(page.html).toContain('Pay ฿1,490.00');
+    expect(page.html).not.toContain('Pay ฿1,590.00');
+    expect((await pay(url, card('4111111111111111'))).location).toBe(REDIRECT_URL);
+    const [charge] = (await linkCharges(id)).data;
+    expect(charge).toMatchObject({ status: 'SUCCEEDED', amount: 149_000, sourceId: id });
+    expect((await getLink(id)).status).toBe('PAID');
+  });
+
+  it('takes an order without a description; the page then names who is paid', async () => {
+    start();
+    const { description, ...order } = linkRequest().order;
+    const { id, url } = await createLink({ order });
+    expect(PaymentLinkSchema.parse(await getLink(id)).order.description).toBeNull();
+    const page = await open(url);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain(`<h1>Payment to ${SANDBOX_DEFAULTS.merchantName}</h1>`);
+    expect((await pay(url, card('4111111111111111'))).location).toBe(REDIRECT_URL);
+  });
+
+  it('takes installment periods the amount does not reach; the page offers only those it reaches', async () => {
+    start();
+    // 3,500.00 THB reaches 3 and 4 months (3,000.00 THB) but not 6 (4,000.00) or 10 (5,000.00).
+    const { id, url } = await createLink({
+      order: { netAmount: 350_000, currency: 'THB', description: 'Bicycle helmet' },
+      linkSettings: {
+        card: { isEnabled: true },
+        cardInstallments: { isEnabled: true, installments3m: { isEnabled: true }, installments6m: { isEnabled: true }, installments10m: { isEnabled: true } },
+      },
+    });
+    expect((await getLink(id)).linkSettings.cardInstallments).toMatchObject({
+      isEnabled: true,
+      installments3m: { isEnabled: true },
+      installments4m: { isEnabled: false },
+      installments6m: { isEnabled: true },
+      installments10m: { isEnabled: true },
+    });
+    const { html } = await open(url);
+    expect(methodsOf(html)).toEqual(['CARD', 'CARD_INSTALLMENTS']);
+    expect([...html.matchAll(/<option value="(\d+)"/g)].map((m) => m[1])).toEqual(['3']);
+    const refused = await pay(url, card('4417704002802961', { method: 'CARD_INSTALLMENTS', installmentPeriod: '10' }));
+    expect(refused.status).toBe(400);
+    expect((await linkCharges(id)).totalCount).toBe(0);
+    await pay(url, card('4417704002802961', { method: 'CARD_INSTALLMENTS', installmentPeriod: '3' }));
+    expect((await linkCharges(id)).data[0]).toMatchObject({ amount: 350_000, paymentMethod: { cardInstallments: { installmentPeriod: 3 } } });
+  });
+
+  it('takes installments below every period’s minimum; the page then offers no installments at all', async () => {
+    start();
+    const { url } = await createLink({
+      order: { netAmount: 100_000, currency: 'THB', description: 'A tea pot' },
+      linkSettings: { card: { isEnabled: true }, cardInstallments: { isEnabled: true, installments3m: { isEnabled: true }, installments10m: { isEnabled: true } } },
+    });
+    const { html } = await open(url);
+    expect(methodsOf(html)).toEqual(['CARD']);
+    expect(html).not.toContain('<option value=');
+    const refused = await pay(url, card('4417704002802961', { method: 'CARD_INSTALLMENTS', installmentPeriod: '3' }));
+    expect(refused.status).toBe(400);
+  });
+
+  it('says so on the page when installments below their minimums are all the link offers', async () => {
+    start();
+    const { id, url } = await createLink({
+      order: { netAmount: 100_000, currency: 'THB', description: 'A tea pot' },
+      linkSettings: { cardInstallments: { isEnabled: true, installments10m: { isEnabled: true } } },
+    });
+    expect((await getLink(id)).status).toBe('ACTIVE');
+    const page = await open(url);
+    expect(page.status).toBe(200);
+    expect(methodsOf(page.html)).toEqual([]);
+    expect(page.html).toContain('This link offers no payment method that can pay this amount.');
+  });
+});

@@ -128,10 +128,22 @@ describe('ServiceClient.paymentLinks against the sandbox', () => {
       expect(past.requestId).toMatch(/^req_/);
       expect(seen).toHaveLength(1);
 
-      const mismatch = await rejection(client.paymentLinks.create(linkRequest({ order: { ...linkRequest().order, netAmount: 130_000 } })));
-      expect(mismatch).toMatchObject({ field: 'order.netAmount' });
       const noMethod = await rejection(client.paymentLinks.create(linkRequest({ linkSettings: { card: { isEnabled: false } } })));
       expect(noMethod).toMatchObject({ field: 'linkSettings' });
+    });
+
+    it('creates what the service does not refuse: a netAmount other than the items’ sum, no description, an installment period above the amount', async () => {
+      const { client } = serviceClient();
+      const { description, ...order } = linkRequest().order;
+      const created = await client.paymentLinks.create(
+        linkRequest({
+          order: { ...order, netAmount: 99_000 },
+          linkSettings: { card: { isEnabled: true }, cardInstallments: { isEnabled: true, installments10m: { isEnabled: true } } },
+        }),
+      );
+      const link = await client.paymentLinks.get(created.id);
+      expect(link.order).toMatchObject({ netAmount: 99_000, description: null });
+      expect(link.linkSettings?.cardInstallments).toMatchObject({ isEnabled: true, installments10m: { isEnabled: true } });
     });
 
     it('works with a partner key acting for the merchant', async () => {

@@ -1,10 +1,12 @@
 import {
+  BoltConnectionDeletedSchema,
   BoltConnectionSchema,
   BoltDeviceListSchema,
   BoltDeviceSchema,
   BoltIntentSchema,
   CancelBoltIntentResponseSchema,
   type BoltConnection,
+  type BoltConnectionDeleted,
   type BoltDevice,
   type BoltDeviceList,
   type BoltIntent,
@@ -43,6 +45,13 @@ export interface BoltConnectionsApi {
   create(body: CreateBoltConnectionRequest, options?: RequestOptions): Promise<BoltConnection>;
   /** Reads one connection, e.g. to learn which device it reaches. */
   get(boltConnectionId: string, options?: ReadOptions): Promise<BoltConnection>;
+  /**
+   * Unpairs (`DELETE .../{id}`, answered `{code, message}`): PAIRING intents can no longer name
+   * it; those already sent stay on the device until they end. A DELETE carries no idempotency
+   * key, so when its answer was lost and the retry finds the connection gone, that retry is a
+   * NotFoundError although the first attempt deleted it: treat NotFoundError as deleted.
+   */
+  delete(boltConnectionId: string, options?: ReadOptions): Promise<BoltConnectionDeleted>;
 }
 
 /** Bolt devices registered to the merchant. */
@@ -77,6 +86,7 @@ export function boltConnectionsApi(transport: ServiceTransport): BoltConnections
   return {
     create: async (body, o) => transport.call(BoltConnectionSchema, { method: 'POST', path: '/api/v1/bolt-connections', body }, o),
     get: async (id, o) => transport.call(BoltConnectionSchema, { method: 'GET', path: `/api/v1/bolt-connections/${pathSegment('boltConnectionId', id)}` }, o),
+    delete: async (id, o) => transport.call(BoltConnectionDeletedSchema, { method: 'DELETE', path: `/api/v1/bolt-connections/${pathSegment('boltConnectionId', id)}` }, o),
   };
 }
 

@@ -43,12 +43,12 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
-/** Per-call options of a read (GET): idempotency keys do not apply. */
+/** Per-call options of a read (GET) or a DELETE: idempotency keys do not apply (the service ignores them there). */
 export type ReadOptions = Omit<RequestOptions, 'idempotencyKey'>;
 
 /** One call to the service, as a resource describes it. */
 export interface ServiceCall {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Path with every id already encoded (see {@link pathSegment}). */
   path: string;
   query?: URLSearchParams | undefined;
@@ -143,7 +143,7 @@ export class ServiceTransport {
     signal?.throwIfAborted();
     const timeoutMs = checkTimeout(options?.timeoutMs ?? this.#settings.timeoutMs, 'timeoutMs', invalidArgumentError);
     const headers = this.#headersFor(call);
-    if (call.method !== 'GET') headers.set(this.#settings.headers.idempotencyKey, checkIdempotencyKey(options?.idempotencyKey) ?? globalThis.crypto.randomUUID());
+    if (call.method === 'POST' || call.method === 'PATCH') headers.set(this.#settings.headers.idempotencyKey, checkIdempotencyKey(options?.idempotencyKey) ?? globalThis.crypto.randomUUID());
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     if (body !== undefined) headers.set('content-type', 'application/json');
     const url = `${this.#settings.baseUrl}${call.path}${call.query && call.query.toString() !== '' ? `?${call.query.toString()}` : ''}`;

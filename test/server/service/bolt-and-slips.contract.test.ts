@@ -256,14 +256,8 @@ describe('ServiceClient.boltConnections against the sandbox', () => {
   it('refuses a PAIRING intent on a deleted connection', async () => {
     start({ bolt: { devices } });
     const connection = await client.boltConnections.create({ pairingCode: '246810' });
-    const deleted = await sandbox.fetch(
-      new Request(`${BASE_URL}/api/v1/bolt-connections/${connection.id}`, {
-        method: 'DELETE',
-        headers: { authorization: `Basic ${Buffer.from(`${SANDBOX_DEFAULTS.merchantId}:${SANDBOX_DEFAULTS.apiKey}`).toString('base64')}` },
-      }),
-    );
-    expect(deleted.status).toBe(200);
-    expect(await deleted.json()).toEqual({ code: 200, message: 'deleted' });
+    expect(await client.boltConnections.delete(connection.id)).toEqual({ code: 200, message: 'deleted' });
+    expect(await rejection(client.boltConnections.delete(connection.id))).toBeInstanceOf(NotFoundError);
     expect(await rejection(client.boltConnections.get(connection.id))).toBeInstanceOf(NotFoundError);
     expect(await rejection(client.boltIntents.create({ ...pairing(), boltConnectionId: connection.id }))).toBeInstanceOf(NotFoundError);
   });

@@ -106,7 +106,7 @@ describe.each([
     });
     const { client } = clientOn(sandbox, option === undefined ? {} : { headerPrefix: option });
     await client.charges.create(await cardBody(client, 'hooked-order'));
-    await expect.poll(() => deliveries.length).toBeGreaterThan(0);
+    await expect.poll(() => deliveries.length, { timeout: 5_000 }).toBeGreaterThan(0);
     const delivery = deliveries[0]!;
     expect(delivery.headers.get(`${prefix}Event`)).toBe('charge.succeeded');
     expect(delivery.headers.get(`${prefix}Signature`)).toMatch(/^[A-Za-z0-9+/]+=*$/);

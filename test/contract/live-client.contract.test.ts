@@ -120,6 +120,95 @@ describe('a client written for the live service, against satang-sandbox --header
     expect(receiver.received.every((w) => w.signatureValid)).toBe(true);
   });
 
+  it('reads a charge in the live shape: every member present, empty ones as "" and null method members', async () => {
+    const created = await live.createCharge(await cardCharge('live-order-6'));
+    const charge = (await live.getCharge(created.body.chargeId as string)).body;
+    expect(charge).toMatchObject({
+      source: 'API',
+      sourceId: '',
+      failureCode: '',
+      customer: {
+        primaryPhone: { countryCode: '', number: '' },
+        email: '',
+        deliveryAddress: { contactName: '', phone: { countryCode: '', number: '' }, address: { streetAddress: '', city: '', country: '', postCode: '' } },
+      },
+    });
+    const methods = charge.paymentMethod as Record<string, unknown>;
+    expect(methods.card).not.toBeNull();
+    for (const member of ['cardInstallments', 'cardNetworkToken', 'qrPromptPay', 'alipay', 'weChatPay', 'trueMoney', 'linePay', 'shopeePay', 'kPlus', 'scbEasy', 'krungsriApp', 'bangkokBankApp', 'make']) {
+      expect(methods[member], member).toBeNull();
+    }
+    const [listed] = (await live.listCharges({ referenceId: 'live-order-6' })).body.data as Record<string, unknown>[];
+    expect(listed).toEqual(charge);
+  });
+
+  it('charges a network token with the live fields', async () => {
+    const answer = await live.createCharge({
+      amount: 15_000,
+      currency: 'THB',
+      referenceId: 'live-order-7',
+      paymentMethod: {
+        paymentMethodType: 'CARD_NETWORK_TOKEN',
+        cardNetworkToken: {
+          number: '4111111111111111',
+          cryptogram: '',
+          cardHolderName: 'Somchai Jaidee',
+          expiryMonth: 12,
+          expiryYear: FUTURE_EXPIRY_YEAR,
+          first8: '41111111',
+          last4: '1111',
+          initiatorType: 'MERCHANT',
+        },
+      },
+    });
+    expect(answer.status).toBe(201);
+    const charge = (await live.getCharge(answer.body.chargeId as string)).body;
+    expect(charge).toMatchObject({ status: 'SUCCEEDED', paymentMethod: { paymentMethodType: 'CARD_NETWORK_TOKEN', card: null } });
+    expect((charge.paymentMethod as Record<string, unknown>).cardNetworkToken).toMatchObject({ initiatorType: 'MERCHANT' });
+  });
+
+  it('creates a payment link without a description, below the 3-month minimum, whose netAmount is what is paid whatever the items add up to', async () => {
+    const answer = await live.api('POST', '/api/v1/payment-links', {
+      order: { netAmount: 120_000, currency: 'THB', referenceId: 'live-link-1', orderItems: [{ itemName: 'Mango sticky rice', price: 10_000, quantity: 2 }] },
+      linkSettings: { card: { isEnabled: true }, cardInstallments: { isEnabled: true, installments3m: { isEnabled: true } } },
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    const link = await live.api('GET', `/api/v1/payment-links/${answer.body.id as string}`);
+    expect(link.body).toMatchObject({ status: 'ACTIVE', order: { netAmount: 120_000 } });
+  });
+
+  it('pairs a bolt device by the code it shows, sends it an intent without a mode and cancels it', async () => {
+    const devices = (await live.api('GET', '/api/v1/bolt-devices')).body.data as { boltDeviceId: string }[];
+    const deviceId = devices[0]!.boltDeviceId;
+    // The person at the till reads the code off the device's screen.
+    const page = await (await fetch(`${cli.url}/sandbox/pages/bolt/devices/${deviceId}`)).text();
+    const pairingCode = /id="pairing-code">(\d+)</.exec(page)?.[1];
+    expect(pairingCode).toMatch(/^\d{6}$/);
+    const connection = await live.api('POST', '/api/v1/bolt-connections', { pairingCode });
+    expect(connection.status).toBe(201);
+    expect(connection.body).toMatchObject({ id: expect.stringMatching(/^bc_/), deviceId, merchantId: SANDBOX_DEFAULTS.merchantId });
+
+    const intent = await live.api('POST', '/api/v1/bolt-intents', {
+      amount: 9_900,
+      currency: 'THB',
+      referenceId: 'live-till-1',
+      expiryDurationInSec: 300,
+      boltConnectionId: connection.body.id,
+      paymentMethod: { paymentMethodType: 'CARD' },
+    });
+    expect(intent.status).toBe(201);
+    const intentId = (intent.body.boltIntentId ?? intent.body.id) as string;
+    const cancel = await live.api('PATCH', `/api/v1/bolt-intents/${intentId}/cancel`);
+    expect(cancel.status).toBe(202);
+    expect(cancel.body).toEqual({ message: 'canceled' });
+    expect((await live.api('GET', `/api/v1/bolt-intents/${intentId}`)).body).toMatchObject({ status: 'CANCELED', result: 'BI_CANCELED' });
+    expect((await live.api('POST', `/api/v1/bolt-intents/${intentId}/cancel`)).status).toBe(405);
+
+    const unpaired = await live.api('DELETE', `/api/v1/bolt-connections/${connection.body.id as string}`);
+    expect(unpaired.status).toBe(200);
+    expect(unpaired.body).toMatchObject({ code: 200 });
+  });
+
   it('answers a browser preflight allowing x-beam-idempotency-key and exposing x-beam-request-id', async () => {
     const answer = await fetch(`${cli.url}/client/v1/card-tokens`, {
       method: 'OPTIONS',

@@ -70,6 +70,12 @@ export class LiveIntegration {
     return this.#send('POST', '/api/v1/refunds', { Authorization: this.#basic(this.config.apiKey), 'X-Beam-Idempotency-Key': idempotencyKey }, { chargeId });
   }
 
+  /** Any other documented call with the API key; POST and PATCH keyed as the collection keys them. */
+  api(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<LiveAnswer> {
+    const keyed: Record<string, string> = method === 'POST' || method === 'PATCH' ? { 'X-Beam-Idempotency-Key': randomUUID() } : {};
+    return this.#send(method, path, { Authorization: this.#basic(this.config.apiKey), ...keyed }, body);
+  }
+
   /** A platform acting for its merchant: the partner key and `X-Beam-Partner-ID`. */
   getChargeAsPartner(chargeId: string, partner: { partnerId: string; apiKey: string }, header = 'X-Beam-Partner-ID'): Promise<LiveAnswer> {
     return this.#send('GET', `/api/v1/charges/${encodeURIComponent(chargeId)}`, { Authorization: this.#basic(partner.apiKey), [header]: partner.partnerId });

@@ -31,9 +31,10 @@ const zone = (target, allow, why) => ({
 });
 
 /**
- * The import rule: elements → client → core; server → core, node; sandbox → core, node;
- * node → core; core imports nothing of ours. Nothing the browser loads reaches server/, sandbox/
- * or node/, which follows from the zones of core, client, elements and the demo's pages.
+ * The import rule: elements → client → core; server → core, node; server/redis → server, core
+ * (and nothing else of server/ imports it); sandbox → core, node; node → core; core imports
+ * nothing of ours. Nothing the browser loads reaches server/, sandbox/ or node/, which follows
+ * from the zones of core, client, elements and the demo's pages.
  */
 const IMPORT_RULE = [
   zone('./src/core', ['core'], 'src/core/ runs in the browser and on the server alike, so it'),
@@ -41,6 +42,13 @@ const IMPORT_RULE = [
   zone('./src/elements', ['elements', 'client', 'core'], 'src/elements/ runs in the browser, so it'),
   zone('./src/node', ['node', 'core'], 'src/node/ is the footing of the server and the sandbox, so it'),
   zone('./src/server', ['server', 'core', 'node'], 'src/server/ stands without the sandbox and the browser code, so it'),
+  zone('./src/server/redis', ['server', 'core'], 'src/server/redis/ is a store for the checkout handler, so it'),
+  {
+    // A shop without Redis installs nothing of it: only satang/server/redis reaches src/server/redis/.
+    target: ['./src/server/!(redis)/**', './src/server/*.ts'],
+    from: './src/server/redis',
+    message: 'satang/server must not need Redis: only the satang/server/redis entry imports src/server/redis/ (ARCHITECTURE.md).',
+  },
   zone('./src/sandbox', ['sandbox', 'core', 'node'], 'src/sandbox/ stands without the server and the browser code, so it'),
   zone(
     DEMO_PAGES.map((path) => `./${path}`),

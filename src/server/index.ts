@@ -9,7 +9,7 @@ export type { CheckoutHandlerOptions, CheckoutLogEntry, ResolvedOrder, ResolveOr
 export { ORDER_RECORD_TTL_MS, STATUS_CACHE_TTL_MS, WEBHOOK_MAX_BODY_BYTES } from './checkout/checkout-options.js';
 export type { OrderEvent, OrderEventType } from './checkout/order-events.js';
 export { ATTEMPT_CREATE_TTL_MS, ATTEMPT_OPEN_TTL_MS } from './checkout/order-attempts.js';
-export { MemoryCheckoutStore, type CheckoutStore } from './checkout/checkout-store.js';
+export { CheckoutStoreError, MemoryCheckoutStore, type CheckoutStore } from './checkout/checkout-store.js';
 export { CLIENT_ADDRESS_HEADER } from '../node/client-address.js';
 export { StatusTokens, type StatusTokenKind } from './checkout/status-tokens.js';
 export { ServiceClient, type ServiceClientOptions } from './service/service-client.js';

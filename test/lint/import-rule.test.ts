@@ -68,6 +68,20 @@ describe('the import rule', () => {
     expect(problems.map(({ ruleId }) => ruleId)).toEqual(Array(3).fill('import-x/no-restricted-paths'));
   });
 
+  it('keeps Redis out of satang/server: only src/server/redis/ reaches it, and it reaches only server/ and core/', async () => {
+    const redis = moduleOf('server/redis', '../..');
+    for (const filePath of ['src/server/checkout/probe.ts', 'src/server/webhooks/probe.ts']) {
+      const problems = await importProblems(filePath, importing(redis));
+      expect(problems.map(({ message }) => message)).toEqual([expect.stringContaining('satang/server must not need Redis')]);
+    }
+    expect((await importProblems('src/server/probe.ts', importing(moduleOf('server/redis')))).map(({ ruleId }) => ruleId)).toEqual(['import-x/no-restricted-paths']);
+    expect((await importProblems('src/server/redis/probe.ts', importing(moduleOf('node', '../..')))).map(({ message }) => message)).toEqual([
+      expect.stringContaining('src/server/redis/ is a store for the checkout handler'),
+    ]);
+    const allowed = [moduleOf('server/checkout', '..'), moduleOf('core', '../..')];
+    expect(await importProblems('src/server/redis/probe.ts', allowed.map((m, i) => `export * as part${i} from '${m}';`).join('\n'))).toEqual([]);
+  });
+
   it("fails a demo page importing the server's code", async () => {
     const problems = await importProblems('demo/spa/probe.ts', importing(moduleOf('server', '../../src')));
     expect(problems.map(({ ruleId }) => ruleId)).toEqual(['import-x/no-restricted-paths']);

@@ -1,8 +1,15 @@
+import { CheckoutError } from './checkout-error.js';
+
 /**
  * The little state the checkout proxy keeps: rate-limit counters, webhook dedupe keys, the last
  * known status of charges, and wake-ups for long-polls. Behind this interface so a fleet can share
- * it (Redis maps onto it one call per method: INCR+PEXPIRE, SET NX PX, GET, SET PX, one EVAL for
- * `setIfNewer`, PUBLISH, SUBSCRIBE) without touching the handler.
+ * it (Redis maps onto it one call per method: one EVAL of INCR+PEXPIRE, SET NX PX, GET, SET PX,
+ * one EVAL for `setIfNewer`, PUBLISH, SUBSCRIBE; see `satang/server/redis`) without touching the
+ * handler.
+ *
+ * A store that cannot answer (its server down or too slow) rejects with a
+ * {@link CheckoutStoreError}: the request is then answered 503, retryable, and nothing is decided
+ * without the store.
  */
 export interface CheckoutStore {
   /** Adds one to the counter `key` in a window of `windowMs` and returns the new count. */
@@ -14,8 +21,8 @@ export interface CheckoutStore {
    * true when it stored. The comparison and the write are one step, so of two concurrent writers
    * the higher version stays whatever their order. The handler keeps the newest known state of a
    * resource this way. Write such a key only with this method (a `set` value counts as older than
-   * any version). On Redis, one EVAL of a script that compares and writes the version in a
-   * companion key (`key` and `{key}:v`, same hash slot), so `get` stays a plain GET.
+   * any version). On Redis, one EVAL of a script that reads and writes the one key, which keeps
+   * the version beside the value.
    */
   setIfNewer(key: string, version: number, value: string, ttlMs: number): Promise<boolean>;
   get(key: string): Promise<string | undefined>;
@@ -25,6 +32,20 @@ export interface CheckoutStore {
   publish(channel: string, message: string): Promise<void>;
   /** Listens on `channel` until the returned function is called. */
   subscribe(channel: string, listener: (message: string) => void): () => void;
+}
+
+/**
+ * The store could not answer in time (its server is down, restarting or overloaded). A
+ * {@link CheckoutError} of its own: the caller is answered 503 `UPSTREAM_UNAVAILABLE`, retryable,
+ * and the service's webhook is answered 503 too, so it is sent again; the store's own error is the
+ * `cause`, for the log. Throw it from a store of your own for the same answers.
+ */
+export class CheckoutStoreError extends CheckoutError {
+  /** `cause`: what the store ran into (its client's error, or a timeout), for the log; never shown to the shopper. */
+  constructor(cause: unknown) {
+    super(503, 'UPSTREAM_UNAVAILABLE', 'The shop cannot take payments for a moment. Please try again.', { retryable: true, headers: { 'retry-after': '2' }, cause });
+    this.name = 'CheckoutStoreError';
+  }
 }
 
 /**

@@ -109,21 +109,133 @@ function reactiveStates() {
   };
 }
 
-/** src/elements/x.ts becomes dist/elements/x.js, in modules and in cross-module references. */
+/**
+ * `customElements.define(X.tagName, X)` registers X under the tag its class names, and a loop
+ * `for (const element of [A, B]) customElements.define(element.tagName, element)` registers each of
+ * A and B. The analyzer alone records one definition per call, without the tag (it cannot read
+ * `X.tagName`) and, for the loop, for the loop's variable. Each becomes one definition per class,
+ * under its tag, pointing at the module that declares the class.
+ */
+function elementDefinitions() {
+  /** Module path (as the analyzer names it) -> the classes its define calls register. */
+  const definedIn = new Map();
+  const isDefineCall = (ts, node) =>
+    ts.isCallExpression(node) && node.expression.getText().replace(/\s+/g, '') === 'customElements.define' && node.arguments.length >= 2;
+  /** The classes `element` stands for, when it is the variable of an enclosing `for…of` over an array of classes. */
+  const loopClasses = (ts, node, name) => {
+    for (let parent = node.parent; parent; parent = parent.parent) {
+      if (!ts.isForOfStatement(parent) || !ts.isVariableDeclarationList(parent.initializer)) continue;
+      const [variable] = parent.initializer.declarations;
+      if (variable?.name.getText() !== name || !ts.isArrayLiteralExpression(parent.expression)) continue;
+      return parent.expression.elements.filter(ts.isIdentifier).map((e) => e.getText());
+    }
+    return [name];
+  };
+  return {
+    name: 'satang-element-definitions',
+    analyzePhase({ ts, node, moduleDoc }) {
+      if (!isDefineCall(ts, node)) return;
+      const target = node.arguments[1];
+      if (!ts.isIdentifier(target)) return;
+      const classes = definedIn.get(moduleDoc.path) ?? [];
+      for (const name of loopClasses(ts, node, target.getText())) if (!classes.includes(name)) classes.push(name);
+      definedIn.set(moduleDoc.path, classes);
+    },
+    packageLinkPhase({ customElementsManifest }) {
+      const elements = new Map();
+      for (const mod of customElementsManifest.modules ?? []) {
+        for (const declaration of mod.declarations ?? []) {
+          if (declaration.customElement && declaration.tagName) elements.set(declaration.name, { tagName: declaration.tagName, module: mod.path });
+        }
+      }
+      for (const mod of customElementsManifest.modules ?? []) {
+        const classes = definedIn.get(mod.path);
+        const others = (mod.exports ?? []).filter((e) => e.kind !== 'custom-element-definition');
+        if (!classes) continue;
+        const definitions = classes.map((name) => {
+          const element = elements.get(name);
+          if (!element) throw new Error(`${mod.path}: customElements.define registers ${name}, which is no element with a static tagName`);
+          return { kind: 'custom-element-definition', name: element.tagName, declaration: { name, module: element.module } };
+        });
+        mod.exports = [...others, ...definitions];
+      }
+    },
+  };
+}
+
+/**
+ * Each event's `type` is the class the element dispatches (`SatangSuccessEvent`), with a reference
+ * to the module declaring it; an `@event` tag without a `{Type}` gets the class whose constructor
+ * passes that name to `super(…)`. The fields of a Satang event are on the event itself (no
+ * `detail`), so that class is its exact type.
+ */
+function eventTypes() {
+  const classOfEvent = new Map();
+  return {
+    name: 'satang-event-types',
+    analyzePhase({ ts, node }) {
+      if (!ts.isClassDeclaration(node) || !node.name) return;
+      const visit = (child) => {
+        if (ts.isCallExpression(child) && child.expression.kind === ts.SyntaxKind.SuperKeyword) {
+          const [first] = child.arguments;
+          if (first && ts.isStringLiteralLike(first) && /^satang-/.test(first.text)) classOfEvent.set(first.text, node.name.getText());
+          return;
+        }
+        ts.forEachChild(child, visit);
+      };
+      node.members.filter(ts.isConstructorDeclaration).forEach(visit);
+    },
+    packageLinkPhase({ customElementsManifest }) {
+      const declaredIn = new Map();
+      for (const mod of customElementsManifest.modules ?? []) {
+        for (const declaration of mod.declarations ?? []) if (declaration.kind === 'class') declaredIn.set(declaration.name, mod.path);
+      }
+      for (const mod of customElementsManifest.modules ?? []) {
+        for (const declaration of mod.declarations ?? []) {
+          for (const event of declaration.events ?? []) {
+            const name = event.type?.text ?? classOfEvent.get(event.name);
+            if (!name) continue;
+            const module = declaredIn.get(name);
+            event.type = module ? { text: name, references: [{ name, module }] } : { text: name };
+          }
+        }
+      }
+    },
+  };
+}
+
+/**
+ * Module paths point at what the package ships: src/elements/x.ts (or the analyzer's
+ * `/src/elements/x.js`) becomes dist/elements/x.js, in modules and in cross-module references; a
+ * reference relative to its module (`./x.js`, from a re-export) becomes the shipped path too.
+ */
 function shippedPaths() {
-  const toDist = (path) => path.replace(/^(\.\/)?src\//, 'dist/').replace(/\.ts$/, '.js');
-  const visit = (value) => {
-    if (Array.isArray(value)) return value.forEach(visit);
+  const toDist = (path) => path.replace(/^(\.?\/)?src\//, 'dist/').replace(/\.ts$/, '.js');
+  const resolveFrom = (modulePath, reference) => {
+    if (!/^\.\.?\//.test(reference)) return toDist(reference);
+    const parts = modulePath.split('/').slice(0, -1);
+    for (const segment of reference.split('/')) {
+      if (segment === '..') parts.pop();
+      else if (segment !== '.') parts.push(segment);
+    }
+    return toDist(parts.join('/'));
+  };
+  const visit = (value, modulePath) => {
+    if (Array.isArray(value)) return value.forEach((child) => visit(child, modulePath));
     if (!value || typeof value !== 'object') return;
     for (const [key, child] of Object.entries(value)) {
-      if ((key === 'path' || key === 'module') && typeof child === 'string') value[key] = toDist(child);
-      else visit(child);
+      if (key === 'module' && typeof child === 'string') value[key] = resolveFrom(modulePath, child);
+      else visit(child, modulePath);
     }
   };
   return {
     name: 'satang-shipped-paths',
     packageLinkPhase({ customElementsManifest }) {
-      visit(customElementsManifest.modules);
+      for (const mod of customElementsManifest.modules ?? []) {
+        visit(mod.declarations, mod.path);
+        visit(mod.exports, mod.path);
+        mod.path = toDist(mod.path);
+      }
     },
   };
 }
@@ -134,5 +246,5 @@ export default {
   litelement: true,
   // package.json names the manifest already ("customElements"); the analyzer leaves it alone.
   packagejson: false,
-  plugins: [staticTagName(), eventClassNames(), reactiveStates(), shippedPaths()],
+  plugins: [staticTagName(), eventClassNames(), reactiveStates(), elementDefinitions(), eventTypes(), shippedPaths()],
 };

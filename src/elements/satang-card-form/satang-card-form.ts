@@ -41,8 +41,8 @@ function firstError(errors: Partial<Record<CardField, MessageKey>>): [CardField,
  * Errors show on blur and on submit and go away as soon as the field is fixed. The element is
  * form-associated: inside a `<form>`, its value is the card token once `tokenize()` has run.
  *
- * @event satang-change - The card details changed; `complete` says whether they are all valid.
- * @event satang-ready - First rendered.
+ * @event {SatangChangeEvent} satang-change - The card details changed; `complete` says whether they are all valid.
+ * @event {SatangReadyEvent} satang-ready - First rendered.
  *
  * @csspart form - The group of fields.
  * @csspart field - Each field's wrapper.

@@ -46,13 +46,13 @@ function clock(seconds: number): string {
  * jsQR, fetched as its own chunk only then) and only its text goes to the proxy
  * (`POST {endpoint}/charges/{id}/slip`). A slip of this payment is its success, as a paid QR.
  *
- * @event satang-success - The order is paid by the charge (`chargeId`; `outcome`, the merchant's
+ * @event {SatangSuccessEvent} satang-success - The order is paid by the charge (`chargeId`; `outcome`, the merchant's
  *   server's word on it, e.g. `duplicate_refunded` when the order was paid already and this payment refunded).
- * @event satang-failure - The charge failed (`chargeId`, `failureCode`), or went through without
+ * @event {SatangFailureEvent} satang-failure - The charge failed (`chargeId`, `failureCode`), or went through without
  *   paying the order (`outcome` and `failureCode`: `repriced_refunded`, `amount_mismatch`, `refund_failed`).
- * @event satang-error - The status cannot be read (e.g. the status token was refused), or the
+ * @event {SatangErrorEvent} satang-error - The status cannot be read (e.g. the status token was refused), or the
  *   element is misconfigured (`code` `CONFIG`, as `<satang-checkout>`). The code stays shown if it can be.
- * @event satang-qr-renew - The QR expired and the shopper asked for a new one (`chargeId`).
+ * @event {SatangQrRenewEvent} satang-qr-renew - The QR expired and the shopper asked for a new one (`chargeId`).
  *
  * @csspart container - Everything inside the element.
  * @csspart title - "Scan to pay with PromptPay".

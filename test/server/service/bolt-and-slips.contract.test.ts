@@ -4,8 +4,9 @@ import type { CreateBoltIntentRequest } from '../../../src/core/schemas/bolt.js'
 import { parseWebhookEvent } from '../../../src/core/schemas/webhook-events.js';
 import { verifyWebhookSignature } from '../../../src/core/webhook-signature.js';
 import { Sandbox, SANDBOX_DEFAULTS, type SandboxOptions } from '../../../src/sandbox/index.js';
-import { AuthenticationError, NotFoundError, StateConflictError, ValidationError, type ServiceError } from '../../../src/server/errors.js';
+import { AuthenticationError, NotFoundError, StateConflictError, ValidationError } from '../../../src/server/errors.js';
 import { ServiceClient } from '../../../src/server/service/service-client.js';
+import { rejection } from '../../support/rejection.js';
 
 const BASE_URL = 'http://127.0.0.1:4010';
 const WEBHOOK_KEY = Buffer.from('a webhook key of thirty-two byte').toString('base64');
@@ -58,14 +59,6 @@ function start(options: SandboxOptions = {}) {
 // Unset when a test failed before it started one.
 afterEach(() => (sandbox as Sandbox | undefined)?.close());
 
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ServiceError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 /** Submits a sandbox page's form, as the shopper's browser does. */
 async function submit(url: string, fields: Record<string, string>) {

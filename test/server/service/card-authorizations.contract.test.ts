@@ -2,9 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SERVICE_HEADERS } from '../../../src/core/constants.js';
 import type { CreateCardAuthorizationRequest } from '../../../src/core/schemas/card-authorization.js';
 import { Sandbox, SANDBOX_DEFAULTS } from '../../../src/sandbox/index.js';
-import { NotFoundError, StateConflictError, ValidationError, type ServiceError } from '../../../src/server/errors.js';
+import { NotFoundError, StateConflictError, ValidationError } from '../../../src/server/errors.js';
 import { ServiceClient, type ServiceClientOptions } from '../../../src/server/service/service-client.js';
 import { FUTURE_EXPIRY_YEAR } from '../../support/sandbox-client.js';
+import { rejection } from '../../support/rejection.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -41,14 +42,6 @@ function serviceClient(overrides: Partial<ServiceClientOptions> = {}): ServiceCl
   });
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ServiceError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 /** A 100.00 THB authorization request on a fresh card token of `pan`. */
 async function authorizationOf(client: ServiceClient, pan = '4111111111111111', overrides: Partial<CreateCardAuthorizationRequest> = {}): Promise<CreateCardAuthorizationRequest> {

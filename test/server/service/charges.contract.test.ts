@@ -2,9 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CreateCardAuthorizationRequest } from '../../../src/core/schemas/card-authorization.js';
 import type { CreateChargeRequest } from '../../../src/core/schemas/charge.js';
 import { Sandbox, SANDBOX_DEFAULTS } from '../../../src/sandbox/index.js';
-import { ValidationError, type ServiceError } from '../../../src/server/errors.js';
+import { ValidationError } from '../../../src/server/errors.js';
 import { ServiceClient, type ServiceClientOptions } from '../../../src/server/service/service-client.js';
 import { FUTURE_EXPIRY_YEAR } from '../../support/sandbox-client.js';
+import { rejection } from '../../support/rejection.js';
 
 const NO_CUSTOMER = {
   primaryPhone: { countryCode: '', number: '' },
@@ -30,14 +31,6 @@ function serviceClient(overrides: Partial<ServiceClientOptions> = {}): ServiceCl
   });
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ServiceError;
-  }
-  throw new Error('expected the call to reject, but it resolved');
-}
 
 /** A network token as the service takes it; the types come from the request schema. */
 const networkToken = {

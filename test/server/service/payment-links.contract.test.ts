@@ -2,9 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SERVICE_HEADERS } from '../../../src/core/constants.js';
 import type { CreatePaymentLinkRequest } from '../../../src/core/schemas/payment-link.js';
 import { Sandbox, SANDBOX_DEFAULTS } from '../../../src/sandbox/index.js';
-import { NotFoundError, StateConflictError, ValidationError, type ServiceError } from '../../../src/server/errors.js';
+import { NotFoundError, StateConflictError, ValidationError } from '../../../src/server/errors.js';
 import { ServiceClient, type ServiceClientOptions } from '../../../src/server/service/service-client.js';
 import { FUTURE_EXPIRY_YEAR } from '../../support/sandbox-client.js';
+import { rejection } from '../../support/rejection.js';
 
 const BASE_URL = 'http://127.0.0.1:4010';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -84,15 +85,6 @@ async function payOnPage(url: string, pan: string): Promise<Response> {
   );
 }
 
-/** What the call rejected with, read as the client's errors are: the test checks its class. */
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ServiceError;
-  }
-  throw new Error('expected the call to reject, but it resolved');
-}
 
 describe('ServiceClient.paymentLinks against the sandbox', () => {
   describe('create', () => {

@@ -17,6 +17,7 @@ import {
 } from '../../../src/server/errors.js';
 import { ServiceClient, type ServiceClientOptions } from '../../../src/server/service/service-client.js';
 import { FUTURE_EXPIRY_YEAR } from '../../support/sandbox-client.js';
+import { rejection } from '../../support/rejection.js';
 
 const BASE_URL = 'http://127.0.0.1:4010';
 const IDEMPOTENCY_KEY = SERVICE_HEADERS.idempotencyKey;
@@ -167,15 +168,6 @@ function alipayCharge(referenceId: string): CreateChargeRequest {
   return { amount: 10_000, currency: 'THB', referenceId, paymentMethod: { paymentMethodType: 'ALIPAY', alipay: {} } };
 }
 
-/** What the call rejected with, read as the client's errors are: the test checks its class. */
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ServiceError;
-  }
-  throw new Error('expected the call to reject, but it resolved');
-}
 
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const items: T[] = [];

@@ -1,21 +1,34 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { defineConfig, type BuildEnvironmentOptions, type Plugin } from 'vite';
 
 /**
  * The browser build of the elements, into dist/browser/:
  *
- *   satang.js           every element (src/elements/index.ts): the file a merchant's script tag loads
- *   satang-checkout.js  the checkout and its card form (src/elements/checkout.ts); the QR element
- *                       comes in chunks/qr-payment-*.js when PromptPay is chosen
- *   satang-card.js      the card form alone (src/elements/card.ts)
+ *   satang.js           every element (src/elements/index.ts) in one file: the file a merchant's
+ *                       script tag loads; only the QR libraries below come later
+ *   satang-checkout.js  the checkout and its card form (src/elements/checkout.ts), the smallest first
+ *                       download: the payment code (chunks/pay-path-*.js, chunks/card-tokens-*.js…)
+ *                       follows the first render, the QR element (chunks/qr-payment-*.js) comes when
+ *                       PromptPay is chosen
+ *   satang-card.js      the card form alone (src/elements/card.ts), in one file
  *   chunks/qrcode-*.js  the QR renderer, fetched only when a QR code is shown
  *   chunks/jsqr-*.js    the QR reader for transfer slips, fetched only when a shopper picks a slip
  *                       on a browser without a native BarcodeDetector
+ *   sri.json            the Subresource Integrity hash (sha384) of every .js file above
  *
  * Each entry is built on its own so that it is one self-contained file (lit and the shared code
- * inside): a page that loads it makes one request until a QR is needed. Building both entries in
+ * inside): a page that loads it makes one request until a QR is needed. Building the entries in
  * one graph would move their shared code into a common chunk, a second request on every page.
  *
- * `npm run build:browser` (vite build) builds both. The dev server (`vite`) serves the project
+ * Every file in chunks/ is shipped once. The QR libraries do not depend on the entry that loads
+ * them, so the three builds write the same bytes under the same name. Code that does depend on
+ * its entry (it imports lit and the shared code from it) can be a chunk of one entry only:
+ * satang-checkout.js, the entry built for the smallest first download. satang.js and satang-card.js
+ * carry that code inline (`inlineEntryImports`).
+ *
+ * `npm run build:browser` (vite build) builds all three. The dev server (`vite`) serves the project
  * root as it is; none of this applies to it.
  */
 
@@ -32,8 +45,10 @@ const QRCODE_FACADE = '\0satang:qrcode';
  * `qrcode` is CommonJS. Imported as it is, every `import('qrcode')` needs the bundler's CommonJS
  * interop helper at the call site, and that helper lands in a runtime chunk the entry imports
  * statically. Routing `qrcode` through this ES module keeps the interop inside the lazy chunk.
- * The facade has the same shape as `import('qrcode')` in the dev server: `default` and the named
- * functions of the browser build.
+ * The facade exports what the elements use (`create`) and nothing else: an entry that imports the
+ * whole namespace (satang-checkout.js prefetches it) then gets the same chunk, byte for byte, as
+ * one that picks `create`, and the chunk is shipped once. A new use of another function fails the
+ * build ("not exported"), and is added here.
  */
 function qrcodeFacade(): Plugin {
   return {
@@ -45,14 +60,7 @@ function qrcodeFacade(): Plugin {
     },
     load(id) {
       if (id !== QRCODE_FACADE) return null;
-      return [
-        "import QRCode from 'qrcode';",
-        'export default QRCode;',
-        'export const create = QRCode.create;',
-        'export const toCanvas = QRCode.toCanvas;',
-        'export const toDataURL = QRCode.toDataURL;',
-        'export const toString = QRCode.toString;',
-      ].join('\n');
+      return ["import QRCode from 'qrcode';", 'export const create = QRCode.create;'].join('\n');
     },
   };
 }
@@ -75,9 +83,51 @@ function jsqrAsEsModule(): Plugin {
   };
 }
 
+/** The builds whose entry carries all of its own code: only the QR libraries may be chunks. */
+const ONE_FILE_BUILDS: readonly string[] = ['client', 'card'];
+
+/**
+ * Makes `import('./x.js')` of the package's own modules static in the one-file builds: the module
+ * goes into the entry instead of a chunk that only this entry could load (satang-checkout.js ships
+ * that code as its chunk). The call becomes a promise of an object of the module's exports, so
+ * `lazyModule(() => import('./x.js'))` resolves at once. (Not `import * as`: a namespace object
+ * needs the bundler's runtime helpers in the entry, and the QR chunk would then import its
+ * CommonJS helpers from there, a chunk no other entry could share.) The QR libraries
+ * (`import('qrcode')`, `import('jsqr')`) stay lazy everywhere.
+ */
+function inlineEntryImports(): Plugin {
+  return {
+    name: 'satang:inline-entry-imports',
+    apply: 'build',
+    async transform(code, id) {
+      if (!ONE_FILE_BUILDS.includes(this.environment.name)) return null;
+      if (!/[\\/]src[\\/](elements|client)[\\/]/.test(id)) return null;
+      const calls = [...code.matchAll(/\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g)];
+      if (calls.length === 0) return null;
+      const statics: string[] = [];
+      let inlined = '';
+      let copied = 0;
+      for (const [index, call] of calls.entries()) {
+        const [whole, , specifier = ''] = call;
+        const resolved = await this.resolve(specifier, id);
+        if (!resolved) this.error(`${id}: cannot resolve ${specifier}`);
+        const { exports } = await this.load({ id: resolved.id });
+        const local = (n: number) => `__satangInlined${index}_${n}`;
+        statics.push(`import { ${exports.map((name, n) => `${name} as ${local(n)}`).join(', ')} } from ${JSON.stringify(specifier)};`);
+        inlined += `${code.slice(copied, call.index)}Promise.resolve({ ${exports.map((name, n) => `${JSON.stringify(name)}: ${local(n)}`).join(', ')} })`;
+        copied = call.index + whole.length;
+      }
+      inlined += code.slice(copied);
+      return { code: `${statics.join('')}${inlined}`, map: null };
+    },
+  };
+}
+
 /**
  * Fails the build when an entry file would need a second request before the first QR code, or
- * lost its element definitions (a side-effect import dropped by tree-shaking, for instance).
+ * lost its element definitions (a side-effect import dropped by tree-shaking, for instance), or
+ * when a one-file build would write a chunk of its own (a second copy of code shipped as a chunk
+ * of satang-checkout.js).
  */
 function checkEntries(): Plugin {
   return {
@@ -85,7 +135,14 @@ function checkEntries(): Plugin {
     apply: 'build',
     generateBundle(_options, bundle) {
       for (const chunk of Object.values(bundle)) {
-        if (chunk.type !== 'chunk' || !chunk.isEntry) continue;
+        if (chunk.type !== 'chunk') continue;
+        if (!chunk.isEntry) {
+          const vendor = isQrcodeChunk(chunk.moduleIds) || isJsqrChunk(chunk.moduleIds);
+          if (!vendor && ONE_FILE_BUILDS.includes(this.environment.name)) {
+            this.error(`${chunk.fileName}: the ${this.environment.name} build keeps its own code in its entry; only the QR libraries are chunks`);
+          }
+          continue;
+        }
         const problems: string[] = [];
         if (chunk.imports.length > 0) problems.push(`it imports ${chunk.imports.join(', ')} statically`);
         const lazy = chunk.moduleIds.filter((id) => LAZY_ONLY.test(id));
@@ -95,6 +152,39 @@ function checkEntries(): Plugin {
       }
     },
   };
+}
+
+/** The files of `dir`, recursively, as paths relative to it with `/` separators. */
+async function filesIn(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1).replaceAll('\\', '/'));
+}
+
+/** Fails when two files of dist/browser/chunks are the same chunk under two hashes (two copies of one code). */
+async function checkChunksShippedOnce(dir: string): Promise<void> {
+  const byName = new Map<string, string[]>();
+  for (const file of await filesIn(dir)) {
+    const stem = /^chunks\/(.+)-[\w-]{8}\.js$/.exec(file)?.[1];
+    if (stem) byName.set(stem, [...(byName.get(stem) ?? []), file]);
+  }
+  const twice = [...byName.values()].filter((files) => files.length > 1);
+  if (twice.length > 0) throw new Error(`chunks shipped more than once: ${twice.map((files) => files.join(' and ')).join('; ')}`);
+}
+
+/** The name of the file listing the Subresource Integrity hash of every script in dist/browser. */
+export const SRI_FILE = 'sri.json';
+
+/** `sha384-…`, as an `integrity` attribute or an import map's `integrity` entry takes it. */
+export function integrityOf(content: Uint8Array): string {
+  return `sha384-${createHash('sha384').update(content).digest('base64')}`;
+}
+
+/** Writes dist/browser/sri.json: `{ "satang.js": "sha384-…", "chunks/qrcode-….js": "sha384-…", … }`. */
+async function writeSri(dir: string): Promise<void> {
+  const scripts = (await filesIn(dir)).filter((file) => file.endsWith('.js')).sort();
+  const hashes: Record<string, string> = {};
+  for (const file of scripts) hashes[file] = integrityOf(await readFile(join(dir, file)));
+  await writeFile(join(dir, SRI_FILE), `${JSON.stringify(hashes, null, 2)}\n`);
 }
 
 /**
@@ -155,7 +245,7 @@ function browserBuild(name: string, file: string, emptyOutDir: boolean): BuildEn
 }
 
 export default defineConfig({
-  plugins: [qrcodeFacade(), jsqrAsEsModule(), minifyCssTemplates(), checkEntries()],
+  plugins: [qrcodeFacade(), jsqrAsEsModule(), inlineEntryImports(), minifyCssTemplates(), checkEntries()],
   environments: {
     client: { build: browserBuild('satang', 'src/elements/index.ts', true) },
     checkout: { consumer: 'client', build: browserBuild('satang-checkout', 'src/elements/checkout.ts', false) },
@@ -169,6 +259,9 @@ export default defineConfig({
         if (!environment) throw new Error(`no ${name} environment to build`);
         await builder.build(environment);
       }
+      const outDir = join(builder.config.root, OUT_DIR);
+      await checkChunksShippedOnce(outDir);
+      await writeSri(outDir);
     },
   },
 });

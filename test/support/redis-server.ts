@@ -36,6 +36,7 @@ export async function startRedisServer(options: { cluster?: boolean } = {}): Pro
   let child: ChildProcess | undefined;
 
   const start = async () => {
+    if (child !== undefined) return;
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
     if (options.cluster) {
       // A fresh node every start: the config file of the one before would bring its slots back.
@@ -43,6 +44,9 @@ export async function startRedisServer(options: { cluster?: boolean } = {}): Pro
       args.push('--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf');
     }
     const started = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    started.once('exit', () => {
+      if (child === started) child = undefined;
+    });
     let output = '';
     started.stdout.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4_000)));
     started.stderr.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4_000)));
@@ -76,6 +80,14 @@ export async function startRedisServer(options: { cluster?: boolean } = {}): Pro
     clearTimeout(killer);
   };
 
+  // A test run that ends without its afterAll (a crash, a timeout) leaves no server behind.
+  process.once('exit', () => {
+    try {
+      if (child?.pid !== undefined) process.kill(child.pid, 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
+  });
   await start();
   return {
     port,

@@ -175,17 +175,24 @@ export class RedisCheckoutStore implements CheckoutStore {
     this.#closed = true;
     const channels = [...this.#channels];
     this.#channels.clear();
-    const ready = this.#subscriberReady;
     this.#subscriberReady = undefined;
-    const subscriber = ready === undefined ? undefined : await ready;
+    const subscriber = this.#subscriber;
     if (subscriber === undefined) return;
     subscriber.off('ready', this.#resubscribe);
-    subscriber.off('error', this.#reportError);
+    if (!this.#ownSubscriber) {
+      // The shop's connection stays open: only the store's channels are left.
+      for (const [name, channel] of channels) subscriber.unsubscribe(name, channel.dispatch).catch(() => undefined);
+      return;
+    }
+    this.#subscriber = undefined;
     try {
-      if (this.#ownSubscriber) await subscriber.close();
-      else await Promise.all(channels.map(([name, channel]) => subscriber.unsubscribe(name, channel.dispatch)));
+      // Still connecting (Redis is away) it has nothing to say goodbye to: it stops trying.
+      if (subscriber.isReady) await subscriber.close();
+      else subscriber.destroy();
     } catch {
-      // Already closed, or Redis is away: nothing of the store's is left listening either way.
+      // Already closed: nothing of the store's is left open either way.
+    } finally {
+      subscriber.off('error', this.#reportError);
     }
   }
 

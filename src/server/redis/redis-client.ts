@@ -27,6 +27,7 @@ export interface RedisSubscriber {
   subscribe(channel: string, listener: RedisMessageListener): Promise<unknown>;
   unsubscribe(channel: string, listener: RedisMessageListener): Promise<unknown>;
   close(): Promise<unknown>;
+  destroy(): void;
   on(event: 'error', listener: (error: Error) => void): unknown;
   on(event: 'ready', listener: () => void): unknown;
   off(event: 'error', listener: (error: Error) => void): unknown;

@@ -1,10 +1,13 @@
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../../src/core/schemas/webhook-events.js';
 import { SERVICE_HEADERS } from '../../src/core/constants.js';
 import { Sandbox } from '../../src/sandbox/index.js';
-import { MemoryCheckoutStore, type OrderEvent, type ResolvedOrder } from '../../src/server/index.js';
+import { MemoryCheckoutStore, type CheckoutStore, type OrderEvent, type ResolvedOrder } from '../../src/server/index.js';
+import { RedisCheckoutStore } from '../../src/server/redis/index.js';
 import { BASE, createCheckoutHarness, WEBHOOK_KEY, type CheckoutHarness } from '../support/checkout-harness.js';
+import { startRedisServer, stopRedisServer, type RedisServer } from '../support/redis-server.js';
 import { ORIGIN } from '../support/sandbox-client.js';
 import { count, fuzzParameters, fuzzTestTimeout, printTally } from './arbitraries.js';
 
@@ -84,12 +87,12 @@ class World {
   readonly orderEvents: OrderEvent[] = [];
   #keys = 0;
 
-  constructor() {
+  constructor(store: CheckoutStore = new MemoryCheckoutStore()) {
     const orders: Record<string, ResolvedOrder> = {};
     this.harness = createCheckoutHarness(
       orders,
       {
-        store: new MemoryCheckoutStore(),
+        store,
         statusPollIntervalMs: 60_000,
         rateLimit: false,
         // The shop as the demo is: a paid order is no longer for sale, and no longer repriced.
@@ -298,22 +301,60 @@ function check(world: World): void {
   for (const refund of refunds.filter((r) => r.status === 'SUCCEEDED')) expect(handled).toContain(`refund.succeeded ${refund.refundId} SUCCEEDED`);
 }
 
+/** One run of a plan on a fresh world, its invariants checked. */
+async function runPlan(plan: Action[][], store?: CheckoutStore): Promise<void> {
+  const world = new World(store);
+  try {
+    for (const step of plan) await Promise.all(step.map((a) => world.run(a)));
+    await world.drain();
+    check(world);
+  } finally {
+    world.sandbox.close();
+  }
+}
+
 describe('the money invariants under random interleavings', () => {
   afterAll(() => printTally('money invariants'));
 
   it('keep one payment per order, the approved amount, paid in full and every webhook once', { timeout: fuzzTestTimeout() }, async () => {
     await fc.assert(
+      fc.asyncProperty(steps, (plan) => runPlan(plan)),
+      fuzzParameters(0.25),
+    );
+  });
+});
+
+describe('the money invariants with the store on Redis', () => {
+  let server: RedisServer | undefined;
+  let client: ReturnType<typeof createClient> | undefined;
+
+  beforeAll(async () => {
+    server = await startRedisServer();
+    client = createClient({ url: server.url });
+    client.on('error', () => undefined);
+    await client.connect();
+  }, 30_000);
+
+  afterAll(async () => {
+    await client?.close();
+    await stopRedisServer(server);
+  });
+
+  // A few runs of the same property through a real Redis (a fresh key prefix each): its atomic
+  // claims, versions and expiries must keep every invariant the in-memory store keeps.
+  it('hold as they do in memory', { timeout: fuzzTestTimeout() }, async () => {
+    let run = 0;
+    await fc.assert(
       fc.asyncProperty(steps, async (plan) => {
-        const world = new World();
+        run += 1;
+        const store = new RedisCheckoutStore({ client: client!, keyPrefix: `fuzz-${process.pid}-${run}:` });
         try {
-          for (const step of plan) await Promise.all(step.map((a) => world.run(a)));
-          await world.drain();
-          check(world);
+          await runPlan(plan, store);
         } finally {
-          world.sandbox.close();
+          await store.close();
         }
       }),
-      fuzzParameters(0.25),
+      fuzzParameters(0.05),
     );
   });
 });

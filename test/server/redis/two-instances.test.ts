@@ -1,3 +1,4 @@
+import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SERVICE_HEADERS } from '../../../src/core/constants.js';
 import { signWebhookPayload } from '../../../src/core/webhook-signature.js';
@@ -14,15 +15,50 @@ import { startRedisServer, stopRedisServer, type RedisServer } from '../../suppo
 
 let server: RedisServer | undefined;
 let fleet: CheckoutFleet | undefined;
+let prefix = '';
 let runs = 0;
+
+/** Every kind of key the handler writes, as the README's key layout lists them. */
+const KEY_KINDS = [
+  'rate',
+  'charge',
+  'sent',
+  'answered',
+  'order-lock',
+  'order-reference',
+  'pending',
+  'attempt',
+  'paid',
+  'settling',
+  'outcome',
+  'told',
+  'auto-refund',
+  'status',
+  'webhook',
+  'webhook-newest',
+];
 
 beforeAll(async () => {
   server = await startRedisServer();
 }, 30_000);
 
 afterEach(async () => {
-  await fleet?.close();
-  fleet = undefined;
+  // What the fleet left in Redis: only the kinds of key the README lists, each with an expiry.
+  const node = createClient({ url: server!.url });
+  await node.connect();
+  try {
+    const keys: string[] = [];
+    for await (const batch of node.scanIterator({ MATCH: `${prefix}*`, COUNT: 1_000 })) keys.push(...batch);
+    expect(keys.length).toBeGreaterThan(0);
+    for (const key of keys) {
+      expect(KEY_KINDS, key).toContain(key.slice(prefix.length).split(':')[0]);
+      expect(await node.pTTL(key), key).toBeGreaterThan(0);
+    }
+  } finally {
+    await node.close();
+    await fleet?.close();
+    fleet = undefined;
+  }
 });
 
 afterAll(async () => {
@@ -33,7 +69,8 @@ const PRICE = 24_500;
 
 async function setUp(options: Omit<Parameters<typeof createCheckoutFleet>[0], 'redisUrl' | 'keyPrefix'> = {}): Promise<CheckoutFleet> {
   runs += 1;
-  fleet = await createCheckoutFleet({ redisUrl: server!.url, keyPrefix: `fleet-${process.pid}-${runs}:`, ...options });
+  prefix = `fleet-${process.pid}-${runs}:`;
+  fleet = await createCheckoutFleet({ redisUrl: server!.url, keyPrefix: prefix, ...options });
   return fleet;
 }
 
@@ -152,6 +189,9 @@ describe('two instances sharing Redis', () => {
     const [a, b] = shop.instances as [CheckoutFleet['instances'][0], CheckoutFleet['instances'][0]];
     shop.orders.set('cart-1', { amount: PRICE, currency: 'THB', referenceId: 'order-1' });
     const qr = await pay(shop, a, 'cart-1', QR, 'tab-a');
+    // Windows are fixed (they start on whole minutes): the reads must all fall in one.
+    const leftMs = 60_000 - (Date.now() % 60_000);
+    if (leftMs < 3_000) await new Promise((resolve) => setTimeout(resolve, leftMs + 50));
     const statuses: number[] = [];
     for (let i = 0; i < 6; i += 1) statuses.push((await readStatus(i % 2 === 0 ? a : b, qr.body.chargeId, qr.body.statusToken)).status);
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);

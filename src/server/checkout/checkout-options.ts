@@ -124,7 +124,11 @@ export interface CheckoutHandlerOptions {
    * ({@link ORDER_RECORD_TTL_MS}).
    */
   onOrder?: (event: OrderEvent) => void | Promise<void>;
-  /** Shared state; in memory by default. */
+  /**
+   * Shared state; in memory by default (one process). Behind a load balancer, give every instance
+   * a store on one Redis (`RedisCheckoutStore` from `satang/server/redis`) and the same
+   * `statusTokenSecret`. A store that cannot answer makes the request a 503 (`CheckoutStoreError`).
+   */
   store?: CheckoutStore;
   /**
    * Per-client fixed-window limits, or `false` to leave limiting to the platform. Slip checks

@@ -4,6 +4,7 @@ import { checkHeaderPrefix, DEFAULT_SERVICE_HEADER_PREFIX } from '../core/consta
 import { SANDBOX_DASHBOARD_PATH } from './dashboard/dashboard.js';
 import { SANDBOX_DEFAULTS, SANDBOX_TEST_CARDS } from './defaults.js';
 import { SANDBOX_PAGES_PATH } from './http/page-layout.js';
+import { SANDBOX_MAX_CHARGES } from './store/sandbox-store.js';
 import { listenSandbox } from './listen.js';
 import type { SandboxPartner } from './partners/authenticate.js';
 import { defaultSandboxMerchant, type SandboxMerchant } from './partners/sandbox-merchant.js';
@@ -23,6 +24,7 @@ Options (each also read from the environment variable shown):
   --webhook-url <url>      where webhooks are sent    SANDBOX_WEBHOOK_URL (none: no webhooks)
   --webhook-key <base64>   webhook signing key        SANDBOX_WEBHOOK_KEY
   --public-url <url>       origin written into hosted-page links  SANDBOX_PUBLIC_URL
+  --max-charges <n>        charges kept, oldest forgotten first  SANDBOX_MAX_CHARGES (default ${SANDBOX_MAX_CHARGES})
   --header-prefix <p>      prefix of the service's headers  SANDBOX_HEADER_PREFIX
                            (default ${DEFAULT_SERVICE_HEADER_PREFIX}, the live service's; e.g. X-Service-)
   --no-dashboard           no dashboard at ${SANDBOX_DASHBOARD_PATH}  SANDBOX_DASHBOARD=off
@@ -47,6 +49,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv) {
       'webhook-key': { type: 'string' },
       'public-url': { type: 'string' },
       'header-prefix': { type: 'string' },
+      'max-charges': { type: 'string' },
       'no-dashboard': { type: 'boolean' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -70,6 +73,10 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv) {
   const publicUrl = pick('public-url', 'SANDBOX_PUBLIC_URL');
   if (publicUrl !== undefined && !(isHttpUrl(publicUrl) && new URL(publicUrl).origin === publicUrl.replace(/\/$/, ''))) throw new Error(`--public-url must be an origin such as http://localhost:4010, not "${publicUrl}"`);
 
+  const maxChargesText = pick('max-charges', 'SANDBOX_MAX_CHARGES');
+  if (maxChargesText !== undefined && (!/^\d+$/.test(maxChargesText) || Number(maxChargesText) < 1 || !Number.isSafeInteger(Number(maxChargesText)))) {
+    throw new Error(`--max-charges must be a whole number of at least 1, not "${maxChargesText}"`);
+  }
   const headerPrefixText = pick('header-prefix', 'SANDBOX_HEADER_PREFIX') ?? DEFAULT_SERVICE_HEADER_PREFIX;
   const headerPrefix = checkHeaderPrefix(headerPrefixText, '--header-prefix');
 
@@ -98,6 +105,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv) {
     partners: [{ partnerId, apiKey: pick('partner-key', 'SANDBOX_PARTNER_KEY') ?? SANDBOX_DEFAULTS.partnerApiKey }] as [SandboxPartner],
     webhook: { url: webhookUrl, webhookKeyBase64 },
     headerPrefix,
+    ...(maxChargesText === undefined ? {} : { maxCharges: Number(maxChargesText) }),
     ...(publicUrl ? { publicUrl: publicUrl.replace(/\/$/, '') } : {}),
     ...(noDashboard ? { dashboard: false as const } : {}),
   };

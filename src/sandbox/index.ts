@@ -31,6 +31,7 @@ export {
   type TestCard,
 } from './defaults.js';
 export { SANDBOX_PAGES_PATH } from './http/page-layout.js';
+export { SANDBOX_MAX_CARD_TOKENS, SANDBOX_MAX_CHARGES } from './store/sandbox-store.js';
 export { SANDBOX_DASHBOARD_PATH } from './dashboard/dashboard.js';
 export { SANDBOX_DASHBOARD_SESSION_TTL_MS } from './dashboard/dashboard-sessions.js';
 export { SANDBOX_CARD_AUTHORIZATION_TTL_MS } from './authorizations/card-authorizations.js';

@@ -22,7 +22,7 @@ import { paymentLinkRoutes } from './payment-links/payment-link-routes.js';
 import { SandboxPaymentLinks } from './payment-links/payment-links.js';
 import { SandboxQrSlips } from './slips/qr-slips.js';
 import { slipRoutes } from './slips/slip-routes.js';
-import { SandboxStore } from './store/sandbox-store.js';
+import { SANDBOX_MAX_CHARGES, SandboxStore } from './store/sandbox-store.js';
 import { WEBHOOK_DELIVERIES, WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher.js';
 import { webhookRoutes } from './webhooks/webhook-routes.js';
 
@@ -51,6 +51,12 @@ export interface SandboxOptions {
   maxBodyBytes?: number;
   /** Largest slip verification body, picture included (default {@link SANDBOX_MAX_UPLOAD_BYTES}). */
   maxUploadBytes?: number;
+  /**
+   * Most charges kept (default {@link SANDBOX_MAX_CHARGES}); past it the oldest is forgotten with
+   * its refunds and transactions (reading it then answers 404), so memory stays bounded however
+   * long the sandbox runs.
+   */
+  maxCharges?: number;
   /** Delay before a refund leaves PENDING. */
   refundSettleDelayMs?: number;
   /**
@@ -84,7 +90,7 @@ export interface SandboxOptions {
  * table made of every feature's routes.
  */
 export class Sandbox {
-  readonly store = new SandboxStore();
+  readonly store: SandboxStore;
   readonly payments: SandboxPayments;
   readonly authorizations: SandboxAuthorizations;
   readonly paymentLinks: SandboxPaymentLinks;
@@ -107,6 +113,7 @@ export class Sandbox {
 
   constructor(options: SandboxOptions = {}) {
     const now = options.now ?? (() => new Date());
+    this.store = new SandboxStore({ maxCharges: checkMaxCharges(options.maxCharges) });
     const headers = serviceHeaders(checkHeaderPrefix(options.headerPrefix ?? DEFAULT_SERVICE_HEADER_PREFIX));
     this.headers = headers;
     this.#corsHeaders = corsHeaders(headers);
@@ -205,6 +212,12 @@ export class Sandbox {
     this.faults.close();
     this.bolt.close();
   }
+}
+
+function checkMaxCharges(value: unknown): number {
+  if (value === undefined) return SANDBOX_MAX_CHARGES;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw new TypeError(`maxCharges must be a whole number of at least 1, not ${JSON.stringify(value)}`);
+  return value;
 }
 
 /** Creates a sandbox; see {@link Sandbox}. */

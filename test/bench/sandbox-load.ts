@@ -10,6 +10,12 @@ import { Sandbox, SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
  * succeeds at once), one request at a time through `sandbox.fetch` (the whole request path:
  * routing, authentication, body parsing and validation, idempotency record, store), and prints
  * one line of JSON. Heap figures are after a forced GC when node runs with --expose-gc.
+ *
+ * Along the way it times the charge list (`GET /api/v1/charges?limit=20`, and filtered by a
+ * reference) at 1,000 charges and again at `charges`: an index kept in creation order makes the
+ * two the same. The sandbox keeps `charges` charges (`maxCharges`); a last phase makes another
+ * `charges / 4` payments and reads the heap again: past its cap the sandbox forgets the oldest, so
+ * the heap stays where it was.
  */
 
 export interface SandboxLoadResult {
@@ -30,6 +36,36 @@ export interface SandboxLoadResult {
   /** (after - before) / charges, bytes: the charge, its token, its idempotency records. */
   heapBytesPerCharge: number;
   rssAfter: number;
+  /** Mean time of one list call (limit 20, newest first) at 1,000 charges and at `charges`, ms. */
+  listMsAt1k: number;
+  listMsAtFull: number;
+  /** listMsAtFull / listMsAt1k: 1 when the list costs the same whatever the store holds. */
+  listRatio: number;
+  /** The same for a list filtered by `referenceId`. */
+  filteredListMsAt1k: number;
+  filteredListMsAtFull: number;
+  filteredListRatio: number;
+  /** Payments made past the cap, and the heap after them over the heap at the cap. */
+  overflowCharges: number;
+  heapUsedAfterOverflow: number;
+  overflowHeapRatio: number;
+  /** Charges the sandbox held at the end: its cap. */
+  chargesHeld: number;
+}
+
+/** List calls per timing; the first tenth warms up and is not counted. */
+const LIST_CALLS = 400;
+
+async function timeList(sandbox: Sandbox, query: string): Promise<number> {
+  const call = async () => {
+    const response = await sandbox.fetch(new Request(`${ORIGIN}/api/v1/charges?${query}`, { headers: { authorization: API_AUTH } }));
+    const body = (await response.json()) as { data?: unknown[] };
+    if (response.status !== 200 || body.data?.length === undefined) throw new Error(`GET /api/v1/charges?${query}: ${response.status}`);
+  };
+  for (let i = 0; i < LIST_CALLS / 10; i += 1) await call();
+  const started = performance.now();
+  for (let i = 0; i < LIST_CALLS; i += 1) await call();
+  return (performance.now() - started) / LIST_CALLS;
 }
 
 const ORIGIN = 'http://127.0.0.1:4010';
@@ -62,7 +98,7 @@ async function post(sandbox: Sandbox, path: string, auth: string, body: unknown,
 }
 
 async function runSandboxLoad(charges: number): Promise<SandboxLoadResult> {
-  const sandbox = new Sandbox();
+  const sandbox = new Sandbox({ maxCharges: charges });
   const before = heapUsed();
 
   const tokens: string[] = [];
@@ -79,6 +115,8 @@ async function runSandboxLoad(charges: number): Promise<SandboxLoadResult> {
   }
   const tokenSeconds = (performance.now() - started) / 1000;
 
+  let listMsAt1k = Number.NaN;
+  let filteredListMsAt1k = Number.NaN;
   let settledAtOnce = 0;
   let lastChargeId = '';
   const blockSize = Math.max(1, Math.floor(charges / 10));
@@ -100,6 +138,15 @@ async function runSandboxLoad(charges: number): Promise<SandboxLoadResult> {
     );
     if (charge.actionRequired === 'NONE') settledAtOnce += 1;
     lastChargeId = charge.chargeId as string;
+    if (i + 1 === 1_000) {
+      // The timing is left out of the charge rate.
+      const paused = performance.now();
+      listMsAt1k = await timeList(sandbox, 'limit=20');
+      filteredListMsAt1k = await timeList(sandbox, 'limit=20&referenceId=order-500');
+      const pause = performance.now() - paused;
+      blockStarted += pause;
+      started += pause;
+    }
   }
   const ended = performance.now();
   if (charges % blockSize === 0) chargeBlocksPerSecond.push(blockSize / ((ended - blockStarted) / 1000));
@@ -109,6 +156,22 @@ async function runSandboxLoad(charges: number): Promise<SandboxLoadResult> {
   const lastStatus = String(((await last.json()) as { status?: unknown }).status);
 
   const after = heapUsed();
+  const listMsAtFull = await timeList(sandbox, 'limit=20');
+  const filteredListMsAtFull = await timeList(sandbox, 'limit=20&referenceId=order-500');
+
+  // Past the cap: every new payment makes the sandbox forget its oldest.
+  const overflowCharges = Math.floor(charges / 4);
+  for (let i = 0; i < overflowCharges; i += 1) {
+    const token = await post(sandbox, '/client/v1/card-tokens', CLIENT_AUTH, { pan: '4111111111111111', expiryMonth: 12, expiryYear: EXPIRY_YEAR, cardHolderName: 'Somchai Jaidee' }, `more-token-${i}`);
+    await post(
+      sandbox,
+      '/api/v1/charges',
+      API_AUTH,
+      { amount: 10_000, currency: 'THB', referenceId: `more-${i}`, paymentMethod: { paymentMethodType: 'CARD_TOKEN', cardToken: { cardTokenId: token.id, securityCode: '123' } } },
+      `more-charge-${i}`,
+    );
+  }
+  const afterOverflow = heapUsed();
   const result: SandboxLoadResult = {
     charges,
     tokensPerSecond: charges / tokenSeconds,
@@ -122,6 +185,16 @@ async function runSandboxLoad(charges: number): Promise<SandboxLoadResult> {
     heapUsedAfter: after,
     heapBytesPerCharge: (after - before) / charges,
     rssAfter: process.memoryUsage().rss,
+    listMsAt1k,
+    listMsAtFull,
+    listRatio: listMsAtFull / listMsAt1k,
+    filteredListMsAt1k,
+    filteredListMsAtFull,
+    filteredListRatio: filteredListMsAtFull / filteredListMsAt1k,
+    overflowCharges,
+    heapUsedAfterOverflow: afterOverflow,
+    overflowHeapRatio: (afterOverflow - before) / (after - before),
+    chargesHeld: sandbox.store.charges.size,
   };
   sandbox.close();
   return result;

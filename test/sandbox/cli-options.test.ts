@@ -221,4 +221,16 @@ describe('parseCliOptions with URLs that only look right', () => {
       expect(parseError([], { SANDBOX_HEADER_PREFIX: prefix })).toMatch(/--header-prefix must be/);
     });
   });
+
+  describe('--max-charges', () => {
+    it('is left to the sandbox unless set, from the flag over SANDBOX_MAX_CHARGES', () => {
+      expect(parseCliOptions([], {})).not.toHaveProperty('maxCharges');
+      expect(parseCliOptions([], { SANDBOX_MAX_CHARGES: '500' }).maxCharges).toBe(500);
+      expect(parseCliOptions(['--max-charges', '7'], { SANDBOX_MAX_CHARGES: '500' }).maxCharges).toBe(7);
+    });
+
+    it.each([['0'], ['-1'], ['1.5'], ['many'], ['99999999999999999999']])('refuses %j', (value) => {
+      expect(parseError([`--max-charges=${value}`])).toMatch(/--max-charges must be a whole number of at least 1/);
+    });
+  });
 });

@@ -7,7 +7,7 @@ import type { ChargeOutcome } from '../charges/charge-records.js';
 import type { SandboxMerchant } from '../partners/sandbox-merchant.js';
 import type { SandboxPayments } from '../charges/sandbox-payments.js';
 import { newId } from '../store/ids.js';
-import { defineStoreSlice, pageNewestFirst, type SandboxStore } from '../store/sandbox-store.js';
+import { defineStoreSlice, indexKeys, pageNewestFirst, type SandboxStore } from '../store/sandbox-store.js';
 import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { boltChargeDraft, boltPaymentMethod, SANDBOX_BOLT_CARD } from './bolt-charge.js';
 import type { BoltConnections } from './bolt-connections.js';
@@ -229,8 +229,8 @@ export class BoltIntents {
     if (intent.status === 'PAID' && intent.latestChargeId) {
       let refunded = 0;
       let lastAt = '';
-      for (const { refund } of this.#options.store.refunds.values()) {
-        if (refund.chargeId !== intent.latestChargeId || refund.status !== 'SUCCEEDED') continue;
+      for (const { refund } of this.#options.store.refunds.newestFirst(indexKeys.charge(intent.latestChargeId))) {
+        if (refund.status !== 'SUCCEEDED') continue;
         refunded += refund.amount;
         if (refund.updatedAt > lastAt) lastAt = refund.updatedAt;
       }

@@ -4,7 +4,7 @@ import { parseRequest } from '../http/parse-request.js';
 import { SandboxError } from '../http/sandbox-error.js';
 import type { SandboxMerchant } from '../partners/sandbox-merchant.js';
 import { newId } from '../store/ids.js';
-import type { SandboxStore } from '../store/sandbox-store.js';
+import { indexKeys, type SandboxStore } from '../store/sandbox-store.js';
 import { unrefTimer } from '../unref-timer.js';
 import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import type { ChargeStateMachine } from './charge-state-machine.js';
@@ -44,8 +44,8 @@ export class SandboxRefunds {
     const { charge } = record;
     if (charge.status === 'PENDING') throw new SandboxError('CHARGE_PENDING', `charge ${charge.chargeId} is still PENDING; refund it once it has SUCCEEDED`);
     if (charge.status === 'FAILED') throw new SandboxError('OPERATION_NOT_ALLOWED_ERROR', `charge ${charge.chargeId} FAILED; only a SUCCEEDED charge can be refunded`);
-    for (const { refund } of store.refunds.values()) {
-      if (refund.chargeId === charge.chargeId && refund.status === 'PENDING') {
+    for (const { refund } of store.refunds.newestFirst(indexKeys.charge(charge.chargeId))) {
+      if (refund.status === 'PENDING') {
         throw new SandboxError('REFUND_PENDING', `refund ${refund.refundId} of this charge is still PENDING`);
       }
     }

@@ -9,7 +9,7 @@ import { parseRequest } from '../http/parse-request.js';
 import { SandboxError } from '../http/sandbox-error.js';
 import type { SandboxMerchant } from '../partners/sandbox-merchant.js';
 import { newId, newQrReference } from '../store/ids.js';
-import { pageNewestFirst, type SandboxStore } from '../store/sandbox-store.js';
+import { indexKeys, type SandboxStore } from '../store/sandbox-store.js';
 import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import type { ChargeOrigin, ChargeOutcome, ChargeRecord, ChargeSettleHook } from './charge-records.js';
 import { ChargeStateMachine } from './charge-state-machine.js';
@@ -178,16 +178,22 @@ export class SandboxPayments {
     filters: { referenceId?: string | undefined; sourceIn?: readonly string[] | undefined; sourceId?: string | undefined },
     page: { limit: number; offset: number },
   ) {
-    return pageNewestFirst(
-      this.store.charges.values(),
-      ({ charge }) =>
-        charge.merchantId === merchant.merchantId &&
-        (filters.referenceId === undefined || charge.referenceId === filters.referenceId) &&
-        (filters.sourceIn === undefined || filters.sourceIn.includes(charge.source)) &&
-        (filters.sourceId === undefined || charge.sourceId === filters.sourceId),
-      ({ charge }) => structuredClone(charge),
-      page,
-    );
+    // The narrowest index the filters allow; the other filters are checked on its records.
+    const { merchantId } = merchant;
+    const [key, rest] =
+      filters.sourceId !== undefined
+        ? [indexKeys.sourceId(merchantId, filters.sourceId), { ...filters, sourceId: undefined }]
+        : filters.referenceId !== undefined
+          ? [indexKeys.reference(merchantId, filters.referenceId), { ...filters, referenceId: undefined }]
+          : filters.sourceIn?.length === 1 && filters.sourceIn[0] !== undefined
+            ? [indexKeys.source(merchantId, filters.sourceIn[0]), { ...filters, sourceIn: undefined }]
+            : [indexKeys.merchant(merchantId), filters];
+    const filtered = rest.referenceId !== undefined || rest.sourceIn !== undefined || rest.sourceId !== undefined;
+    const keep = ({ charge }: ChargeRecord) =>
+      (rest.referenceId === undefined || charge.referenceId === rest.referenceId) &&
+      (rest.sourceIn === undefined || rest.sourceIn.includes(charge.source)) &&
+      (rest.sourceId === undefined || charge.sourceId === rest.sourceId);
+    return this.store.charges.page(key, page, ({ charge }) => structuredClone(charge), filtered ? keep : undefined);
   }
 
   /** Moves a charge to its outcome; see {@link ChargeStateMachine.settle}. */

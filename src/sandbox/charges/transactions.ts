@@ -3,7 +3,7 @@ import type { Transaction } from '../../core/schemas/transaction.js';
 import { SANDBOX_VAT_RATE_BPS } from '../defaults.js';
 import { SandboxError } from '../http/sandbox-error.js';
 import type { SandboxMerchant } from '../partners/sandbox-merchant.js';
-import { pageNewestFirst, type SandboxStore } from '../store/sandbox-store.js';
+import { indexKeys, type SandboxStore } from '../store/sandbox-store.js';
 import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 
 /**
@@ -58,12 +58,7 @@ export class SandboxTransactions {
 
   /** `GET /api/v1/transactions`: newest first. */
   list(merchant: SandboxMerchant, filters: { referenceId?: string | undefined }, page: { limit: number; offset: number }) {
-    return pageNewestFirst(
-      this.#store.transactions.values(),
-      ({ transaction }) =>
-        transaction.merchantId === merchant.merchantId && (filters.referenceId === undefined || transaction.referenceId === filters.referenceId),
-      ({ transaction }) => structuredClone(transaction),
-      page,
-    );
+    const key = filters.referenceId === undefined ? indexKeys.merchant(merchant.merchantId) : indexKeys.reference(merchant.merchantId, filters.referenceId);
+    return this.#store.transactions.page(key, page, ({ transaction }) => structuredClone(transaction));
   }
 }

@@ -7,6 +7,7 @@ import type { ChargeRecord, RefundRecord } from '../../charges/charge-records.js
 import type { SandboxPayments } from '../../charges/sandbox-payments.js';
 import { deliveryMerchantId, type WebhookDelivery, type WebhookDispatcher } from '../../webhooks/webhook-dispatcher.js';
 import type { RelatedTable } from '../dashboard-section.js';
+import { indexKeys } from '../../store/sandbox-store.js';
 
 /** What the dashboard's sections read and act through: the same objects the API routes use. */
 export interface DashboardSectionDeps {
@@ -44,7 +45,7 @@ export function sectionQueries({ payments, webhooks }: DashboardSectionDeps): Se
       );
   return {
     chargesOf: (sourceId) => [...store.charges.values()].filter(({ charge }) => charge.sourceId === sourceId).sort((a, b) => b.seq - a.seq),
-    refundsOf: (chargeId) => [...store.refunds.values()].filter(({ refund }) => refund.chargeId === chargeId).sort((a, b) => b.seq - a.seq),
+    refundsOf: (chargeId) => [...store.refunds.newestFirst(indexKeys.charge(chargeId))],
     deliveries,
     webhooksOf: (merchant, resourceId, ...events) => ({
       title: 'Webhooks',

@@ -95,8 +95,8 @@ export class RedisCheckoutStore implements CheckoutStore {
     const timeoutMs = options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
     if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) throw new RangeError(`commandTimeoutMs must be a positive whole number of milliseconds (got ${String(timeoutMs)})`);
     this.#timeoutMs = timeoutMs;
-    // node-redis drops a command still waiting to be sent at its timeout, so none is sent late.
     this.#given = options.client;
+    // node-redis drops a command still waiting to be sent at its timeout, so none is sent late.
     this.#client = withCommandTimeout(options.client, timeoutMs);
     this.#prefix = options.keyPrefix ?? REDIS_KEY_PREFIX;
     this.#onError = options.onError ?? ((error) => console.error('satang redis store:', error));

@@ -183,7 +183,7 @@ describe('the packed tarball', () => {
     const specifiers = new Set([...readme.matchAll(/['"`](satang(?:\/[\w.-]+)*)['"`]/g)].map((m) => m[1]!));
     const exported = new Set(Object.keys(manifest.exports).map(specifierOf));
     expect([...specifiers].filter((s) => !exported.has(s)), 'README import paths that are not exports').toEqual([]);
-    const files = new Set([...readme.matchAll(/\b(?:node_modules\/satang\/)?(dist\/browser\/[\w./-]+\.(?:js|json))/g)].map((m) => m[1]!));
+    const files = new Set([...readme.matchAll(/\b(?:node_modules\/satang\/)?(dist\/browser\/[\w./-]+\.(?:json|js))\b/g)].map((m) => m[1]!));
     for (const [, name] of readme.matchAll(/<script[^>]*\bsrc="[^"]*\/(satang[\w-]*\.js)"/g)) files.add(`dist/browser/${name!}`);
     expect(files.size, 'the README names the script files').toBeGreaterThan(0);
     expect([...files].filter((f) => !packedPaths.has(f)), 'README files not in the package').toEqual([]);

@@ -22,11 +22,12 @@ import { defineConfig, type BuildEnvironmentOptions, type Plugin } from 'vite';
  * inside): a page that loads it makes one request until a QR is needed. Building the entries in
  * one graph would move their shared code into a common chunk, a second request on every page.
  *
- * Every file in chunks/ is shipped once. The QR libraries do not depend on the entry that loads
- * them, so the three builds write the same bytes under the same name. Code that does depend on
- * its entry (it imports lit and the shared code from it) can be a chunk of one entry only:
- * satang-checkout.js, the entry built for the smallest first download. satang.js and satang-card.js
- * carry that code inline (`inlineEntryImports`).
+ * Every file in chunks/ is shipped once (`vite build` fails otherwise). The QR libraries do not
+ * depend on the entry that loads them, so the three builds write the same bytes under the same
+ * name. Code that does depend on its entry (it imports lit and the shared code from it) can be a
+ * chunk of one entry only: the payment code is a chunk of satang-checkout.js, the entry built for
+ * the smallest first download, and satang.js and satang-card.js carry it inline
+ * (`INLINED_IN_ONE_FILE_BUILDS`).
  *
  * `npm run build:browser` (vite build) builds all three. The dev server (`vite`) serves the project
  * root as it is; none of this applies to it.
@@ -83,17 +84,22 @@ function jsqrAsEsModule(): Plugin {
   };
 }
 
-/** The builds whose entry carries all of its own code: only the QR libraries may be chunks. */
+/** The builds that carry the payment code in their entry file: satang.js and satang-card.js. */
 const ONE_FILE_BUILDS: readonly string[] = ['client', 'card'];
 
 /**
- * Makes `import('./x.js')` of the package's own modules static in the one-file builds: the module
+ * The payment code: what satang-checkout.js fetches right after its first render (and so would be
+ * a chunk of each entry that imports it lazily, under two hashes).
+ */
+const INLINED_IN_ONE_FILE_BUILDS = [/[\\/]src[\\/]elements[\\/]satang-checkout[\\/]pay-path\.ts$/, /[\\/]src[\\/]client[\\/]card-tokens\.ts$/];
+
+/**
+ * Makes `import('./x.js')` of the payment code static in satang.js and satang-card.js: the module
  * goes into the entry instead of a chunk that only this entry could load (satang-checkout.js ships
- * that code as its chunk). The call becomes a promise of an object of the module's exports, so
+ * it as its chunk). The call becomes a promise of an object of the module's exports, so
  * `lazyModule(() => import('./x.js'))` resolves at once. (Not `import * as`: a namespace object
  * needs the bundler's runtime helpers in the entry, and the QR chunk would then import its
- * CommonJS helpers from there, a chunk no other entry could share.) The QR libraries
- * (`import('qrcode')`, `import('jsqr')`) stay lazy everywhere.
+ * CommonJS helpers from there, a chunk no other entry could share.) Other `import()`s stay lazy.
  */
 function inlineEntryImports(): Plugin {
   return {
@@ -102,21 +108,21 @@ function inlineEntryImports(): Plugin {
     async transform(code, id) {
       if (!ONE_FILE_BUILDS.includes(this.environment.name)) return null;
       if (!/[\\/]src[\\/](elements|client)[\\/]/.test(id)) return null;
-      const calls = [...code.matchAll(/\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g)];
-      if (calls.length === 0) return null;
       const statics: string[] = [];
       let inlined = '';
       let copied = 0;
-      for (const [index, call] of calls.entries()) {
+      for (const [index, call] of [...code.matchAll(/\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g)].entries()) {
         const [whole, , specifier = ''] = call;
         const resolved = await this.resolve(specifier, id);
         if (!resolved) this.error(`${id}: cannot resolve ${specifier}`);
+        if (!INLINED_IN_ONE_FILE_BUILDS.some((pattern) => pattern.test(resolved.id))) continue;
         const { exports } = await this.load({ id: resolved.id });
         const local = (n: number) => `__satangInlined${index}_${n}`;
         statics.push(`import { ${exports.map((name, n) => `${name} as ${local(n)}`).join(', ')} } from ${JSON.stringify(specifier)};`);
         inlined += `${code.slice(copied, call.index)}Promise.resolve({ ${exports.map((name, n) => `${JSON.stringify(name)}: ${local(n)}`).join(', ')} })`;
         copied = call.index + whole.length;
       }
+      if (statics.length === 0) return null;
       inlined += code.slice(copied);
       return { code: `${statics.join('')}${inlined}`, map: null };
     },
@@ -125,9 +131,7 @@ function inlineEntryImports(): Plugin {
 
 /**
  * Fails the build when an entry file would need a second request before the first QR code, or
- * lost its element definitions (a side-effect import dropped by tree-shaking, for instance), or
- * when a one-file build would write a chunk of its own (a second copy of code shipped as a chunk
- * of satang-checkout.js).
+ * lost its element definitions (a side-effect import dropped by tree-shaking, for instance).
  */
 function checkEntries(): Plugin {
   return {
@@ -135,14 +139,7 @@ function checkEntries(): Plugin {
     apply: 'build',
     generateBundle(_options, bundle) {
       for (const chunk of Object.values(bundle)) {
-        if (chunk.type !== 'chunk') continue;
-        if (!chunk.isEntry) {
-          const vendor = isQrcodeChunk(chunk.moduleIds) || isJsqrChunk(chunk.moduleIds);
-          if (!vendor && ONE_FILE_BUILDS.includes(this.environment.name)) {
-            this.error(`${chunk.fileName}: the ${this.environment.name} build keeps its own code in its entry; only the QR libraries are chunks`);
-          }
-          continue;
-        }
+        if (chunk.type !== 'chunk' || !chunk.isEntry) continue;
         const problems: string[] = [];
         if (chunk.imports.length > 0) problems.push(`it imports ${chunk.imports.join(', ')} statically`);
         const lazy = chunk.moduleIds.filter((id) => LAZY_ONLY.test(id));
@@ -160,7 +157,11 @@ async function filesIn(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1).replaceAll('\\', '/'));
 }
 
-/** Fails when two files of dist/browser/chunks are the same chunk under two hashes (two copies of one code). */
+/**
+ * Fails when two files of dist/browser/chunks are the same chunk under two hashes: two copies of
+ * one code, because two entries load it lazily and each makes it a chunk importing from itself.
+ * Load it from one entry only, or carry it inline in the others (`INLINED_IN_ONE_FILE_BUILDS`).
+ */
 async function checkChunksShippedOnce(dir: string): Promise<void> {
   const byName = new Map<string, string[]>();
   for (const file of await filesIn(dir)) {
@@ -168,7 +169,9 @@ async function checkChunksShippedOnce(dir: string): Promise<void> {
     if (stem) byName.set(stem, [...(byName.get(stem) ?? []), file]);
   }
   const twice = [...byName.values()].filter((files) => files.length > 1);
-  if (twice.length > 0) throw new Error(`chunks shipped more than once: ${twice.map((files) => files.join(' and ')).join('; ')}`);
+  if (twice.length > 0) {
+    throw new Error(`chunks shipped more than once (see INLINED_IN_ONE_FILE_BUILDS in vite.config.ts): ${twice.map((files) => files.join(' and ')).join('; ')}`);
+  }
 }
 
 /** The name of the file listing the Subresource Integrity hash of every script in dist/browser. */

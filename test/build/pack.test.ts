@@ -398,7 +398,7 @@ describe('the script files in Chromium', () => {
     } finally {
       await page.close();
     }
-  });
+  }, STEP_TIMEOUT_MS);
 
   it('loads the lazy QR chunk through the import map, whose integrity it matches', async () => {
     const qrcode = Object.keys(sri).find((file) => file.startsWith('chunks/qrcode-'));
@@ -421,5 +421,5 @@ describe('the script files in Chromium', () => {
     expect(await loadQr('')).toBe('drawn');
     // A hash that does not match is refused: the import map's integrity is enforced.
     expect(await loadQr('?tamper')).toMatch(/^refused/);
-  });
+  }, STEP_TIMEOUT_MS);
 });

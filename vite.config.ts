@@ -175,10 +175,10 @@ async function checkChunksShippedOnce(dir: string): Promise<void> {
 }
 
 /** The name of the file listing the Subresource Integrity hash of every script in dist/browser. */
-export const SRI_FILE = 'sri.json';
+const SRI_FILE = 'sri.json';
 
 /** `sha384-…`, as an `integrity` attribute or an import map's `integrity` entry takes it. */
-export function integrityOf(content: Uint8Array): string {
+function integrityOf(content: Uint8Array): string {
   return `sha384-${createHash('sha384').update(content).digest('base64')}`;
 }
 

@@ -35,7 +35,7 @@ async function answer(handler: FetchHandler, options: NodeListenerOptions, req: 
     if (bodyAlreadyRead(req)) {
       throw new Error('the request body was already read by another middleware (e.g. express.json()): mount the Satang handler before body parsers, since webhooks are verified over the raw bytes');
     }
-    const response = await handler(toRequest(req, options, res));
+    const response = await handler(await requestOf(req, options, res));
     await writeResponse(response, res);
   } catch (error) {
     // Part of the answer is out: appending an error would pass a corrupt body for a whole one.
@@ -58,7 +58,7 @@ async function answer(handler: FetchHandler, options: NodeListenerOptions, req: 
  * The Fetch `Request` for a Node request, body streamed, aborted when the client goes away: while
  * the body arrives, or (given `res`) at any time before the answer is sent, so a long-poll stops.
  */
-export function toRequest(req: IncomingMessage, options: NodeListenerOptions = {}, res?: ServerResponse): Request {
+export function toRequest(req: IncomingMessage, options: NodeListenerOptions = {}, res?: ServerResponse, bufferedBody?: Uint8Array): Request {
   const secure = 'encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted);
   const origin = options.origin ?? `${secure ? 'https' : 'http'}://${hostOf(req)}`;
   const headers = new Headers();
@@ -83,11 +83,42 @@ export function toRequest(req: IncomingMessage, options: NodeListenerOptions = {
     method,
     headers,
     signal: controller.signal,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+    ...(hasBody ? (bufferedBody ? { body: bufferedBody as Uint8Array<ArrayBuffer> } : { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' }) : {}),
   });
   // Only the socket knows who is calling: kept beside the request, where no client can write it.
   if (req.socket.remoteAddress) rememberSocketAddress(request, req.socket.remoteAddress);
   return request;
+}
+
+/** Bodies up to this size (by their Content-Length) are read into memory before the handler runs. */
+const BUFFERED_BODY_MAX_BYTES = 1024 * 1024;
+
+/**
+ * {@link toRequest}, but a body of a declared length up to {@link BUFFERED_BODY_MAX_BYTES} is read
+ * first and handed over as bytes: no web stream over the socket for the common small JSON body. A
+ * chunked or larger body streams as before, so the handler's own size cap still stops it early.
+ */
+async function requestOf(req: IncomingMessage, options: NodeListenerOptions, res: ServerResponse): Promise<Request> {
+  const declared = Number(req.headers['content-length']);
+  const method = req.method ?? 'GET';
+  if (method === 'GET' || method === 'HEAD' || !Number.isSafeInteger(declared) || declared > BUFFERED_BODY_MAX_BYTES || req.headers['transfer-encoding'] !== undefined) {
+    return toRequest(req, options, res);
+  }
+  const body = await readWhole(req);
+  return toRequest(req, options, res, body);
+}
+
+/** The whole body of a request whose length node:http already holds it to. */
+function readWhole(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('the client closed the connection before its request body arrived'));
+    });
+  });
 }
 
 function bodyAlreadyRead(req: IncomingMessage): boolean {
@@ -101,7 +132,10 @@ function hostOf(req: IncomingMessage): string {
   return host && /^[A-Za-z0-9.\-[\]:]+$/.test(host) ? host : 'localhost';
 }
 
-/** Writes a Fetch `Response` to a Node response, streaming its body. */
+/**
+ * Writes a Fetch `Response` to a Node response: in one write with its length when it declares
+ * one (the checkout handler's JSON answers do), streaming its body otherwise.
+ */
 export async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
   res.statusCode = response.status;
   for (const [name, value] of response.headers) {
@@ -112,6 +146,10 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
   if (cookies.length > 0) res.setHeader('set-cookie', cookies);
   if (!response.body) {
     res.end();
+    return;
+  }
+  if (response.headers.has('content-length')) {
+    res.end(Buffer.from(await response.arrayBuffer()));
     return;
   }
   const reader = response.body.getReader();

@@ -7,7 +7,13 @@ const SECURITY_HEADERS = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
 };
 
-/** A JSON answer of the checkout endpoint, with its security headers. */
+const encoder = new TextEncoder();
+
+/**
+ * A JSON answer of the checkout endpoint, with its security headers and its length (so the Node
+ * adapter sends it in one write, and any host without chunked encoding).
+ */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...SECURITY_HEADERS, ...headers } });
+  const bytes = encoder.encode(JSON.stringify(body));
+  return new Response(bytes, { status, headers: { ...SECURITY_HEADERS, 'content-length': String(bytes.length), ...headers } });
 }

@@ -1,6 +1,7 @@
 import { base64Decode } from '../../core/base64.js';
 import { base64Url } from './base64-url.js';
 import { STATUS_TOKEN_TTL_MS } from './checkout-options.js';
+import { HmacSha256 } from './hashing.js';
 
 const encoder = new TextEncoder();
 const STATUS_TOKEN_CONTEXT = 'satang:status-token:v2';
@@ -48,7 +49,7 @@ interface Verified {
  * The expiry is fixed when a token is signed: changing `ttlMs` affects tokens signed afterwards.
  */
 export class StatusTokens {
-  readonly #key: Promise<CryptoKey>;
+  readonly #key: HmacSha256;
   readonly #ttlMs: number;
   readonly #now: () => number;
   /**
@@ -68,7 +69,7 @@ export class StatusTokens {
     if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw new RangeError(`ttlMs must be a positive whole number of milliseconds (got ${ttlMs})`);
     this.#ttlMs = ttlMs;
     this.#now = options.now ?? (() => Date.now());
-    this.#key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    this.#key = new HmacSha256(secret);
   }
 
   /**
@@ -81,8 +82,8 @@ export class StatusTokens {
     if (reference.length > MAX_REFERENCE_BYTES) throw new RangeError(`referenceId is longer than ${MAX_REFERENCE_BYTES} bytes`);
     const expiry = String(this.#now() + this.#ttlMs);
     const encodedReference = base64Url(reference);
-    const mac = await crypto.subtle.sign('HMAC', await this.#key, signedText(id, kind, encodedReference, expiry));
-    return `v2.${expiry}.${encodedReference}.${base64Url(new Uint8Array(mac))}`;
+    const mac = await this.#key.sign(signedText(id, kind, encodedReference, expiry));
+    return `v2.${expiry}.${encodedReference}.${base64Url(mac)}`;
   }
 
   /**
@@ -114,7 +115,7 @@ export class StatusTokens {
     }
     let genuine: boolean;
     try {
-      genuine = await crypto.subtle.verify('HMAC', await this.#key, mac, signedText(id, kind, encodedReference, expiry));
+      genuine = await this.#key.verify(mac, signedText(id, kind, encodedReference, expiry));
     } catch {
       return INVALID;
     }

@@ -6,6 +6,7 @@ import { cardAuthorizationsApi, type CardAuthorizationsApi } from './card-author
 import { cardTokensApi, type CardTokensApi } from './card-tokens.js';
 import { chargesApi, type ChargesApi } from './charges.js';
 import { resolveCredentials } from './credentials.js';
+import { nodeSend } from './node-send.js';
 import { paymentLinksApi, type PaymentLinksApi } from './payment-links.js';
 import { refundsApi, type RefundsApi } from './refunds.js';
 import { transactionsApi, type TransactionsApi } from './transactions.js';
@@ -35,7 +36,11 @@ export interface ServiceClientOptions {
   maxRetries?: number;
   /** First backoff step; {@link DEFAULT_RETRY_BASE_DELAY_MS} when omitted. */
   retryBaseDelayMs?: number;
-  /** The Fetch function to send with, e.g. a sandbox's `fetch`; `globalThis.fetch` when omitted. */
+  /**
+   * The Fetch function to send with, e.g. a sandbox's `fetch`. When omitted: on Node, `node:http`
+   * (`node:https`) with one keep-alive agent for this client (the global `fetch` if something
+   * replaced it, such as instrumentation or a mock); elsewhere, `globalThis.fetch`.
+   */
   fetch?: (input: Request) => Promise<Response>;
   /** Sent as `User-Agent`, so the service's logs can tell your integration apart. */
   userAgent?: string;
@@ -132,6 +137,8 @@ export class ServiceClient {
       retryBaseDelayMs,
       // Looked up at call time, so a fetch installed or replaced after construction is used.
       fetch: opts.fetch ?? ((request) => globalThis.fetch(request)),
+      // On Node, without a fetch of the caller's: node:http on one keep-alive agent.
+      send: opts.fetch === undefined ? nodeSend(baseUrl) : undefined,
     });
 
     this.charges = chargesApi(transport);

@@ -3,6 +3,7 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH, type ServiceHeaders } from '../../core/cons
 import { describeFieldIssues, toFieldIssues } from '../../core/validation.js';
 import { ConfigurationError, errorFromResponse, ServiceUnavailableError, UnexpectedResponseError, ValidationError, type ServiceError } from '../errors.js';
 import { sleep, untilAborted } from '../abortable.js';
+import { fetchWasReplaced, type Send, type WireAnswer } from './node-send.js';
 
 /** How long one attempt may take, from sending the request to the last byte of the answer. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -71,6 +72,11 @@ export interface TransportSettings {
   maxRetries: number;
   retryBaseDelayMs: number;
   fetch: (input: Request) => Promise<Response>;
+  /**
+   * Sends without Fetch objects (Node's `node:http`, see `./node-send.ts`) when set and no
+   * `fetch` was given or installed over the global one; `fetch` otherwise.
+   */
+  send: Send | undefined;
 }
 
 /** What one attempt came to, when it did not settle the call. */
@@ -169,20 +175,29 @@ export class ServiceTransport {
     const onCallerAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onCallerAbort, { once: true });
     try {
-      let response: Response;
+      let response: Pick<WireAnswer, 'status' | 'headers'>;
       let text: string;
       try {
-        const sent = new Request(request.url, {
-          method: call.method,
-          headers: request.headers,
-          body: request.body,
-          signal: controller.signal,
-          // The service never redirects; following one could carry the body and key elsewhere.
-          redirect: 'manual',
-        });
-        // Raced with the signal, so an injected fetch that ignores it still cannot hang the call.
-        response = await untilAborted(this.#settings.fetch(sent), controller.signal);
-        text = await untilAborted(response.text(), controller.signal);
+        const { send } = this.#settings;
+        if (send && !fetchWasReplaced()) {
+          // node:http never follows a redirect, so a 3xx is answered as it is, like `redirect: 'manual'`.
+          const answer = await untilAborted(send({ url: request.url, method: call.method, headers: request.headers, body: request.body, signal: controller.signal }), controller.signal);
+          response = answer;
+          text = answer.text;
+        } else {
+          const sent = new Request(request.url, {
+            method: call.method,
+            headers: request.headers,
+            body: request.body,
+            signal: controller.signal,
+            // The service never redirects; following one could carry the body and key elsewhere.
+            redirect: 'manual',
+          });
+          // Raced with the signal, so an injected fetch that ignores it still cannot hang the call.
+          const fetched = await untilAborted(this.#settings.fetch(sent), controller.signal);
+          response = fetched;
+          text = await untilAborted(fetched.text(), controller.signal);
+        }
       } catch (cause) {
         if (signal?.aborted) throw signal.reason;
         if (controller.signal.aborted) {

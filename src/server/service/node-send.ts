@@ -1,0 +1,96 @@
+/**
+ * How the service client sends on Node when it was given no `fetch`: `node:http` / `node:https`
+ * with one keep-alive agent per client, no Fetch `Request`/`Response` objects or web streams per
+ * call. Reached through `process.getBuiltinModule`, never imported, so the client still loads
+ * wherever only the Fetch API exists (there it uses `fetch`).
+ */
+
+/** One call as it goes on the wire. */
+export interface WireRequest {
+  url: string;
+  method: string;
+  headers: Headers;
+  body: string | undefined;
+  signal: AbortSignal;
+}
+
+/** An answer, read whole. */
+export interface WireAnswer {
+  status: number;
+  headers: { get(name: string): string | null };
+  text: string;
+}
+
+export type Send = (request: WireRequest) => Promise<WireAnswer>;
+
+interface NodeIncoming {
+  statusCode?: number;
+  headers: Record<string, string | string[] | undefined>;
+  on(event: 'data', listener: (chunk: Uint8Array) => void): NodeIncoming;
+  on(event: 'end' | 'aborted', listener: () => void): NodeIncoming;
+  on(event: 'error', listener: (error: Error) => void): NodeIncoming;
+}
+
+interface NodeClientRequest {
+  on(event: 'error', listener: (error: Error) => void): NodeClientRequest;
+  end(body?: string): void;
+}
+
+interface NodeHttp {
+  Agent: new (options: { keepAlive: boolean; keepAliveMsecs?: number; maxSockets?: number }) => unknown;
+  request(url: URL, options: Record<string, unknown>, onResponse: (response: NodeIncoming) => void): NodeClientRequest;
+}
+
+function builtin(id: string): unknown {
+  try {
+    const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+    return typeof getBuiltinModule === 'function' ? getBuiltinModule(id) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The fetch Node had when this module loaded: one replaced since (instrumentation, a mock) is used instead. */
+const ORIGINAL_FETCH = globalThis.fetch;
+
+/** Whether a call should go through `globalThis.fetch` after all: someone replaced it on purpose. */
+export function fetchWasReplaced(): boolean {
+  return globalThis.fetch !== ORIGINAL_FETCH;
+}
+
+/** A sender for `baseUrl` on Node, or undefined where `node:http` is not available. */
+export function nodeSend(baseUrl: string): Send | undefined {
+  const secure = new URL(baseUrl).protocol === 'https:';
+  const http = builtin(secure ? 'node:https' : 'node:http') as NodeHttp | undefined;
+  const decoder = builtin('node:buffer') as { Buffer: { concat(chunks: Uint8Array[]): Uint8Array & { toString(encoding: 'utf8'): string } } } | undefined;
+  if (!http || !decoder) return undefined;
+  const agent = new http.Agent({ keepAlive: true, keepAliveMsecs: 30_000 });
+  const { Buffer } = decoder;
+  return (request) =>
+    new Promise<WireAnswer>((resolve, reject) => {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of request.headers) headers[name] = value;
+      if (request.body !== undefined) headers['content-length'] = String(new TextEncoder().encode(request.body).length);
+      const sent = http.request(new URL(request.url), { method: request.method, headers, agent, signal: request.signal }, (response) => {
+        const chunks: Uint8Array[] = [];
+        response.on('data', (chunk) => chunks.push(chunk));
+        response.on('aborted', () => reject(new Error('the connection closed before the whole answer arrived')));
+        response.on('error', reject);
+        response.on('end', () => {
+          const all = response.headers;
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: {
+              get: (name) => {
+                const value = all[name.toLowerCase()];
+                return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+              },
+            },
+            text: Buffer.concat(chunks).toString('utf8'),
+          });
+        });
+      });
+      sent.on('error', reject);
+      sent.end(request.body);
+    });
+}

@@ -1,0 +1,150 @@
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface, type Interface } from 'node:readline';
+import { REPO_ROOT } from './sizes.js';
+
+/**
+ * Charge creation through the checkout handler against its floor, a bare forwarding proxy, in
+ * front of the same sandbox, in one run:
+ *
+ *   handler  POST {shop}/api/checkout/charges   toNodeListener(createCheckoutHandler(…)) on node:http:
+ *                                               prices the order, takes the attempt lock, calls
+ *                                               the service, signs a status token
+ *   bare     POST {bare}/charges                adds the API key and an idempotency key, pipes
+ *                                               the body to POST /api/v1/charges (proxy-target.ts)
+ *
+ * Every request is a new PromptPay QR charge of a new order (so no answer is replayed), 16 at a
+ * time (autocannon), runs alternated bare / handler / handler / bare. Each server runs in a
+ * process of its own and reports its CPU time, so the CPU per request is the server's own.
+ */
+
+const TARGET = join(REPO_ROOT, 'test/bench/proxy-target.ts');
+
+interface Target {
+  child: ChildProcess;
+  url: string;
+  lines: Interface;
+}
+
+export interface ChargeProxySide {
+  throughputRuns: number[];
+  /** Requests per second, mean over the runs. */
+  throughput: number;
+  /** The server's CPU per answered request, ms (its process alone). */
+  cpuMsPerRequest: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+export interface ChargeProxyResult {
+  connections: number;
+  secondsPerRun: number;
+  bare: ChargeProxySide;
+  handler: ChargeProxySide;
+  /** handler / bare throughput: the goal is at least 0.6. */
+  throughputRatio: number;
+  /** handler / bare CPU per request: the goal is at most 3. */
+  cpuRatio: number;
+  addedP50Ms: number;
+  addedP99Ms: number;
+}
+
+async function start(args: string[]): Promise<Target> {
+  const child = spawn(process.execPath, ['--import', 'tsx', TARGET, ...args], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`proxy-target ${args[0]} exited with ${code}`)));
+    lines.once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));
+  });
+  child.removeAllListeners('exit');
+  return { child, url, lines };
+}
+
+async function cpuOf(target: Target): Promise<{ cpuUs: number; requests: number }> {
+  const answer = new Promise<string>((resolve) => target.lines.once('line', resolve));
+  target.child.stdin!.write('cpu\n');
+  return JSON.parse(await answer) as { cpuUs: number; requests: number };
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+let orders = 0;
+
+/** One autocannon run of new QR charges; the server's CPU and requests over the run. */
+async function run(target: Target, kind: 'bare' | 'handler', connections: number, seconds: number) {
+  const before = await cpuOf(target);
+  const result = await autocannon({
+    url: target.url,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        path: kind === 'bare' ? '/charges' : '/api/checkout/charges',
+        setupRequest: (request) => {
+          orders += 1;
+          const reference = `order-12345-${process.pid}-${orders}`;
+          const body =
+            kind === 'bare'
+              ? { amount: 12_345, currency: 'THB', referenceId: reference, paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY', qrPromptPay: {} } }
+              : { orderReference: reference, amount: 12_345, paymentMethod: { type: 'QR_PROMPT_PAY' } };
+          return { ...request, headers: { 'content-type': 'application/json', 'idempotency-key': `bench-${reference}` }, body: JSON.stringify(body) };
+        },
+      },
+    ],
+  });
+  if (result.errors > 0 || result.non2xx > 0) throw new Error(`autocannon ${kind}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+  const after = await cpuOf(target);
+  return { throughput: result.requests.total / result.duration, cpuUs: after.cpuUs - before.cpuUs, requests: after.requests - before.requests, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+export async function measureChargeProxy(options: { connections?: number; seconds?: number } = {}): Promise<ChargeProxyResult> {
+  const connections = options.connections ?? 16;
+  const seconds = options.seconds ?? 5;
+  const sandbox = await start(['sandbox']);
+  const targets: Target[] = [sandbox];
+  try {
+    const shop = await start(['shop', sandbox.url]);
+    targets.push(shop);
+    const bare = await start(['bare', sandbox.url]);
+    targets.push(bare);
+    await run(bare, 'bare', connections, 1);
+    await run(shop, 'handler', connections, 1);
+    const runs = { bare: [] as Awaited<ReturnType<typeof run>>[], handler: [] as Awaited<ReturnType<typeof run>>[] };
+    for (const kind of ['bare', 'handler', 'handler', 'bare'] as const) runs[kind].push(await run(kind === 'bare' ? bare : shop, kind, connections, seconds));
+    const side = (xs: Awaited<ReturnType<typeof run>>[]): ChargeProxySide => {
+      const mean = (f: (x: (typeof xs)[number]) => number) => xs.reduce((sum, x) => sum + f(x), 0) / xs.length;
+      return {
+        throughputRuns: xs.map((x) => x.throughput),
+        throughput: mean((x) => x.throughput),
+        cpuMsPerRequest: xs.reduce((sum, x) => sum + x.cpuUs, 0) / xs.reduce((sum, x) => sum + x.requests, 0) / 1000,
+        p50Ms: mean((x) => x.p50),
+        p99Ms: mean((x) => x.p99),
+      };
+    };
+    const b = side(runs.bare);
+    const h = side(runs.handler);
+    return {
+      connections,
+      secondsPerRun: seconds,
+      bare: b,
+      handler: h,
+      throughputRatio: h.throughput / b.throughput,
+      cpuRatio: h.cpuMsPerRequest / b.cpuMsPerRequest,
+      addedP50Ms: h.p50Ms - b.p50Ms,
+      addedP99Ms: h.p99Ms - b.p99Ms,
+    };
+  } finally {
+    for (const target of targets.reverse()) await stop(target.child);
+  }
+}
+
+// Run alone: `npx tsx test/bench/charge-proxy.ts`.
+if (process.argv[1]?.endsWith('charge-proxy.ts')) console.log(JSON.stringify(await measureChargeProxy(), null, 2));

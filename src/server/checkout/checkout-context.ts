@@ -66,9 +66,11 @@ export function createCheckoutContext(options: CheckoutHandlerOptions): Checkout
   const store = options.store ?? new MemoryCheckoutStore();
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   if (basePath !== '' && !basePath.startsWith('/')) throw new ConfigurationError(`basePath must start with "/", e.g. /api/checkout (got "${options.basePath}")`);
-  const allowedOrigins = new Set((options.allowedOrigins ?? []).map((o) => originOf(o, 'allowedOrigins')));
   const publicOrigin = options.publicUrl === undefined ? undefined : originOf(options.publicUrl, 'publicUrl');
-  const returnUrlOrigins = new Set([...(options.returnUrlOrigins ?? []).map((o) => originOf(o, 'returnUrlOrigins')), ...allowedOrigins, ...(publicOrigin ? [publicOrigin] : [])]);
+  // The shop's own pages: the request's URL may name another host than the browser used (a proxy
+  // in front, or Next.js, which writes its own localhost), so publicUrl is what says who they are.
+  const allowedOrigins = new Set([...(options.allowedOrigins ?? []).map((o) => originOf(o, 'allowedOrigins')), ...(publicOrigin ? [publicOrigin] : [])]);
+  const returnUrlOrigins = new Set([...(options.returnUrlOrigins ?? []).map((o) => originOf(o, 'returnUrlOrigins')), ...allowedOrigins]);
   const methods = options.paymentMethods ?? CHECKOUT_PAYMENT_METHOD_TYPES;
   for (const method of methods) {
     if (!(CHECKOUT_PAYMENT_METHOD_TYPES as readonly string[]).includes(method)) {

@@ -65,11 +65,17 @@ export interface CheckoutHandlerOptions {
    * The shop's own public address, e.g. `https://shop.example`: a `returnUrl` (where a redirect
    * payment comes back) must be a page of this origin, of `allowedOrigins` or of
    * `returnUrlOrigins`. Never taken from the request's Host header, which the caller writes.
+   * Pages of this origin may call the handler, whatever host the request's URL names: behind a
+   * proxy, and in Next.js (whose route handlers get `http://localhost:<port>/…`), that URL is not
+   * the address the shopper's browser used.
    */
   publicUrl?: string;
   /** Where the handler is mounted, e.g. `/api/checkout`. */
   basePath?: string;
-  /** Origins of pages allowed to call the handler from another origin (CORS). Same origin is always allowed. */
+  /**
+   * Origins of pages allowed to call the handler from another origin (CORS). `publicUrl`'s origin
+   * is always allowed, as is the origin of the request's own URL.
+   */
   allowedOrigins?: readonly string[];
   /** Origins a `returnUrl` may point to, besides the calling page's own and `allowedOrigins`. */
   returnUrlOrigins?: readonly string[];

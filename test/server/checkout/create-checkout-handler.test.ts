@@ -558,6 +558,21 @@ describe('createCheckoutHandler', () => {
       expect(sandbox.store.charges.size).toBe(1);
     });
 
+    it('takes its own pages at publicUrl for its own, whatever host the request URL names (Next.js writes localhost), and no other', async () => {
+      setUp({ publicUrl: 'https://shop.example' });
+      const body = JSON.stringify({ orderReference: 'cart-1', amount: 12_345, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } });
+      // A Next.js route handler's Request: its URL is the server's own address, not the shopper's.
+      const from = (origin: string) =>
+        harness.handler(new Request('http://localhost:3000/api/checkout/charges', { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body }));
+      const own = await from('https://shop.example');
+      expect(own.status).toBe(201);
+      expect(own.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+      const other = await from('https://evil.example');
+      expect(other.status).toBe(403);
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+      expect(sandbox.store.charges.size).toBe(1);
+    });
+
     it('wants JSON within 16 KiB', async () => {
       setUp();
       expect((await call('POST', '/charges', { raw: 'orderReference=cart-1', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(415);

@@ -9,6 +9,8 @@ import type {
   SatangSubmitEvent,
   SatangSuccessEvent,
 } from '../../src/elements/index.js';
+// The JSX types of the tags, as shipped in satang/react (satang/jsx).
+import type {} from '../../src/react/jsx.js';
 import { getOrder, type Order, type PaymentLogEntry, type Tone } from './api.js';
 import { clock, methodName, money } from './format.js';
 import { OrderLines } from './OrderLines.js';
@@ -33,7 +35,7 @@ interface Props {
 /**
  * Payment: the order summary, the <satang-checkout> element and what it reports. React 19 adds a
  * listener for every `on<event-name>` function prop of a custom element, so `onsatang-success`
- * is the element's `satang-success` event (see satang-jsx.d.ts).
+ * is the element's `satang-success` event (typed by satang/jsx: src/react/jsx.ts).
  */
 export function CheckoutView({ order, settings, onEditCart, onOrderChange, onPaid }: Props) {
   const [log, setLog] = useState<PaymentLogEntry[]>([]);

@@ -46,6 +46,10 @@ describe('the import rule', () => {
     ['src/sandbox/probe.ts', 'server', 'src/sandbox/ stands without the server'],
     ['src/server/probe.ts', 'sandbox', 'src/server/ stands without the sandbox'],
     ['src/node/probe.ts', 'server', 'src/node/ is the footing of the server and the sandbox'],
+    ['src/react/probe.ts', 'server', 'src/react/ runs in the browser and in server rendering'],
+    ['src/react/probe.ts', 'client', 'src/react/ runs in the browser and in server rendering'],
+    ['src/elements/probe.ts', 'react', 'src/elements/ runs in the browser'],
+    ['src/server/probe.ts', 'react', 'src/server/ stands without the sandbox and the browser code'],
   ])('fails %s importing src/%s/', async (filePath, part, why) => {
     const specifier = moduleOf(part);
     const problems = await importProblems(filePath, importing(specifier));

@@ -11,17 +11,43 @@ import { createCheckoutHandler, toNodeListener } from '../../src/server/index.js
  *   node --import tsx test/bench/proxy-target.ts sandbox
  *   node --import tsx test/bench/proxy-target.ts shop <sandbox url>
  *   node --import tsx test/bench/proxy-target.ts bare <sandbox url>
+ *   node --expose-gc --import tsx test/bench/proxy-target.ts idle
  *
  * `bare` is the floor a checkout handler is compared with: a forwarding proxy that adds the API
  * key and an idempotency key to `POST /charges` and pipes it to the sandbox's `POST
  * /api/v1/charges`, on one keep-alive agent, doing nothing else.
  *
- * Prints `{"url": …}` on one line once it listens, and runs until killed. A line `cpu` on stdin
- * is answered with `{"cpuUs": …, "requests": …}`: the process's CPU time and the requests it answered.
+ * `idle` is the floor of a long-poll's memory: a node:http server that holds every request open
+ * and never answers.
+ *
+ * Prints `{"url": …}` on one line once it listens, and runs until killed. Lines on stdin ask:
+ * `cpu` → `{"cpuUs": …, "requests": …}` (the process's CPU time, the requests it answered);
+ * `mem` → `{"rss": …, "heapUsed": …}` after a forced GC (with --expose-gc); `reads` (sandbox) →
+ * `{"reads": …}`, the charge reads (`GET /api/v1/charges/{id}`) it answered.
  */
 
 const [role, sandboxUrl] = process.argv.slice(2);
 let served = 0;
+let chargeReads = 0;
+const gc = (globalThis as { gc?: () => void }).gc;
+
+/** Answers the questions of the bench on stdin. */
+function answerQuestions(): void {
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    const question = line.trim();
+    if (question === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      console.log(JSON.stringify({ cpuUs: user + system, requests: served }));
+    } else if (question === 'mem') {
+      gc?.();
+      gc?.();
+      const { rss, heapUsed } = process.memoryUsage();
+      console.log(JSON.stringify({ rss, heapUsed, gcForced: gc !== undefined }));
+    } else if (question === 'reads') {
+      console.log(JSON.stringify({ reads: chargeReads }));
+    }
+  });
+}
 
 /** Listens on a free port, counts answered requests and reports its CPU when asked. */
 async function serve(listener: RequestListener): Promise<void> {
@@ -29,18 +55,26 @@ async function serve(listener: RequestListener): Promise<void> {
     res.once('finish', () => (served += 1));
     listener(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  createInterface({ input: process.stdin }).on('line', (line) => {
-    if (line.trim() !== 'cpu') return;
-    const { user, system } = process.cpuUsage();
-    console.log(JSON.stringify({ cpuUs: user + system, requests: served }));
-  });
+  server.maxConnections = 100_000;
+  server.headersTimeout = 0;
+  server.requestTimeout = 0;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', 4096, resolve));
+  answerQuestions();
   console.log(JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
 }
 
 if (role === 'sandbox') {
-  const running = await listenSandbox({ port: 0 });
+  const running = await listenSandbox({
+    port: 0,
+    log: (line) => {
+      if (/^GET \/api\/v1\/charges\/ch_\w+ /.test(line)) chargeReads += 1;
+    },
+  });
+  answerQuestions();
   console.log(JSON.stringify({ url: running.url }));
+} else if (role === 'idle') {
+  // Holds each request open and never answers: what a waiting request costs node:http itself.
+  await serve(() => undefined);
 } else if (role === 'shop' && sandboxUrl) {
   const handler = createCheckoutHandler({
     service: { baseUrl: sandboxUrl, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey },

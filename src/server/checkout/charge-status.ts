@@ -1,8 +1,7 @@
 import { CHECKOUT_MAX_WAIT_SECONDS, CHECKOUT_STATUS_TOKEN_HEADER, type CheckoutStatusResponse } from '../../core/schemas/checkout.js';
-import { sleep } from '../abortable.js';
 import type { CheckoutContext, RouteCall } from './checkout-context.js';
 import { CheckoutError } from './checkout-error.js';
-import { STATUS_POLL_INTERVAL_MS } from './checkout-options.js';
+import { STATUS_FALLBACK_POLL_MS, STATUS_POLL_INTERVAL_MS } from './checkout-options.js';
 import { requireStatusToken } from './checkout-request.js';
 import { jsonResponse } from './json-response.js';
 import { readStatus, statusChannel } from './status-cache.js';
@@ -35,33 +34,54 @@ export async function chargeStatus(context: CheckoutContext, { request, url, par
   if (waitSeconds === 0) return jsonResponse(200, await read());
 
   const deadline = Date.now() + waitSeconds * 1000;
-  const pollMs = context.options.statusPollIntervalMs ?? STATUS_POLL_INTERVAL_MS;
+  const pollMs = pollIntervalMs(context);
   // Listening before each read, not after: a webhook that lands while a read is under way (the
   // service answered PENDING just before the payment) still ends the wait, instead of being
   // published to nobody and leaving the shopper waiting for the next poll or the deadline.
-  let hear: () => void = () => undefined;
-  const listen = () => new Promise<void>((resolve) => (hear = resolve));
-  const unsubscribe = context.store.subscribe(statusChannel(chargeId), () => hear());
+  // One timer and one listener per pause, nothing more: a thousand shoppers may be waiting.
+  const news = { heard: false };
+  let wake: (() => void) | undefined;
+  const unsubscribe = context.store.subscribe(statusChannel(chargeId), () => {
+    news.heard = true;
+    wake?.();
+  });
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        request.signal.removeEventListener('abort', done);
+        wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      request.signal.addEventListener('abort', done, { once: true });
+      wake = done;
+    });
   let status: CheckoutStatusResponse;
   try {
-    let news = listen();
     status = await read();
     while (status.status === 'PENDING' && Date.now() < deadline && !request.signal.aborted) {
       // Over at once when the news came during the read; else at the next poll, or sooner on news
       // or when the shopper leaves.
-      const pause = new AbortController();
-      const pauseOver = sleep(Math.min(pollMs, deadline - Date.now()), AbortSignal.any([pause.signal, request.signal])).catch(() => undefined);
-      await Promise.race([news, pauseOver]);
-      pause.abort();
+      if (!news.heard) await pause(Math.min(pollMs, deadline - Date.now()));
       // The shopper left: nobody is there to answer, and a read now would only fail as cancelled.
       if (shopperLeft(request)) break;
-      news = listen();
+      news.heard = false;
       status = await read();
     }
   } finally {
     unsubscribe();
   }
   return jsonResponse(200, status);
+}
+
+/** The fallback poll of one wait: the option, else 2 s without webhooks, else a random 15 to 30 s. */
+function pollIntervalMs(context: CheckoutContext): number {
+  const set = context.options.statusPollIntervalMs;
+  if (set !== undefined) return set;
+  if (context.options.webhookKeyBase64 === undefined) return STATUS_POLL_INTERVAL_MS;
+  const { min, max } = STATUS_FALLBACK_POLL_MS;
+  return min + Math.random() * (max - min);
 }
 
 /** Whether the shopper's request was given up; read afresh each time, as it changes while a wait is under way. */

@@ -1,4 +1,4 @@
-import { CHECKOUT_PAYMENT_METHOD_TYPES, type CheckoutChargeResponse } from '../../core/schemas/checkout.js';
+import { CHECKOUT_PAYMENT_METHOD_TYPES, type CheckoutChargeResponse, type CheckoutStatusResponse } from '../../core/schemas/checkout.js';
 import { checkHeaderPrefix } from '../../core/constants.js';
 import { decodeWebhookKey } from '../../core/webhook-signature.js';
 import { ConfigurationError } from '../errors.js';
@@ -26,6 +26,8 @@ export interface CheckoutContext {
   readonly paymentMethods: ReadonlySet<string>;
   /** Charges being created, by attempt and body: a double click waits on the first call. */
   readonly inFlight: Map<string, Promise<CheckoutChargeResponse>>;
+  /** The service read under way for each payment's status on this instance, shared by every asker. */
+  readonly statusReads: Map<string, Promise<CheckoutStatusResponse>>;
   /** Settlements of one payment on this instance run one after another (instances share a lease in the store). */
   readonly settlements: KeyedQueue;
   /** The origin of `publicUrl`, when set. */
@@ -89,6 +91,7 @@ export function createCheckoutContext(options: CheckoutHandlerOptions): Checkout
     returnUrlOrigins,
     paymentMethods: new Set(methods),
     inFlight: new Map(),
+    statusReads: new Map(),
     settlements: new KeyedQueue(),
     publicOrigin,
   };

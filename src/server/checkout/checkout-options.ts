@@ -166,7 +166,13 @@ export interface CheckoutHandlerOptions {
   trustProxy?: false | number | readonly string[];
   /** Largest body of `POST /charges`. */
   maxBodyBytes?: number;
-  /** How often a long-poll asks the service when no webhook arrives. */
+  /**
+   * How often a long-poll asks the service when no webhook arrives:
+   * {@link STATUS_POLL_INTERVAL_MS} without webhooks; with `webhookKeyBase64` set, webhooks wake
+   * the long-polls and this is only the fallback, a random 15 to 30 s per wait unless set. However
+   * many shoppers wait on one payment, the service is asked about it at most once per
+   * {@link STATUS_READ_REUSE_MS} (per store).
+   */
   statusPollIntervalMs?: number;
   log?: (entry: CheckoutLogEntry) => void;
 }
@@ -185,8 +191,16 @@ export const CHECKOUT_MAX_BODY_BYTES = 16 * 1024;
  * largest resource the service sends (a payment link with its items) is a few kilobytes.
  */
 export const WEBHOOK_MAX_BODY_BYTES = 64 * 1024;
-/** Default of `statusPollIntervalMs`. */
+/** Default of `statusPollIntervalMs` without webhooks. */
 export const STATUS_POLL_INTERVAL_MS = 2_000;
+/** The fallback poll of a long-poll when webhooks wake it: a random time in this range, so waits do not poll in step. */
+export const STATUS_FALLBACK_POLL_MS = { min: 15_000, max: 30_000 } as const;
+/**
+ * A PENDING status read from the service answers every read of that payment for this long, on
+ * every instance sharing the store; reads under way are shared too. So 1,000 shoppers waiting on
+ * 10 payments cost at most 10 reads a second.
+ */
+export const STATUS_READ_REUSE_MS = 1_000;
 /** Defaults of `rateLimit`. */
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 export const RATE_LIMIT_CHARGES_PER_WINDOW = 30;

@@ -8,12 +8,12 @@
 import type { CardAuthorization } from '../../core/schemas/card-authorization.js';
 import type { Charge } from '../../core/schemas/charge.js';
 import type { CheckoutStatusResponse } from '../../core/schemas/checkout.js';
-import type { ServiceClient } from '../service/service-client.js';
 import type { CheckoutContext } from './checkout-context.js';
 import { settlePayment } from './settle-payment.js';
 import { stateVersion, versionNow } from '../webhooks/webhook-state.js';
 import { upstreamRefusal } from './checkout-error.js';
-import { STATUS_CACHE_TTL_MS } from './checkout-options.js';
+import { STATUS_CACHE_TTL_MS, STATUS_READ_REUSE_MS } from './checkout-options.js';
+import { untilAborted } from '../abortable.js';
 import type { CheckoutStore } from './checkout-store.js';
 import type { StatusTokenKind } from './status-tokens.js';
 
@@ -77,18 +77,33 @@ export async function readStatus(context: CheckoutContext, id: string, kind: Sta
   return outcome === undefined ? status : { ...status, outcome };
 }
 
-async function readBareStatus({ client, store }: { client: ServiceClient; store: CheckoutStore }, id: string, kind: StatusTokenKind, signal: AbortSignal): Promise<CheckoutStatusResponse> {
+async function readBareStatus(context: CheckoutContext, id: string, kind: StatusTokenKind, signal: AbortSignal): Promise<CheckoutStatusResponse> {
+  const { store } = context;
   const cached = await store.get(statusKey(id));
   if (cached) return JSON.parse(cached) as CheckoutStatusResponse;
+  // One read of the service at a time per payment on this instance, whoever asks; each asker
+  // still stops waiting when it leaves, without cancelling the read the others wait on.
+  let shared = context.statusReads.get(id);
+  if (shared === undefined) {
+    shared = readFresh(context, id, kind).finally(() => context.statusReads.delete(id));
+    context.statusReads.set(id, shared);
+  }
+  return untilAborted(shared, signal);
+}
+
+/** A PENDING read of the service, shared by every instance for {@link STATUS_READ_REUSE_MS}; else the service's answer. */
+async function readFresh({ client, store }: CheckoutContext, id: string, kind: StatusTokenKind): Promise<CheckoutStatusResponse> {
+  const recent = await store.get(recentReadKey(id));
+  if (recent) return JSON.parse(recent) as CheckoutStatusResponse;
   let status: CheckoutStatusResponse;
   let version: number | undefined;
   try {
     if (kind === 'authorization') {
-      const authorization = await client.cardAuthorizations.get(id, { signal });
+      const authorization = await client.cardAuthorizations.get(id);
       status = authorizationStatus(authorization);
       version = stateVersion('card_authorization', authorization.status, authorization.updatedAt);
     } else {
-      const charge = await client.charges.get(id, { signal });
+      const charge = await client.charges.get(id);
       status = chargeStatusOf({ ...charge, chargeId: id });
       version = stateVersion('charge', charge.status, charge.updatedAt);
     }
@@ -97,5 +112,11 @@ async function readBareStatus({ client, store }: { client: ServiceClient; store:
   }
   // Kept unless a webhook brought a newer state meanwhile.
   if (status.status !== 'PENDING') await keepStatus(store, status, version ?? 0);
+  else await store.set(recentReadKey(id), JSON.stringify(status), STATUS_READ_REUSE_MS);
   return status;
+}
+
+/** A PENDING status read from the service moments ago (a cache: the in-memory store evicts it first). */
+function recentReadKey(id: string): string {
+  return `status:read:${id}`;
 }

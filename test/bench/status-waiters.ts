@@ -1,0 +1,181 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { join } from 'node:path';
+import { createInterface, type Interface } from 'node:readline';
+import { CHECKOUT_STATUS_TOKEN_HEADER } from '../../src/core/constants.js';
+import { REPO_ROOT } from './sizes.js';
+
+/**
+ * Shoppers waiting on PromptPay QRs that nobody pays: `waiters` long-polls (`?wait=25`, as the
+ * widget asks) spread over `charges` PENDING charges, held against the shop's handler
+ * (toNodeListener(createCheckoutHandler), no webhooks, in a process of its own) for `seconds`.
+ *
+ * - Upstream reads: the charge reads (`GET /api/v1/charges/{id}`) the sandbox answered while the
+ *   waits were held, per charge per second. However many wait, one read per charge per interval.
+ * - Memory per waiter: the shop's RSS and heap after a forced GC with every waiter held, less
+ *   before, per waiter; against the same for a bare node:http server holding as many idle
+ *   requests (proxy-target.ts idle), the floor a long-poll cannot go below.
+ */
+
+const TARGET = join(REPO_ROOT, 'test/bench/proxy-target.ts');
+
+interface Target {
+  child: ChildProcess;
+  url: string;
+  lines: Interface;
+}
+
+interface Memory {
+  rss: number;
+  heapUsed: number;
+  gcForced: boolean;
+}
+
+export interface StatusWaitersResult {
+  waiters: number;
+  charges: number;
+  seconds: number;
+  /** Charge reads of the sandbox while the waits were held. */
+  upstreamReads: number;
+  upstreamReadsPerChargePerSecond: number;
+  upstreamReadsPerSecond: number;
+  /** Bytes per held request, after GC: the handler's waits and the bare floor. */
+  handlerRssPerWaiter: number;
+  handlerHeapPerWaiter: number;
+  floorRssPerWaiter: number;
+  floorHeapPerWaiter: number;
+  /** handler / floor, RSS and heap: the goal is at most 2. */
+  rssRatio: number;
+  heapRatio: number;
+  /** Waits that ended before they were released (they must not: nobody paid). */
+  endedEarly: number;
+  gcForced: boolean;
+}
+
+async function start(args: string[], gc = false): Promise<Target> {
+  const child = spawn(process.execPath, [...(gc ? ['--expose-gc'] : []), '--import', 'tsx', TARGET, ...args], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`proxy-target ${args[0]} exited with ${code}`)));
+    lines.once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));
+  });
+  child.removeAllListeners('exit');
+  return { child, url, lines };
+}
+
+async function ask<T>(target: Target, question: string): Promise<T> {
+  const answer = new Promise<string>((resolve) => target.lines.once('line', resolve));
+  target.child.stdin!.write(`${question}\n`);
+  return JSON.parse(await answer) as T;
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Opens `count` requests that the server holds; resolves once all are sent, with a way to end them. */
+async function hold(url: (i: number) => string, headers: (i: number) => Record<string, string>, count: number) {
+  const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+  let ended = 0;
+  const requests = [];
+  for (let i = 0; i < count; i += 1) {
+    const sent = request(url(i), { agent, headers: headers(i) }, (res) => {
+      res.resume();
+      res.on('end', () => (ended += 1));
+    });
+    sent.on('error', () => undefined);
+    sent.end();
+    requests.push(sent);
+    if (i % 100 === 99) await sleep(20);
+  }
+  return {
+    ended: () => ended,
+    release: () => {
+      for (const sent of requests) sent.destroy();
+      agent.destroy();
+    },
+  };
+}
+
+async function createQrCharge(shopUrl: string, i: number): Promise<{ chargeId: string; statusToken: string }> {
+  const response = await fetch(`${shopUrl}/api/checkout/charges`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+    body: JSON.stringify({ orderReference: `order-12345-waiters-${i}-${crypto.randomUUID()}`, amount: 12_345, paymentMethod: { type: 'QR_PROMPT_PAY' } }),
+  });
+  if (response.status !== 201) throw new Error(`creating QR charge ${i}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as { chargeId: string; statusToken: string };
+}
+
+export async function measureStatusWaiters(options: { waiters?: number; charges?: number; seconds?: number } = {}): Promise<StatusWaitersResult> {
+  const waiters = options.waiters ?? 1_000;
+  const charges = options.charges ?? 10;
+  const seconds = options.seconds ?? 10;
+  const targets: Target[] = [];
+  try {
+    const sandbox = await start(['sandbox']);
+    targets.push(sandbox);
+    const shop = await start(['shop', sandbox.url], true);
+    targets.push(shop);
+    const floor = await start(['idle'], true);
+    targets.push(floor);
+
+    const pending = [];
+    for (let i = 0; i < charges; i += 1) pending.push(await createQrCharge(shop.url, i));
+
+    // The shop: memory before, then with every waiter held, and the reads meanwhile.
+    const shopBefore = await ask<Memory>(shop, 'mem');
+    const held = await hold(
+      (i) => `${shop.url}/api/checkout/charges/${pending[i % charges]!.chargeId}/status?wait=25`,
+      (i) => ({ [CHECKOUT_STATUS_TOKEN_HEADER]: pending[i % charges]!.statusToken }),
+      waiters,
+    );
+    await sleep(1_000);
+    const readsBefore = (await ask<{ reads: number }>(sandbox, 'reads')).reads;
+    await sleep(seconds * 1000);
+    const readsAfter = (await ask<{ reads: number }>(sandbox, 'reads')).reads;
+    const shopHeld = await ask<Memory>(shop, 'mem');
+    const endedEarly = held.ended();
+    held.release();
+
+    // The floor: the same number of requests held by a bare node:http server.
+    const floorBefore = await ask<Memory>(floor, 'mem');
+    const idle = await hold(() => `${floor.url}/status?wait=25`, () => ({ [CHECKOUT_STATUS_TOKEN_HEADER]: pending[0]!.statusToken }), waiters);
+    await sleep(1_000);
+    const floorHeld = await ask<Memory>(floor, 'mem');
+    idle.release();
+
+    const upstreamReads = readsAfter - readsBefore;
+    const handlerRssPerWaiter = (shopHeld.rss - shopBefore.rss) / waiters;
+    const handlerHeapPerWaiter = (shopHeld.heapUsed - shopBefore.heapUsed) / waiters;
+    const floorRssPerWaiter = (floorHeld.rss - floorBefore.rss) / waiters;
+    const floorHeapPerWaiter = (floorHeld.heapUsed - floorBefore.heapUsed) / waiters;
+    return {
+      waiters,
+      charges,
+      seconds,
+      upstreamReads,
+      upstreamReadsPerSecond: upstreamReads / seconds,
+      upstreamReadsPerChargePerSecond: upstreamReads / seconds / charges,
+      handlerRssPerWaiter,
+      handlerHeapPerWaiter,
+      floorRssPerWaiter,
+      floorHeapPerWaiter,
+      rssRatio: handlerRssPerWaiter / floorRssPerWaiter,
+      heapRatio: handlerHeapPerWaiter / floorHeapPerWaiter,
+      endedEarly,
+      gcForced: shopHeld.gcForced && floorHeld.gcForced,
+    };
+  } finally {
+    for (const target of targets.reverse()) await stop(target.child);
+  }
+}
+
+// Run alone: `npx tsx test/bench/status-waiters.ts`.
+if (process.argv[1]?.endsWith('status-waiters.ts')) console.log(JSON.stringify(await measureStatusWaiters(), null, 2));

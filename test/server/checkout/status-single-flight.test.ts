@@ -1,0 +1,86 @@
+/**
+ * However many shoppers wait on one payment, the service is asked about it once at a time, and a
+ * PENDING answer serves every read for a second; a shopper who leaves does not cancel the read the
+ * others wait on.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { STATUS_READ_REUSE_MS } from '../../../src/server/checkout/checkout-options.js';
+import { createCheckoutHarness, type CheckoutHarness } from '../../support/checkout-harness.js';
+
+const ORDERS = { 'qr-cart': { amount: 12_345, currency: 'THB', referenceId: 'order-qr' } } as const;
+
+let harness: CheckoutHarness | undefined;
+afterEach(() => {
+  vi.useRealTimers();
+  harness?.sandbox.close();
+});
+
+function start() {
+  const reads: string[] = [];
+  let release: (() => void) | undefined;
+  let gate: Promise<void> | undefined;
+  harness = createCheckoutHarness(ORDERS, { rateLimit: false }, {}, async (request) => {
+    if (request.method === 'GET' && new URL(request.url).pathname.includes('/api/v1/charges/ch_')) {
+      reads.push(new URL(request.url).pathname);
+      await gate;
+    }
+    return harness!.sandbox.fetch(request);
+  });
+  return {
+    reads,
+    hold: () => (gate = new Promise((resolve) => (release = resolve))),
+    release: () => release?.(),
+  };
+}
+
+async function qrCharge(h: CheckoutHarness) {
+  const created = await h.call('POST', '/charges', { body: { orderReference: 'qr-cart', paymentMethod: { type: 'QR_PROMPT_PAY' } }, headers: { 'idempotency-key': crypto.randomUUID() } });
+  expect(created.status).toBe(201);
+  return created.body as { chargeId: string; statusToken: string };
+}
+
+describe('status reads of one payment', () => {
+  it('share the read under way, and a PENDING answer serves the next reads for a second', async () => {
+    const upstream = start();
+    const { chargeId, statusToken } = await qrCharge(harness!);
+    void upstream.hold();
+    const asks = Array.from({ length: 50 }, () => harness!.call('GET', `/charges/${chargeId}/status`, { headers: { 'x-satang-status-token': statusToken } }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    upstream.release();
+    const answers = await Promise.all(asks);
+    expect(answers.every((a) => a.status === 200 && a.body.status === 'PENDING')).toBe(true);
+    expect(upstream.reads).toHaveLength(1);
+
+    // Within the second, answered without asking the service; past it, asked again.
+    await harness!.call('GET', `/charges/${chargeId}/status`, { headers: { 'x-satang-status-token': statusToken } });
+    expect(upstream.reads).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, STATUS_READ_REUSE_MS + 50));
+    await harness!.call('GET', `/charges/${chargeId}/status`, { headers: { 'x-satang-status-token': statusToken } });
+    expect(upstream.reads).toHaveLength(2);
+  });
+
+  it('answer at once for a payment that succeeded meanwhile: a webhook\'s final status is not held back by a PENDING read', async () => {
+    start();
+    const { chargeId, statusToken } = await qrCharge(harness!);
+    expect((await harness!.call('GET', `/charges/${chargeId}/status`, { headers: { 'x-satang-status-token': statusToken } })).body.status).toBe('PENDING');
+    harness!.sandbox.payments.settleCharge(chargeId, { status: 'SUCCEEDED' });
+    await vi.waitFor(() => expect(harness!.events.some((e) => e.name === 'charge.succeeded')).toBe(true));
+    const after = await harness!.call('GET', `/charges/${chargeId}/status`, { headers: { 'x-satang-status-token': statusToken } });
+    expect(after.body.status).toBe('SUCCEEDED');
+  });
+
+  it('lets a shopper who leaves go without cancelling the read the others wait on', async () => {
+    const upstream = start();
+    const { chargeId, statusToken } = await qrCharge(harness!);
+    void upstream.hold();
+    const leaving = new AbortController();
+    const left = harness!.handler(new Request(`https://shop.example/api/checkout/charges/${chargeId}/status`, { headers: { 'x-satang-status-token': statusToken }, signal: leaving.signal })).catch((error: unknown) => error);
+    const staying = harness!.call('GET', `/charges/${chargeId}/status`, { headers: { 'x-satang-status-token': statusToken } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    leaving.abort();
+    await left;
+    upstream.release();
+    expect((await staying).body.status).toBe('PENDING');
+    expect(upstream.reads).toHaveLength(1);
+  });
+});

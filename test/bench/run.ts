@@ -6,8 +6,10 @@ import { promisify } from 'node:util';
 import { version as viteVersion } from 'vite';
 import { launchChromium, measureFirstRender, measureKeystrokes, measureQr, measureRoundTrips } from './browser.js';
 import { measureCheckoutLoad } from './checkout-load.js';
+import { measureChargeProxy } from './charge-proxy.js';
 import { measureProxy } from './proxy.js';
-import { goalsOf, renderMarkdown, renderTable, type BenchResults, type SizeRow } from './report.js';
+import { measureStatusWaiters } from './status-waiters.js';
+import { goalsOf, renderMarkdown, renderTable, type BenchResults, type PerfBefore, type SizeRow } from './report.js';
 import type { SandboxLoadResult } from './sandbox-load.js';
 import { measureSandboxMemory } from './sandbox-memory.js';
 import { buildCheckout, buildEntry, checkBudgets, measureFile, REPO_ROOT, writeFiles } from './sizes.js';
@@ -123,8 +125,12 @@ async function main(): Promise<void> {
   // ---- Node: proxy overhead, then the sandbox (each in processes of their own).
   step('proxy overhead (autocannon and sequential latency)');
   const proxy = await measureProxy();
-  step('sandbox: 10,000 charges');
-  const sandbox = await sandboxLoad(10_000);
+  step('charge creation: the checkout handler against a bare forwarding proxy');
+  const chargeProxy = await measureChargeProxy();
+  step('waiting shoppers: 1,000 long-polls on 10 pending charges, and the node:http floor');
+  const statusWaiters = await measureStatusWaiters();
+  step('sandbox: 20,000 charges (its retention), the list at 1,000 and 20,000, then 5,000 more');
+  const sandbox = await sandboxLoad(20_000);
   step('sandbox memory: 3,000 refused bodies over the cap, against 3,000 small refused requests');
   const sandboxMemory = await measureSandboxMemory(3_000);
   step('checkout load: hundreds of shoppers through the shop, and direct');
@@ -154,6 +160,9 @@ async function main(): Promise<void> {
     sandbox,
     sandboxMemory,
     checkoutLoad,
+    chargeProxy,
+    statusWaiters,
+    perfBefore: await readPerfBefore(),
     goals: [],
   };
   results.goals = goalsOf(results);
@@ -163,6 +172,15 @@ async function main(): Promise<void> {
   await writeFile(join(REPO_ROOT, 'BENCHMARKS.md'), renderMarkdown(results));
   process.stdout.write(renderTable(results));
   step(`done in ${results.durationSeconds.toFixed(0)} s: bench-results/bench.json, BENCHMARKS.md`);
+}
+
+/** The committed figures of the code before the hot-path work, for the before/after table. */
+async function readPerfBefore(): Promise<PerfBefore | undefined> {
+  try {
+    return JSON.parse(await readFile(join(REPO_ROOT, 'test/bench/baselines/perf-before.json'), 'utf8')) as PerfBefore;
+  } catch {
+    return undefined;
+  }
 }
 
 function pick(file: { minified: number; gzip: number; brotli: number }) {

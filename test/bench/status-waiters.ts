@@ -54,7 +54,7 @@ export interface StatusWaitersResult {
 
 async function start(args: string[], gc = false): Promise<Target> {
   const child = spawn(process.execPath, [...(gc ? ['--expose-gc'] : []), '--import', 'tsx', TARGET, ...args], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`proxy-target ${args[0]} exited with ${code}`)));
     lines.once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));
@@ -83,7 +83,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function hold(url: (i: number) => string, headers: (i: number) => Record<string, string>, count: number) {
   const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   let ended = 0;
-  const requests = [];
+  const requests: ReturnType<typeof request>[] = [];
   for (let i = 0; i < count; i += 1) {
     const sent = request(url(i), { agent, headers: headers(i) }, (res) => {
       res.resume();
@@ -126,7 +126,7 @@ export async function measureStatusWaiters(options: { waiters?: number; charges?
     const floor = await start(['idle'], true);
     targets.push(floor);
 
-    const pending = [];
+    const pending: { chargeId: string; statusToken: string }[] = [];
     for (let i = 0; i < charges; i += 1) pending.push(await createQrCharge(shop.url, i));
 
     // The shop: memory before, then with every waiter held, and the reads meanwhile.

@@ -4,7 +4,9 @@ import express from 'express';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listenSandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../../src/sandbox/index.js';
-import { createCheckoutHandler, toNodeListener, type WebhookEvent } from '../../src/server/index.js';
+import { createCheckoutHandler, generateTestWebhookHeaders, toNodeListener, type OrderEvent, type WebhookEvent } from '../../src/server/index.js';
+import { CLIENT_AUTH } from '../support/sandbox-client.js';
+import { createHonoShop, serveHonoShop } from './fixture/hono-shop.js';
 
 const orders: Record<string, { amount: number; currency: string; referenceId: string }> = {
   'cart-1': { amount: 12_900, currency: 'THB', referenceId: 'order-1001' },
@@ -150,5 +152,62 @@ describe('the checkout handler in a Fetch-style framework', () => {
     expect(body.actionRequired).toBe('ENCODED_IMAGE');
     const status = await app.fetch(new Request(`https://shop.example/api/checkout/charges/${body.chargeId}/status`, { headers: { 'X-Satang-Status-Token': body.statusToken } }));
     expect((await status.json()).status).toBe('PENDING');
+  });
+
+  it('serves a card payment from Hono on @hono/node-server, as the README shows, with its webhooks verified over real sockets', async () => {
+    const events: WebhookEvent[] = [];
+    const orderEvents: OrderEvent[] = [];
+    // The sandbox needs the shop's address for its webhooks, and the shop the sandbox's: the app
+    // forwards to the README's shop once both are up.
+    const started: { app?: Hono } = {};
+    const front = new Hono();
+    front.all('*', (c) => (started.app ? started.app.fetch(c.req.raw) : c.text('starting', 503)));
+    const { server: listening, url: shop } = await serveHonoShop(front, 0);
+    server = listening;
+    sandbox = await listenSandbox({ port: 0, webhook: { url: `${shop}/api/checkout/webhooks`, webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64 } });
+    started.app = createHonoShop({
+      service: { baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey },
+      resolveOrder: async (orderReference) => orders[orderReference] ?? null,
+      basePath: '/api/checkout',
+      publicUrl: shop,
+      webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64,
+      onEvent: async (event) => {
+        events.push(event);
+      },
+      onOrder: async (event) => {
+        orderEvents.push(event);
+      },
+    });
+
+    // The browser's half: the card tokenized with the publishable key, straight at the service.
+    const token = await fetch(`${sandbox.url}/client/v1/card-tokens`, json({ pan: '4111111111111111', expiryMonth: 12, expiryYear: (new Date().getUTCFullYear() + 2) % 100, cardHolderName: 'Somchai Jaidee' }, { authorization: CLIENT_AUTH }));
+    expect(token.status).toBe(201);
+    const { id: cardTokenId } = await token.json();
+    const created = await fetch(
+      `${shop}/api/checkout/charges`,
+      json({ orderReference: 'cart-1', amount: 12_900, currency: 'THB', paymentMethod: { type: 'CARD_TOKEN', cardTokenId, securityCode: '123' } }, { origin: shop, 'idempotency-key': 'hono-1' }),
+    );
+    expect(created.status).toBe(201);
+    const { chargeId, actionRequired, statusToken } = await created.json();
+    expect(actionRequired).toBe('NONE');
+    const status = await fetch(`${shop}/api/checkout/charges/${chargeId}/status?wait=5`, { headers: { 'X-Satang-Status-Token': statusToken } });
+    expect(await status.json()).toEqual({ chargeId, status: 'SUCCEEDED', failureCode: null, outcome: 'paid' });
+
+    // The service's webhooks, through Hono's Request: verified over the raw bytes, handled once.
+    await vi.waitFor(() => expect(events.map((e) => e.name).sort()).toEqual(['charge.succeeded', 'transaction.created']));
+    await sandbox.sandbox.webhooks.idle();
+    expect(sandbox.sandbox.webhooks.list().map((d) => [d.event, d.status])).toEqual(
+      expect.arrayContaining([
+        ['charge.succeeded', 'DELIVERED'],
+        ['transaction.created', 'DELIVERED'],
+      ]),
+    );
+    expect(orderEvents.map((e) => [e.type, e.chargeId])).toEqual([['order.paid', chargeId]]);
+    const delivered = sandbox.sandbox.webhooks.list().find((d) => d.event === 'charge.succeeded')!;
+    const forged = delivered.body.replace('"SUCCEEDED"', '"FAILED"');
+    const headers = await generateTestWebhookHeaders('charge.failed', delivered.body, SANDBOX_DEFAULTS.webhookKeyBase64);
+    const refused = await fetch(`${shop}/api/checkout/webhooks`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: forged });
+    expect(refused.status).toBe(401);
+    expect(events).toHaveLength(2);
   });
 });

@@ -53,6 +53,9 @@ export type {
   SatangTheme,
 } from './satang-elements.js';
 
+/** The tags this module types (each defined by `satang`, or by `satang/react`'s wrappers once mounted). */
+export const SATANG_TAGS = ['satang-checkout', 'satang-card-form', 'satang-qr-payment'] as const;
+
 /** `style`, with the elements' design tokens (`--satang-color-accent`…) as custom properties. */
 export type SatangStyle = CSSProperties & Partial<Record<`--satang-${string}`, string | number>>;
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import type { JSX } from 'react';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { DEFAULT_METHODS, parseMethods } from '../../src/elements/satang-checkout/payment-methods.js';
 import {
   CARD_FORM_ATTRIBUTES,
@@ -11,6 +12,7 @@ import {
   QR_PAYMENT_ATTRIBUTES,
   QR_PAYMENT_EVENT_PROPS,
 } from '../../src/react/satang-elements.js';
+import { SATANG_TAGS } from '../../src/react/jsx.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const source = (path: string) => readFileSync(`${root}/${path}`, 'utf8');
@@ -58,6 +60,11 @@ describe('what satang/react knows of each element', () => {
       expect(Object.keys(eventProps).sort()).toEqual(Object.keys(declared(path).events).sort());
       for (const [type, prop] of Object.entries(eventProps)) expect(prop).toBe(`on${pascal(type)}`);
     });
+  });
+
+  it('types in JSX the three tags satang/jsx names, and no other', () => {
+    expectTypeOf<(typeof SATANG_TAGS)[number]>().toEqualTypeOf<Extract<keyof JSX.IntrinsicElements, `satang-${string}`>>();
+    expect([...SATANG_TAGS].sort()).toEqual(ELEMENTS.map(({ tag }) => tag).sort());
   });
 
   it('types methods with the names <satang-checkout> takes, its default among them', () => {

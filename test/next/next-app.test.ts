@@ -49,11 +49,15 @@ function cleanEnv(): NodeJS.ProcessEnv {
 /** Runs a command to its end; answers its exit code and what it printed. */
 function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number }): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A process group of its own, so that a command past its time goes with its workers (next build starts some).
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
+    const timer = setTimeout(() => {
+      output += `\n(stopped after ${options.timeoutMs} ms)`;
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    }, options.timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(error);

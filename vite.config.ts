@@ -91,7 +91,13 @@ const ONE_FILE_BUILDS: readonly string[] = ['client', 'card'];
  * The payment code: what satang-checkout.js fetches right after its first render (and so would be
  * a chunk of each entry that imports it lazily, under two hashes).
  */
-const INLINED_IN_ONE_FILE_BUILDS = [/[\\/]src[\\/]elements[\\/]satang-checkout[\\/]pay-path\.ts$/, /[\\/]src[\\/]client[\\/]card-tokens\.ts$/];
+const INLINED_IN_ONE_FILE_BUILDS = [
+  /[\\/]src[\\/]elements[\\/]satang-checkout[\\/]pay-path\.ts$/,
+  // The card form's rules, their messages and the tokenization call (card-tokens.ts).
+  /[\\/]src[\\/]elements[\\/]satang-card-form[\\/]card-form-extras\.ts$/,
+  // <satang-qr-payment>, which `satang` defines on first use for bundlers; satang.js carries it.
+  /[\\/]src[\\/]elements[\\/]satang-qr-payment[\\/]define\.ts$/,
+];
 
 /**
  * Makes `import('./x.js')` of the payment code static in satang.js and satang-card.js: the module

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BUDGETS, buildCheckout, checkBudgets, describeBudget, type BudgetCheck } from './bench/sizes.js';
+import { BUDGETS, buildCheckout, buildConsumer, checkBudgets, DEFAULT_ENTRY, describeBudget, type BudgetCheck, type ConsumerBuild } from './bench/sizes.js';
 
 /**
  * The download budgets of DESIGN.md, brotli (quality 11), Lit included. Builds the real browser
@@ -11,15 +11,17 @@ const BUILD_TIMEOUT_MS = 120_000;
 
 describe('the browser bundles', () => {
   let checks: BudgetCheck[];
+  let consumer: ConsumerBuild;
 
   beforeAll(async () => {
-    checks = checkBudgets(await buildCheckout());
+    consumer = await buildConsumer(DEFAULT_ENTRY, 'satang');
+    checks = checkBudgets(await buildCheckout(), consumer);
     // Every size in the log, passing or not, so a failure shows the whole picture.
     console.log(`size budgets (brotli):\n${checks.map((c) => `  ${describeBudget(c)}`).join('\n')}`);
   }, BUILD_TIMEOUT_MS);
 
   const check = (file: string) => {
-    const found = checks.find((c) => c.file === file || (file === 'qrcode' && c.file.startsWith('chunks/qrcode-')));
+    const found = checks.find((c) => c.file === file || (file === 'qrcode' && c.file.startsWith('chunks/qrcode-')) || (file === 'consumer' && c.file.startsWith("import 'satang'")));
     if (!found) throw new Error(`no size measured for ${file}`);
     return found;
   };
@@ -37,5 +39,17 @@ describe('the browser bundles', () => {
   it(`keeps the lazy QR chunk within ${BUDGETS.qrChunkBrotli / 1024} KB brotli`, () => {
     const c = check('qrcode');
     expect(c.brotli, describeBudget(c)).toBeLessThanOrEqual(BUDGETS.qrChunkBrotli);
+  });
+
+  it(`keeps \`import 'satang'\`, as a bundler ships it, within ${BUDGETS.defaultEntryConsumerBrotli / 1024} KB brotli before the first render`, () => {
+    const c = check('consumer');
+    expect(c.brotli, `${describeBudget(c)}: ${consumer.initial.map((f) => `${f.fileName} ${f.brotli} B`).join(', ')}`).toBeLessThanOrEqual(BUDGETS.defaultEntryConsumerBrotli);
+  });
+
+  it('keeps the QR renderer, the QR element and the other methods out of what `import \'satang\'` loads first', () => {
+    const first = consumer.initial.flatMap((f) => f.modules.map((m) => m.id));
+    for (const lazy of ['qrcode/', 'jsqr/', 'satang-qr-payment/', 'satang-checkout/panels.ts', 'satang-checkout/charge-steps.ts', 'marks/provider-marks.ts', 'marks/card-brand-marks.ts']) {
+      expect(first.filter((id) => id.includes(lazy)), lazy).toEqual([]);
+    }
   });
 });

@@ -1,52 +1,113 @@
-/** What is kept of a payment while the shopper is away on a redirect: never card data. */
+/**
+ * The payment attempt of an order, kept in this tab's `sessionStorage` so that a reload, Back, or
+ * the return from a bank, wallet or 3-D Secure page shows the same payment instead of an empty
+ * form: a QR code again with the time it has left, a charge being checked, or a paid order.
+ *
+ * What is kept, under `satang:attempt:{orderReference}` (see `attempt-key.ts`), and nothing else: the charge id, the
+ * method type, the status token, and for a QR code what the code shows (its payload, its PNG and
+ * its expiry: what any scanner of the code reads anyway). Never card data, a card token, a CVC or
+ * an idempotency key.
+ *
+ * Why `sessionStorage`: it is this tab's alone (other tabs and other sites cannot read it) and
+ * goes when the tab closes; it survives exactly the trips a payment takes (reload, Back, a
+ * redirect and its return). Not `localStorage`, which outlives the tab and is shared by every tab
+ * of the shop, and not a cookie, which travels with every request.
+ *
+ * The status token is a bearer secret for one payment: it reads that charge's status and can
+ * offer a transfer slip for it, nothing else (it cannot charge, refund or read another payment),
+ * and the merchant's server refuses it after `statusTokenTtlMs` (one hour by default). A script of
+ * the shop's own origin could read it here, but such a script can already read it from the page
+ * (the element holds it to follow the charge) and do anything the shopper can, so storing it adds
+ * no power; a script of another origin cannot read this storage. It is kept for at most
+ * {@link SAVED_ATTEMPT_TTL_MS}, and dropped once the payment failed or the shopper left it for
+ * another method. Then `satang:abandoned:{orderReference}` keeps only the charge id, for the same
+ * time, so that the next charge replaces it (`replace: true`), after a reload too.
+ */
+import { abandonedStorageKey, attemptStorageKey, storage } from './attempt-key.js';
+
+
+/** What the shopper was doing when the page went away. */
+export type SavedAction = 'redirect' | 'qr' | 'wait';
+
+/** A QR code as it was shown: enough to show it again. */
+export interface SavedQr {
+  rawData: string;
+  expiry: string;
+  image?: string;
+}
+
 export interface SavedAttempt {
   chargeId: string;
   statusToken: string;
   method: string;
+  action: SavedAction;
+  qr?: SavedQr;
   savedAt: number;
 }
 
-/** How long a saved attempt is worth resuming. */
+/** How long a saved attempt is worth resuming: the default life of a status token. */
 export const SAVED_ATTEMPT_TTL_MS = 60 * 60 * 1000;
-const PREFIX = 'satang:attempt:';
-
-function storage(): Storage | undefined {
-  try {
-    return globalThis.sessionStorage;
-  } catch {
-    // Storage can be blocked (privacy modes, sandboxed frames): then there is nothing to resume.
-    return undefined;
-  }
-}
+const ACTIONS: readonly string[] = ['redirect', 'qr', 'wait'];
 
 /** Keeps the attempt for `orderReference` in this tab's session, for when the shopper comes back. */
 export function saveAttempt(orderReference: string, attempt: Omit<SavedAttempt, 'savedAt'>): void {
   try {
-    storage()?.setItem(PREFIX + orderReference, JSON.stringify({ ...attempt, savedAt: Date.now() }));
+    storage()?.setItem(attemptStorageKey(orderReference), JSON.stringify({ ...attempt, savedAt: Date.now() }));
+    storage()?.removeItem(abandonedStorageKey(orderReference));
   } catch {
     // A full or blocked storage only loses the resume; the payment itself goes on.
   }
 }
 
+const isString = (value: unknown): value is string => typeof value === 'string';
+
 /** The attempt saved for `orderReference`, if there is a recent, well-formed one. */
 export function loadAttempt(orderReference: string): SavedAttempt | undefined {
   try {
-    const raw = storage()?.getItem(PREFIX + orderReference);
+    const raw = storage()?.getItem(attemptStorageKey(orderReference));
     if (!raw) return undefined;
     const value = JSON.parse(raw) as Partial<Record<keyof SavedAttempt, unknown>>;
-    if (typeof value.chargeId !== 'string' || typeof value.statusToken !== 'string' || typeof value.savedAt !== 'number') return undefined;
-    if (Date.now() - value.savedAt > SAVED_ATTEMPT_TTL_MS) return undefined;
-    return { chargeId: value.chargeId, statusToken: value.statusToken, method: typeof value.method === 'string' ? value.method : '', savedAt: value.savedAt };
+    const { chargeId, statusToken, method, savedAt, qr } = value;
+    // An attempt saved by an earlier version, before actions: it was a redirect.
+    const action = value.action ?? 'redirect';
+    if (!isString(chargeId) || !isString(statusToken) || typeof savedAt !== 'number' || !isString(action) || !ACTIONS.includes(action)) return undefined;
+    if (statusToken === '') return undefined;
+    if (Date.now() - savedAt > SAVED_ATTEMPT_TTL_MS) return undefined;
+    const attempt: SavedAttempt = { chargeId, statusToken, method: isString(method) ? method : '', action: action as SavedAction, savedAt };
+    const code = qr as Partial<Record<keyof SavedQr, unknown>> | undefined;
+    if (code && isString(code.rawData) && isString(code.expiry)) attempt.qr = { rawData: code.rawData, expiry: code.expiry, ...(isString(code.image) ? { image: code.image } : {}) };
+    return attempt;
   } catch {
     return undefined;
   }
 }
 
-/** Forgets the attempt once its outcome is shown. */
+/** Forgets the attempt (it failed, or its outcome can no longer be read). */
 export function clearAttempt(orderReference: string): void {
   try {
-    storage()?.removeItem(PREFIX + orderReference);
+    storage()?.removeItem(attemptStorageKey(orderReference));
   } catch {
     // Nothing to do: it expires on its own.
+  }
+}
+
+/** The shopper left the attempt for another method: it is forgotten, and the next charge replaces it. */
+export function abandonAttempt(orderReference: string, chargeId: string): void {
+  clearAttempt(orderReference);
+  try {
+    storage()?.setItem(abandonedStorageKey(orderReference), JSON.stringify({ chargeId, savedAt: Date.now() }));
+  } catch {
+    // Lost, the next charge is told the order's payment is open, and offers to pay here instead.
+  }
+}
+
+/** Whether this tab left an open payment of the order for another method, recently. */
+export function wasAbandoned(orderReference: string): boolean {
+  try {
+    const raw = storage()?.getItem(abandonedStorageKey(orderReference));
+    const savedAt = raw ? (JSON.parse(raw) as { savedAt?: unknown }).savedAt : undefined;
+    return typeof savedAt === 'number' && Date.now() - savedAt <= SAVED_ATTEMPT_TTL_MS;
+  } catch {
+    return false;
   }
 }

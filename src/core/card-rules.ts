@@ -4,6 +4,13 @@
  * shopper types. Pure: no DOM, no Node.
  */
 import { CARD_BRANDS, detectCardBrand, isExpiryInFuture, normalizeDigits, passesLuhn, securityCodeLength, type CardBrand } from './card.js';
+import { cardNumberLengths } from './card-format.js';
+
+/** The longest number the brand of `digits` has: where typing stops. */
+const maxLengthOf = (digits: string): number => cardNumberLengths(detectCardBrand(digits)).at(-1) ?? 19;
+
+// The formatting as the shopper types lives in its own module, so a card form can have it before the rules.
+export { cardNumberLengths, formatCardNumber, formatExpiry } from './card-format.js';
 
 /** Every message key a card rule can return; the i18n catalogues must translate each one. */
 export const CARD_MESSAGE_KEYS = [
@@ -65,59 +72,6 @@ export const BUDDHIST_ERA_OFFSET_YEARS = 543;
 
 const MOMENTS: readonly CardValidationMoment[] = ['input', 'blur', 'submit'];
 
-// Lengths as card-type libraries list them; UNKNOWN spans everything the service accepts so the
-// form can still group and cap what a shopper types.
-const NUMBER_LENGTHS: Readonly<Record<CardBrand, readonly number[]>> = {
-  VISA: [16, 18, 19],
-  MASTERCARD: [16],
-  AMEX: [15],
-  JCB: [16, 17, 18, 19],
-  UNIONPAY: [16, 17, 18, 19],
-  DINERS: [14, 16, 17, 18, 19],
-  DISCOVER: [16, 17, 18, 19],
-  UNKNOWN: [12, 13, 14, 15, 16, 17, 18, 19],
-};
-
-/** Valid card number lengths for a brand, ascending; the last is where typing stops. */
-export function cardNumberLengths(brand: CardBrand): readonly number[] {
-  return NUMBER_LENGTHS[brand];
-}
-
-const maxLengthOf = (brand: CardBrand): number => NUMBER_LENGTHS[brand].at(-1) ?? 19;
-
-/**
- * Format what the shopper typed or pasted into the number input: Thai digits become ASCII,
- * anything else that is not a digit goes, digits stop at the brand's longest length, and groups
- * are 4-6-5 on Amex, 4-6-4 on 14-digit Diners, 4-4-4-4-3 otherwise. No trailing space, so
- * deleting across a group boundary needs no special case. `maxLength` counts digits.
- */
-export function formatCardNumber(input: string): { digits: string; formatted: string; brand: CardBrand; maxLength: number } {
-  const all = normalizeDigits(input).replace(/\D/g, '');
-  const brand = detectCardBrand(all);
-  const maxLength = maxLengthOf(brand);
-  const digits = all.slice(0, maxLength);
-  // Diners keeps 4-6-4 until a 15th digit shows it is one of the longer numbers.
-  const groups = brand === 'AMEX' ? [4, 6, 5] : brand === 'DINERS' && digits.length < 15 ? [4, 6, 4] : [4, 4, 4, 4, 3];
-  let at = 0;
-  const formatted = groups.map((n) => digits.slice(at, (at += n))).filter(Boolean).join(' ');
-  return { digits, formatted, brand, maxLength };
-}
-
-/**
- * Format the expiry input as the shopper types: a month that can only be one digit gets its
- * zero ("3" -> "03/", "13" -> "01/3", "1/" -> "01/"), a complete month gets the slash, years keep
- * up to four digits so a Buddhist-era year is seen and refused rather than silently cut.
- * Pass `deleting` (an `inputType` starting with "delete") so a deleted slash stays deleted.
- */
-export function formatExpiry(input: string, deleting = false): string {
-  const s = normalizeDigits(input);
-  let d = s.replace(/\D/g, '');
-  if (!deleting && (/^([2-9]|1[3-9]$)/.test(d) || /^1\D/.test(s))) d = '0' + d;
-  const month = d.slice(0, 2);
-  const year = d.slice(2, 6);
-  return month + (year || (month.length > 1 && (!deleting || /\D$/.test(s))) ? '/' : '') + year;
-}
-
 /**
  * Read an expiry as typed, pasted or autofilled ("MM/YY", "MM / YY", "MMYY", "M/YY", "MM/YYYY",
  * Thai digits) into the month and the two-digit year the service takes, or the message key of
@@ -145,7 +99,7 @@ export function parseExpiry(input: string, now: Date): { month: number; year: nu
   return { month, year: year - 2000 };
 }
 
-const passes = (d: string): boolean => NUMBER_LENGTHS[detectCardBrand(d)].includes(d.length) && passesLuhn(d);
+const passes = (d: string): boolean => cardNumberLengths(detectCardBrand(d)).includes(d.length) && passesLuhn(d);
 const expiryIsNot =
   (key: CardMessageKey, onlyIfFinal?: boolean) =>
   (v: string, c: CardRuleContext): boolean => {
@@ -169,11 +123,11 @@ export const CARD_RULES: Readonly<Record<CardField, readonly CardRule[]>> = {
       // Every brand is known by its fourth digit, so from there on UNKNOWN is final.
       check: (v, c) => v.length < 4 || (c.brands ?? CARD_BRANDS).includes(detectCardBrand(v)),
     },
-    { when: 'input', messageKey: 'number.invalid', check: (v) => /^\d*$/.test(v) && (v.length < maxLengthOf(detectCardBrand(v)) || passes(v)) },
+    { when: 'input', messageKey: 'number.invalid', check: (v) => /^\d*$/.test(v) && (v.length < maxLengthOf(v) || passes(v)) },
     {
       when: 'blur',
       messageKey: 'number.incomplete',
-      check: (v) => NUMBER_LENGTHS[detectCardBrand(v)].includes(v.length) || v.length > maxLengthOf(detectCardBrand(v)),
+      check: (v) => cardNumberLengths(detectCardBrand(v)).includes(v.length) || v.length > maxLengthOf(v),
     },
     { when: 'blur', messageKey: 'number.invalid', check: passes },
   ],

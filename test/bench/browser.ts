@@ -103,6 +103,11 @@ export interface FirstRenderResult {
   readyRatio: number;
   /** Median satang-checkout.js page / median floor. */
   entryReadyRatio: number;
+  /** `import 'satang'` as bundled by esbuild (consumer/satang.js and its chunks), and the floor bundled the same way. */
+  consumerReady: Summary;
+  consumerFloorReady: Summary;
+  /** Median bundled checkout / median bundled floor: the goal's figure, as a merchant's bundler ships both. */
+  consumerReadyRatio: number;
   inputsRatio: number;
   fcpRatio: number;
   /** Fastest checkout / fastest floor: the least disturbed runs, a check on the medians on a busy machine. */
@@ -111,13 +116,19 @@ export interface FirstRenderResult {
 
 /** `runs` loads of each page, alternating, after one discarded warm-up load of each. */
 export async function measureFirstRender(browser: Browser, origin: string, runs = 15): Promise<FirstRenderResult> {
-  const pages = { checkout: `${origin}/checkout.html`, entry: `${origin}/checkout-entry.html`, floor: `${origin}/floor.html` };
+  const pages = {
+    checkout: `${origin}/checkout.html`,
+    entry: `${origin}/checkout-entry.html`,
+    floor: `${origin}/floor.html`,
+    consumer: `${origin}/consumer.html`,
+    consumerFloor: `${origin}/consumer-floor.html`,
+  };
   for (const url of Object.values(pages)) await (await open(browser, url)).close();
-  const marks: Record<keyof typeof pages, LoadMarks[]> = { checkout: [], entry: [], floor: [] };
+  const marks: Record<keyof typeof pages, LoadMarks[]> = { checkout: [], entry: [], floor: [], consumer: [], consumerFloor: [] };
   const orders = [
-    ['checkout', 'entry', 'floor'],
-    ['floor', 'checkout', 'entry'],
-    ['entry', 'floor', 'checkout'],
+    ['consumer', 'consumerFloor', 'checkout', 'entry', 'floor'],
+    ['consumerFloor', 'floor', 'consumer', 'checkout', 'entry'],
+    ['entry', 'consumer', 'floor', 'consumerFloor', 'checkout'],
   ] as const;
   for (let i = 0; i < runs; i += 1) {
     // Rotate which goes first, so a slow moment of the machine hits all alike.
@@ -127,7 +138,7 @@ export async function measureFirstRender(browser: Browser, origin: string, runs 
       await run.close();
     }
   }
-  const { checkout, entry, floor } = marks;
+  const { checkout, entry, floor, consumer, consumerFloor } = marks;
   const s = (list: LoadMarks[], key: keyof ProbeMarks) => summarize(list.map((m) => m[key]!));
   const result = {
     runs,
@@ -142,6 +153,8 @@ export async function measureFirstRender(browser: Browser, origin: string, runs 
     entryInputs: s(entry, 'inputs'),
     entryFcp: s(entry, 'fcp'),
     entryScriptToReady: summarize(entry.map((m) => m.ready! - m.scriptEnd)),
+    consumerReady: s(consumer, 'ready'),
+    consumerFloorReady: s(consumerFloor, 'ready'),
   };
   return {
     ...result,
@@ -150,6 +163,7 @@ export async function measureFirstRender(browser: Browser, origin: string, runs 
     fcpRatio: result.checkoutFcp.median / result.floorFcp.median,
     readyRatioOfMinima: result.checkoutReady.min / result.floorReady.min,
     entryReadyRatio: result.entryReady.median / result.floorReady.median,
+    consumerReadyRatio: result.consumerReady.median / result.consumerFloorReady.median,
   };
 }
 

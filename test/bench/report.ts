@@ -95,10 +95,10 @@ export function goalsOf(r: BenchResults): Goal[] {
     met: b.ok,
   }));
   goals.push({
-    name: 'First render vs bare Lit (navigation start -> ready, median of 15)',
+    name: "First render vs bare Lit, both as a bundler ships them (`import 'satang'` through esbuild; navigation start -> ready, median of 15)",
     target: `<= ${x(FIRST_RENDER_RATIO_GOAL)}`,
-    measured: `${x(r.firstRender.readyRatio)} (${ms(r.firstRender.checkoutReady.median, 1)} vs ${ms(r.firstRender.floorReady.median, 1)})`,
-    met: r.firstRender.readyRatio <= FIRST_RENDER_RATIO_GOAL,
+    measured: `${x(r.firstRender.consumerReadyRatio)} (${ms(r.firstRender.consumerReady.median, 1)} vs ${ms(r.firstRender.consumerFloorReady.median, 1)}); script tag satang.js ${x(r.firstRender.readyRatio)}`,
+    met: r.firstRender.consumerReadyRatio <= FIRST_RENDER_RATIO_GOAL,
   });
   const rt = r.roundTrips;
   goals.push({
@@ -332,7 +332,8 @@ export function renderTable(r: BenchResults): string {
     [
       ['First render, checkout (nav -> satang-ready, median)', ms(f.checkoutReady.median, 1)],
       ['First render, bare Lit (nav -> floor-ready, median)', ms(f.floorReady.median, 1)],
-      ['First render ratio (goal <= 1.10)', x(f.readyRatio)],
+      ['First render ratio, bundled (goal <= 1.10)', x(f.consumerReadyRatio)],
+      ['First render ratio, script tag satang.js', x(f.readyRatio)],
       ['First render, satang-checkout.js (median) and its ratio', `${ms(f.entryReady.median, 1)}, ${x(f.entryReadyRatio)}`],
       ['Keystroke: input handler + Lit update, median / max', `${ms(k.handlerAndRender.median, 3)} / ${ms(k.handlerAndRender.max, 3)}`],
       ['Keystroke: keydown -> update done, median / max', `${ms(k.keydownToRendered.median, 3)} / ${ms(k.keydownToRendered.max, 3)}`],
@@ -445,6 +446,8 @@ export function renderMarkdown(r: BenchResults): string {
       summaryRow('`satang-ready` (checkout, satang.js)', f.checkoutReady, 1),
       summaryRow('card inputs rendered (checkout)', f.checkoutInputs, 1),
       summaryRow('`satang-ready` (checkout, satang-checkout.js)', f.entryReady, 1),
+      summaryRow("`satang-ready` (checkout, `import 'satang'` bundled by esbuild)", f.consumerReady, 1),
+      summaryRow('`floor-ready` (bare Lit, bundled by esbuild)', f.consumerFloorReady, 1),
       summaryRow('card inputs rendered (satang-checkout.js)', f.entryInputs, 1),
       summaryRow('`floor-ready` (bare Lit, 4 inputs)', f.floorReady, 1),
       summaryRow('first contentful paint, checkout', f.checkoutFcp, 1),
@@ -579,7 +582,7 @@ and served from the same local server. Times are
 
 ${firstRender}
 
-Ratio of medians, \`satang-ready\` / \`floor-ready\`: **${x(f.readyRatio)}** with satang.js (goal <= ${x(FIRST_RENDER_RATIO_GOAL)}),
+Ratio of medians, \`satang-ready\` / \`floor-ready\`: **${x(f.consumerReadyRatio)}** with \`import 'satang'\` and the floor both bundled by esbuild, as a merchant's bundler ships them (goal <= ${x(FIRST_RENDER_RATIO_GOAL)}); ${x(f.readyRatio)} with the script-tag satang.js,
 **${x(f.entryReadyRatio)}** with satang-checkout.js; card inputs rendered / \`floor-ready\`: ${x(f.inputsRatio)}; first contentful
 paint: ${x(f.fcpRatio)}; fastest run over fastest run: ${x(f.readyRatioOfMinima)}.
 

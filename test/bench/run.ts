@@ -12,7 +12,7 @@ import { measureStatusWaiters } from './status-waiters.js';
 import { goalsOf, renderMarkdown, renderTable, type BenchResults, type PerfBefore, type SizeRow } from './report.js';
 import type { SandboxLoadResult } from './sandbox-load.js';
 import { measureSandboxMemory } from './sandbox-memory.js';
-import { buildCheckout, buildEntry, checkBudgets, measureFile, REPO_ROOT, writeFiles } from './sizes.js';
+import { buildCheckout, buildConsumer, buildEntry, checkBudgets, DEFAULT_ENTRY, measureFile, REPO_ROOT, writeFiles } from './sizes.js';
 import { startBenchStack } from './stack.js';
 
 /**
@@ -60,6 +60,9 @@ async function main(): Promise<void> {
   const checkout = await buildCheckout();
   const checkoutCard = await buildEntry('test/bench/entries/checkout-card.ts', 'checkout-card');
   const floor = await buildEntry('test/bench/baselines/lit-floor.ts', 'lit-floor');
+  // As a merchant's bundler ships them: `import 'satang'`, and the floor, through esbuild.
+  const consumer = await buildConsumer(DEFAULT_ENTRY, 'satang');
+  const consumerFloor = await buildConsumer('test/bench/baselines/lit-floor.ts', 'lit-floor');
   const adyen = await buildEntry('test/bench/baselines/adyen-card.ts', 'adyen-card');
   const braintree = await buildEntry('test/bench/baselines/braintree-hosted-fields.js', 'braintree-hosted-fields');
   const adyenCss = await measureFile('node_modules/@adyen/adyen-web/dist/es/adyen.css');
@@ -74,7 +77,7 @@ async function main(): Promise<void> {
     gzip: checkout.full.gzip + checkout.qrChunk.gzip,
     brotli: checkout.full.brotli + checkout.qrChunk.brotli,
   };
-  const budgets = checkBudgets(checkout);
+  const budgets = checkBudgets(checkout, consumer);
   const budgetOf = (file: string) => budgets.find((b) => b.file === file)?.budget;
 
   const sizes: SizeRow[] = [
@@ -91,6 +94,15 @@ async function main(): Promise<void> {
     { group: 'satang', label: 'QR chunk (lazy)', file: `dist/browser/${checkout.qrChunk.fileName}`, what: 'qrcode, fetched with import() when a QR code is shown', ...pick(checkout.qrChunk), budget: budgetOf(checkout.qrChunk.fileName) },
     { group: 'satang', label: 'Script-tag build', file: 'dist/browser/satang.js', what: 'every element defined at once (src/elements/index.ts); qrcode still lazy', ...pick(checkout.full) },
     { group: 'satang', label: 'Script-tag build after a QR is shown', file: 'satang.js + chunk', what: 'the two files, each compressed on its own', ...fullWithQr },
+    {
+      group: 'satang',
+      label: "`import 'satang'`, bundled, initial",
+      file: `esbuild: ${consumer.initial.map((f) => f.fileName).join(' + ')}`,
+      what: `the README's first example as a bundler ships it (esbuild, minified, splitting): every file before the first render, each compressed on its own; later: ${consumer.lazy.map((f) => f.fileName.replace(/-\w{8}\.js$/, '')).join(', ')}`,
+      ...pick(consumer.initialTotal),
+      budget: budgets.find((b) => b.file.startsWith("import 'satang'"))?.budget,
+    },
+    { group: 'baseline', label: 'Floor, bundled', file: 'esbuild: lit-floor.js', what: 'the bare Lit element as the same bundler ships it', ...pick(consumerFloor.initialTotal) },
     { group: 'baseline', label: 'Floor: bare Lit element', file: 'test/bench/baselines/lit-floor.ts', what: `lit ${versions.lit}, one element with four labelled inputs`, ...pick(floor.entry) },
     { group: 'baseline', label: 'Adyen Web, card (tree-shaken)', file: 'test/bench/baselines/adyen-card.ts', what: `@adyen/adyen-web ${versions.adyen}: \`AdyenCheckout\` + \`Card\`; JS only, before its CSS and run-time iframes`, ...pick(adyen.entry) },
     { group: 'baseline', label: 'Adyen Web stylesheet', file: 'adyen.css', what: `@adyen/adyen-web ${versions.adyen}: the CSS a card page also loads`, ...adyenCss },
@@ -102,6 +114,8 @@ async function main(): Promise<void> {
   await rm(WWW_DIR, { recursive: true, force: true });
   await writeFiles(WWW_DIR, checkout.files);
   await writeFiles(WWW_DIR, floor.files);
+  await writeFiles(join(WWW_DIR, 'consumer'), consumer.files);
+  await writeFiles(join(WWW_DIR, 'consumer-floor'), consumerFloor.files);
   const stack = await startBenchStack(WWW_DIR);
   const browser = await launchChromium();
   const chromium = browser.version();

@@ -22,7 +22,16 @@ export const BUDGETS = {
   allMethodsInitialBrotli: 16 * KB,
   /** The QR renderer, loaded only when a QR code is shown. */
   qrChunkBrotli: 9 * KB,
+  /**
+   * `import 'satang'` (the README's first example) as a merchant's bundler ships it
+   * ({@link buildConsumer}: esbuild, minified, code splitting): every file loaded before the first
+   * render, each compressed on its own.
+   */
+  defaultEntryConsumerBrotli: 16 * KB,
 } as const;
+
+/** The default entry, as bundlers see `import 'satang'`. */
+export const DEFAULT_ENTRY = 'src/elements/index.ts';
 
 export interface Size {
   /** Minified bytes, as written to disk. */
@@ -235,17 +244,91 @@ export interface BudgetCheck {
   ok: boolean;
 }
 
-export function checkBudgets(build: Pick<CheckoutBuild, 'checkout' | 'card' | 'qrChunk'>): BudgetCheck[] {
-  const line = (name: string, file: MeasuredFile, budget: number): BudgetCheck => ({ name, file: file.fileName, brotli: file.brotli, budget, ok: file.brotli <= budget });
-  return [
+export function checkBudgets(build: Pick<CheckoutBuild, 'checkout' | 'card' | 'qrChunk'>, consumer?: ConsumerBuild): BudgetCheck[] {
+  const line = (name: string, file: { fileName: string; brotli: number }, budget: number): BudgetCheck => ({ name, file: file.fileName, brotli: file.brotli, budget, ok: file.brotli <= budget });
+  const checks = [
     line('card checkout, initial', build.card, BUDGETS.cardInitialBrotli),
     line('all methods, initial', build.checkout, BUDGETS.allMethodsInitialBrotli),
     line('QR chunk (lazy)', build.qrChunk, BUDGETS.qrChunkBrotli),
   ];
+  if (consumer) {
+    const files = `import 'satang', esbuild: ${consumer.initial.length} files before the first render`;
+    checks.push(line('default entry as bundled, initial', { fileName: files, brotli: consumer.initialTotal.brotli }, BUDGETS.defaultEntryConsumerBrotli));
+  }
+  return checks;
 }
 
 export function describeBudget(check: BudgetCheck): string {
   const diff = check.brotli - check.budget;
   const verdict = diff > 0 ? `OVER by ${kb(diff)}` : `within, ${kb(-diff)} to spare`;
   return `${check.name} (${check.file}): ${kb(check.brotli)} brotli (${check.brotli} B), budget ${kb(check.budget)}: ${verdict}`;
+}
+
+/**
+ * An entry as a merchant's bundler ships it: `import 'satang'` bundled by esbuild (the bundler
+ * under Vite's dev server and many others), minified, ES modules with code splitting, for
+ * browsers. Lit and the package's modules are bundled from source through the same module graph
+ * the published `dist/elements/*.js` has (esbuild compiles the TypeScript as tsconfig.json says).
+ * `initial` is every file the browser loads before the first render: the entry and the files it
+ * imports statically, transitively; `lazy` is what `import()` fetches later. Each file is
+ * compressed on its own, as it is served.
+ */
+export interface ConsumerBuild {
+  entry: string;
+  initial: MeasuredFile[];
+  lazy: MeasuredFile[];
+  /** The initial files added up. */
+  initialTotal: Size;
+  files: { fileName: string; code: string }[];
+}
+
+export async function buildConsumer(entry: string, name: string): Promise<ConsumerBuild> {
+  const esbuild = await import('esbuild');
+  const outdir = join(REPO_ROOT, 'bench-results', 'consumer-out');
+  const result = await esbuild.build({
+    absWorkingDir: REPO_ROOT,
+    entryPoints: { [name]: resolve(REPO_ROOT, entry) },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    legalComments: 'none',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    outdir,
+    write: false,
+    metafile: true,
+    logLevel: 'error',
+  });
+  const nameOf = (path: string) => relative(outdir, resolve(REPO_ROOT, path)).replaceAll('\\', '/');
+  const outputs = new Map(Object.entries(result.metafile.outputs).map(([path, output]) => [nameOf(path), output]));
+  const code = new Map(result.outputFiles.map((file) => [relative(outdir, file.path).replaceAll('\\', '/'), file.text]));
+  const measured = (fileName: string): MeasuredFile => {
+    const inputs = Object.entries(outputs.get(fileName)?.inputs ?? {});
+    const modules = inputs
+      .map(([id, info]) => ({ id: shortModuleId(resolve(REPO_ROOT, id)), renderedLength: info.bytesInOutput, minified: info.bytesInOutput, brotli: 0 }))
+      .filter((m) => m.renderedLength > 0)
+      .sort((a, b) => b.renderedLength - a.renderedLength);
+    return { fileName, ...measure(code.get(fileName) ?? ''), modules };
+  };
+  const start = `${name}.js`;
+  const initialNames = new Set<string>();
+  const queue = [start];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (initialNames.has(file)) continue;
+    initialNames.add(file);
+    for (const imported of outputs.get(file)?.imports ?? []) if (imported.kind === 'import-statement') queue.push(nameOf(imported.path));
+  }
+  const initial = [...initialNames].map(measured);
+  const lazy = [...code.keys()].filter((file) => !initialNames.has(file)).map(measured);
+  const total = (key: keyof Size) => initial.reduce((sum, file) => sum + file[key], 0);
+  return {
+    entry: start,
+    initial,
+    lazy,
+    initialTotal: { minified: total('minified'), gzip: total('gzip'), brotli: total('brotli') },
+    files: [...code].map(([fileName, text]) => ({ fileName, code: text })),
+  };
 }

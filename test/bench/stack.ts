@@ -11,6 +11,8 @@ import { createCheckoutHandler, toNodeListener, type CheckoutLogEntry } from '..
  *   /checkout.html   a page with <satang-checkout> loading the built satang.js (script tag)
  *   /checkout-entry.html  the same with satang-checkout.js (the `satang/checkout` entry)
  *   /floor.html      the baseline: a bare Lit element with four labelled inputs (lit-floor.js)
+ *   /consumer.html   the checkout as a bundler ships `import 'satang'` (esbuild, consumer/satang.js
+ *                    and its chunks); /consumer-floor.html the floor bundled the same way
  *   /api/checkout/*  the checkout handler (satang/server), charging a real sandbox
  *   /client/*        the sandbox's browser API (card tokens), as `service-url`
  *   anything else    the built files in `wwwDir`, never cached
@@ -112,7 +114,7 @@ export async function startBenchStack(wwwDir: string): Promise<BenchStack> {
       `<script type="module" src="/${script}"></script>`,
       `<satang-checkout merchant-id="${SANDBOX_DEFAULTS.merchantId}" publishable-key="${SANDBOX_DEFAULTS.publishableKey}" service-url="${origin}" endpoint="/api/checkout" amount="${BENCH_AMOUNT_SATANG}" order-reference="order-${BENCH_AMOUNT_SATANG}-${crypto.randomUUID()}" locale="en"></satang-checkout>`,
     );
-  const floorPage = () => page('Lit floor (bench)', '<script type="module" src="/lit-floor.js"></script>', '<lit-floor></lit-floor>');
+  const floorPage = (script = '/lit-floor.js') => page('Lit floor (bench)', `<script type="module" src="${script}"></script>`, '<lit-floor></lit-floor>');
 
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0]!;
@@ -127,6 +129,8 @@ export async function startBenchStack(wwwDir: string): Promise<BenchStack> {
     if (path === '/checkout.html') return send(200, TYPES['.html']!, checkoutPage('satang.js'));
     if (path === '/checkout-entry.html') return send(200, TYPES['.html']!, checkoutPage('satang-checkout.js'));
     if (path === '/floor.html') return send(200, TYPES['.html']!, floorPage());
+    if (path === '/consumer.html') return send(200, TYPES['.html']!, checkoutPage('consumer/satang.js'));
+    if (path === '/consumer-floor.html') return send(200, TYPES['.html']!, floorPage('/consumer-floor/lit-floor.js'));
     if (path === '/bench-probe.js') return send(200, TYPES['.js']!, PROBE);
     const file = normalize(join(wwwDir, path));
     if (!file.startsWith(wwwDir)) return send(404, 'text/plain', 'not found');

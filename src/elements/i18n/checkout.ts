@@ -1,55 +1,34 @@
-/** The checkout's own strings: method picker, method details, pay button, progress and errors. English and Thai: each key in both. */
+/**
+ * The checkout's own strings, shown with its first render: the method picker, the pay button,
+ * progress, and the errors that can come before the payment code is fetched. The other panels'
+ * strings are in `panels.ts`, the payment's in `outcome.ts`, `conflict.ts` and `errors.ts`.
+ * English and Thai: each key in both.
+ */
 import type { Catalog } from './catalog.js';
 
 export const checkoutMessages = {
   en: {
     'method.label': 'Payment method',
     'method.CARD': 'Card',
-    'method.CARD_INSTALLMENTS': 'Card installments',
+    'method.CARD_INSTALLMENTS': 'Installments',
     'method.QR_PROMPT_PAY': 'PromptPay QR',
     'method.E_WALLET': 'E-wallet',
     'method.MOBILE_BANKING': 'Mobile banking',
-    'installments.label': 'Installment plan',
-    'installments.plan': '{months} months × {monthly}',
-    'installments.unavailable': 'Installments start at {minimum}. Choose another method.',
-    'wallet.label': 'Wallet',
-    'wallet.redirect': 'You will go to {method} to approve the payment, then come back here.',
-    'bank.label': 'Bank app',
-    'bank.redirect': 'The {method} app opens to approve the payment.',
-    'bank.needsPhone': 'This bank app works on a phone. Open this page on your phone, or pay with PromptPay.',
     'pay': 'Pay {amount}',
     'pay.processing': 'Processing…',
-    'redirecting': 'Taking you to complete the payment…',
-    'status.checking': 'Checking your payment…',
-    'failure.retry': 'Try again',
     'error.network': 'We could not reach the payment service. Your details are kept: try again.',
-    'error.server': 'Something went wrong on our side. Your details are kept: try again.',
-    'error.redirect': 'The payment page address is not safe, so we did not open it. Please choose another method.',
     'error.retry': 'Try again',
   },
   th: {
     'method.label': 'วิธีชำระเงิน',
     'method.CARD': 'บัตรเครดิต/เดบิต',
-    'method.CARD_INSTALLMENTS': 'ผ่อนชำระด้วยบัตร',
+    'method.CARD_INSTALLMENTS': 'ผ่อนชำระ',
     'method.QR_PROMPT_PAY': 'พร้อมเพย์ QR',
     'method.E_WALLET': 'อีวอลเล็ต',
-    'method.MOBILE_BANKING': 'โมบายแบงก์กิ้ง',
-    'installments.label': 'แผนผ่อนชำระ',
-    'installments.plan': '{months} เดือน × {monthly}',
-    'installments.unavailable': 'ผ่อนชำระได้เมื่อยอดตั้งแต่ {minimum} กรุณาเลือกวิธีอื่น',
-    'wallet.label': 'วอลเล็ต',
-    'wallet.redirect': 'ระบบจะพาคุณไปยัง {method} เพื่อยืนยันการชำระเงิน แล้วกลับมาที่หน้านี้',
-    'bank.label': 'แอปธนาคาร',
-    'bank.redirect': 'แอป {method} จะเปิดขึ้นเพื่อยืนยันการชำระเงิน',
-    'bank.needsPhone': 'แอปธนาคารใช้ได้บนโทรศัพท์ กรุณาเปิดหน้านี้บนโทรศัพท์ หรือชำระด้วยพร้อมเพย์',
-    'pay': 'ชำระ {amount}',
+    'method.MOBILE_BANKING': 'โมบายแบงกิ้ง',
+    'pay': 'ชำระเงิน {amount}',
     'pay.processing': 'กำลังดำเนินการ…',
-    'redirecting': 'กำลังพาคุณไปยืนยันการชำระเงิน…',
-    'status.checking': 'กำลังตรวจสอบการชำระเงิน…',
-    'failure.retry': 'ลองอีกครั้ง',
-    'error.network': 'ไม่สามารถเชื่อมต่อระบบชำระเงินได้ ข้อมูลของคุณยังอยู่ กรุณาลองอีกครั้ง',
-    'error.server': 'เกิดข้อผิดพลาดในระบบของร้านค้า ข้อมูลของคุณยังอยู่ กรุณาลองอีกครั้ง',
-    'error.redirect': 'ที่อยู่หน้าชำระเงินไม่ปลอดภัย จึงไม่ได้เปิด กรุณาเลือกวิธีอื่น',
+    'error.network': 'เชื่อมต่อระบบชำระเงินไม่ได้ ข้อมูลของคุณยังอยู่ กรุณาลองอีกครั้ง',
     'error.retry': 'ลองอีกครั้ง',
   },
 } satisfies Catalog;

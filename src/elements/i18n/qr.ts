@@ -3,6 +3,7 @@ import type { Catalog } from './catalog.js';
 
 export const qrMessages = {
   en: {
+    'qr.instructions': 'Open your banking app, scan this code and confirm {amount}.',
     'qr.title': 'Scan to pay with PromptPay',
     'qr.expiresIn': 'Expires in {time}',
     'qr.expired': 'This QR code has expired.',
@@ -20,6 +21,7 @@ export const qrMessages = {
     'qr.slipUnavailable': 'We cannot check the slip right now. Please try again.',
   },
   th: {
+    'qr.instructions': 'เปิดแอปธนาคาร สแกนคิวอาร์โค้ดนี้ และยืนยันยอด {amount}',
     'qr.title': 'สแกนเพื่อชำระด้วยพร้อมเพย์',
     'qr.expiresIn': 'หมดอายุใน {time}',
     'qr.expired': 'คิวอาร์โค้ดนี้หมดอายุแล้ว',

@@ -1,17 +1,20 @@
-import { html, LitElement, nothing } from 'lit';
+import { html, LitElement, nothing, svg } from 'lit';
 import { normalizeDigits, securityCodeLength, type CardBrand } from '../../core/card.js';
-import { formatCardNumber, formatExpiry, parseExpiry, validateCardField, type CardField } from '../../core/card-rules.js';
+import { formatCardNumber, formatExpiry } from '../../core/card-format.js';
+import type { CardField } from '../../core/card-rules.js';
 import type { TokenizeConfig } from '../../client/card-tokens.js';
 import { SatangChangeEvent, SatangReadyEvent } from '../events.js';
-import { afterPaint, lazyModule, prefetch } from '../lazy.js';
+import { afterPaint, lazyModule } from '../lazy.js';
 import { LocalizeController } from '../controllers/localize-controller.js';
 import { cardMessages } from '../i18n/card.js';
 import type { Locale, MessageKey } from '../i18n/localize.js';
 import { replaceKeepingCaret } from './replace-keeping-caret.js';
 import { styles } from './satang-card-form.styles.js';
 
-/** The tokenization call: it only runs on submit, so it is fetched after the form first shows. */
-const cardTokens = lazyModule(() => import('../../client/card-tokens.js'));
+/** The rules, their messages and the tokenization call: needed once digits are typed, so fetched after the first render. */
+const extras = lazyModule(() => import('./card-form-extras.js'));
+/** The brands' marks, data only: the same file for every entry. */
+const brandMarks = lazyModule(() => import('../marks/card-brand-marks.js'));
 
 /** A card ready to charge: the token and the CVC that goes with it (never stored, never in an event). */
 export interface TokenizedCard {
@@ -50,7 +53,7 @@ function firstError(errors: Partial<Record<CardField, MessageKey>>): [CardField,
  * @csspart input - Each input.
  * @csspart hint - The hints under labels.
  * @csspart error - The error messages.
- * @csspart brand - The detected card brand.
+ * @csspart brand - The detected card brand: its mark (Visa, Mastercard, JCB, American Express, UnionPay), or its name.
  *
  * @cssproperty --satang-color-accent - Focus ring and accents.
  * @cssproperty --satang-color-error - Error text and invalid borders.
@@ -73,6 +76,8 @@ export class SatangCardForm extends LitElement {
     announcement: { state: true },
     announcementCount: { state: true },
     formDisabled: { state: true },
+    extras: { state: true },
+    marks: { state: true },
   };
 
   /** th or en; by default the language of the page. */
@@ -90,6 +95,10 @@ export class SatangCardForm extends LitElement {
   private announcementCount = 0;
   /** Disabled by a `<fieldset disabled>` around it or its own attribute, as the form reports it. */
   private formDisabled = false;
+  /** The rules' messages and the brands' marks, once fetched; until then an invalid field shows only as invalid. */
+  private extras: typeof import('./card-form-extras.js') | undefined;
+  /** The brands' marks, once fetched. */
+  private marks: typeof import('../marks/card-brand-marks.js') | undefined;
 
   private get numberInput(): HTMLInputElement | null {
     return this.renderRoot.querySelector('#number');
@@ -109,6 +118,11 @@ export class SatangCardForm extends LitElement {
     this.#internals = this.attachInternals();
   }
 
+  /** Whether the card rules are here: until then `validate()` answers false without checking. */
+  get ready(): boolean {
+    return Boolean(this.extras);
+  }
+
   /** Whether every field is valid right now. */
   get complete(): boolean {
     return this.#complete;
@@ -122,9 +136,18 @@ export class SatangCardForm extends LitElement {
     return this.#input(field)?.value ?? '';
   }
 
+  /** The field's error at this moment; none while the rules are being fetched. */
   #check(field: CardField, moment: 'input' | 'blur' | 'submit'): MessageKey | undefined {
-    const error = validateCardField(field, this.#value(field), { brand: this.brand, now: new Date() }, moment);
+    const error = this.extras?.validateCardField(field, this.#value(field), { brand: this.brand, now: new Date() }, moment);
     return error?.messageKey;
+  }
+
+  /**
+   * Resolves once the card rules are here (fetched right after the first render): `validate()`
+   * and `complete` need them. `tokenize()` waits for them itself.
+   */
+  async whenReady(): Promise<void> {
+    this.extras ??= await extras();
   }
 
   /**
@@ -132,6 +155,11 @@ export class SatangCardForm extends LitElement {
    * Answers whether the card can be tokenized.
    */
   validate(): boolean {
+    if (!this.extras) {
+      // Not fetched yet (a press within moments of the first render): not valid until checked.
+      void this.whenReady().then(() => this.#syncValidity());
+      return false;
+    }
     const errors: Partial<Record<CardField, MessageKey>> = {};
     for (const field of FIELDS) {
       this.#touched.add(field);
@@ -155,12 +183,13 @@ export class SatangCardForm extends LitElement {
    * payment attempt must send exactly what it sent before.
    */
   async tokenize(config: TokenizeConfig, signal?: AbortSignal): Promise<TokenizedCard> {
+    await this.whenReady();
     if (!this.validate()) throw new Error('card details are not valid');
     if (this.#token) return this.#token;
     const number = normalizeDigits(this.#value('number'));
+    const { createCardToken, parseExpiry } = await extras();
     const expiry = parseExpiry(this.#value('expiry'), new Date());
     if ('error' in expiry) throw new Error('card expiry is not valid');
-    const { createCardToken } = await cardTokens();
     const cardTokenId = await createCardToken(
       config,
       {
@@ -183,6 +212,19 @@ export class SatangCardForm extends LitElement {
   clearToken(): void {
     this.#token = undefined;
     this.#internals.setFormValue(null);
+  }
+
+  /**
+   * Clears the security code (and the token made with it), keeping the rest: after a declined
+   * payment the shopper types it again rather than the whole card.
+   */
+  clearSecurityCode(): void {
+    const input = this.#input('cvc');
+    if (input) input.value = '';
+    this.clearToken();
+    this.#touched.delete('cvc');
+    this.#setError('cvc', undefined);
+    this.#syncValidity();
   }
 
   /** Clears every field, error and token. */
@@ -219,7 +261,24 @@ export class SatangCardForm extends LitElement {
   protected override firstUpdated(): void {
     this.#syncValidity();
     this.dispatchEvent(new SatangReadyEvent());
-    afterPaint(() => prefetch(cardTokens));
+    afterPaint(() => {
+      extras().then(
+        (code) => {
+          this.extras = code;
+          this.#syncValidity();
+        },
+        () => undefined, // The fields still show whether they are valid.
+      );
+      brandMarks().then(
+        (marks) => (this.marks = marks),
+        () => undefined, // The brand's name is shown instead.
+      );
+    });
+  }
+
+  /** Enter in a field submits the form the element is in, as in a native form. */
+  #onKeydown(event: KeyboardEvent): void {
+    if (event.key === 'Enter' && !event.isComposing) this.#internals.form?.requestSubmit();
   }
 
   #onInput(field: CardField, event: Event): void {
@@ -261,7 +320,7 @@ export class SatangCardForm extends LitElement {
 
   #syncValidity(): void {
     this.#validityLocale = this.#localize.locale;
-    const complete = FIELDS.every((f) => !this.#check(f, 'submit'));
+    const complete = Boolean(this.extras) && FIELDS.every((f) => !this.#check(f, 'submit'));
     const first = firstError(this.errors);
     if (first) {
       const [field, error] = first;
@@ -292,11 +351,19 @@ export class SatangCardForm extends LitElement {
     if (this.#localize.locale !== this.#validityLocale) this.#syncValidity();
   }
 
+  /** The detected brand at the number: its mark, or its name until the marks are here (or when it has none). */
+  #brandView() {
+    const mark = this.marks?.cardBrandMark(this.brand);
+    return html`<span part="brand" class="brand ${mark ? 'logo' : ''}" aria-hidden="true"
+      >${mark ? html`<svg viewBox="-6 0 36 24" class="mark">${mark.map(([d, fill]) => svg`<path d=${d} fill=${fill} />`)}</svg>` : this.brand}</span
+    >`;
+  }
+
   protected override render() {
     const l = this.#localize;
     const field = (name: CardField, id: string, label: MessageKey, hint: string | undefined, attrs: { inputmode?: string; maxlength?: number }) => {
       const error = this.errors[name];
-      const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+      const describedBy = [hint ? `${id}-hint` : '', error && this.extras ? `${id}-error` : ''].filter(Boolean).join(' ');
       return html`<div part="field" class="field ${name}">
         <label part="label" for=${id}>${l.msg(label)}</label>
         ${hint ? html`<div part="hint" class="hint" id="${id}-hint">${hint}</div>` : ''}
@@ -316,10 +383,11 @@ export class SatangCardForm extends LitElement {
             aria-describedby=${describedBy || nothing}
             @input=${(e: Event) => this.#onInput(name, e)}
             @blur=${(event: FocusEvent) => this.#onBlur(name, event)}
+            @keydown=${this.#onKeydown}
           />
-          ${name === 'number' && this.brand !== 'UNKNOWN' ? html`<span part="brand" class="brand" aria-hidden="true">${this.brand}</span>` : ''}
+          ${name === 'number' && this.brand !== 'UNKNOWN' ? this.#brandView() : ''}
         </div>
-        ${error ? html`<div part="error" class="error" id="${id}-error">${l.msg(error, this.#params(name))}</div>` : ''}
+        ${error && this.extras ? html`<div part="error" class="error" id="${id}-error">${l.msg(error, this.#params(name))}</div>` : ''}
       </div>`;
     };
     const cvcHint = this.brand === 'AMEX' ? l.msg('card.cvcHintAmex') : l.msg('card.cvcHint', { n: 3 });

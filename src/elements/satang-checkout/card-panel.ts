@@ -4,7 +4,8 @@
  */
 import { html, type TemplateResult } from 'lit';
 import type { TokenizeConfig } from '../../client/card-tokens.js';
-import type { Locale } from '../i18n/localize.js';
+import type { InstallmentPeriod } from '../../core/constants.js';
+import type { Locale, MessageKey } from '../i18n/localize.js';
 import type { SatangCardForm } from '../satang-card-form/satang-card-form.js';
 
 /** The card form's parts, styled from the page through the checkout as `::part(card-input)` etc. */
@@ -32,4 +33,11 @@ export function cardFormView(locale: Locale, theme: string, shown: boolean, disa
 export async function cardPayment(form: SatangCardForm, config: TokenizeConfig) {
   const { cardTokenId, securityCode } = await form.tokenize(config);
   return { type: 'CARD_TOKEN', cardTokenId, securityCode } as const;
+}
+
+/** The card in the form, tokenized, over the chosen plan; or the key of "choose a plan" when none is chosen. */
+export async function installmentsPayment(form: SatangCardForm, config: TokenizeConfig, months: InstallmentPeriod | undefined) {
+  if (months === undefined) return 'installments.choose' satisfies MessageKey;
+  const card = await cardPayment(form, config);
+  return { ...card, type: 'CARD_TOKEN_INSTALLMENTS', installmentPeriod: months } as const;
 }

@@ -4,8 +4,8 @@
  * which nothing was charged (`conflict-view.ts`). Part of the code fetched after the form shows
  * (`pay-path.ts`).
  */
-import { nothing, type TemplateResult } from 'lit';
-import { clearAttempt, saveAttempt } from '../../client/attempt-store.js';
+import { html, nothing, type TemplateResult } from 'lit';
+import { abandonAttempt, clearAttempt, loadAttempt, saveAttempt, wasAbandoned, type SavedAttempt } from '../../client/attempt-store.js';
 import { createCheckoutCharge } from '../../client/checkout-api.js';
 import { asClientError, CheckoutClientError } from '../../client/client-error.js';
 import { safeRedirectUrl } from '../../client/redirect.js';
@@ -21,6 +21,7 @@ import { returnUrlOf } from './checkout-config.js';
 import { conflictView } from './conflict-view.js';
 import { outcomeView } from './outcome-view.js';
 import type { ChargeConflict, ChargeOptions, Payment, PaymentMethod } from './payment-state.js';
+import { failureText } from './error-text.js';
 import { loadQrElement } from './promptpay-panel.js';
 import { qrPaymentView } from './qr-payment-view.js';
 
@@ -46,7 +47,8 @@ export async function charge(payment: Payment, method: PaymentMethod, deviceType
   if (Number.isSafeInteger(host.amount) && !options.askTotal) Object.assign(body, { amount: host.amount, currency: host.currency });
   // This tab's own earlier payment still open (a QR that expired, a redirect refused or left): the
   // shopper moved on from it, so it is abandoned rather than resumed or reported as elsewhere.
-  if (options.replace || payment.charge) body.replace = true;
+  // Or one the shopper left for another method, in this page or before a reload.
+  if (options.replace || payment.charge || payment.replaceNext || wasAbandoned(host.orderReference)) body.replace = true;
   let charge;
   try {
     charge = payment.charge = await createCheckoutCharge(host.endpoint, body, payment.attemptKey);
@@ -54,30 +56,106 @@ export async function charge(payment: Payment, method: PaymentMethod, deviceType
     if (refused(payment, error)) return;
     throw error;
   }
+  payment.method = method.type;
+  payment.replaceNext = payment.resumed = false;
+  const keep = (action: 'redirect' | 'qr' | 'wait', qr?: SavedAttempt['qr']) =>
+    saveAttempt(host.orderReference, { chargeId: charge.chargeId, statusToken: charge.statusToken, method: method.type, action, ...(qr ? { qr } : {}) });
   if (charge.actionRequired === 'REDIRECT') {
     const url = safeRedirectUrl(charge.redirect?.redirectUrl);
     if (!url) {
       payment.problem(new CheckoutClientError('rejected', payment.localize.msg('error.redirect'), 'UNSAFE_REDIRECT', false), 'error.redirect');
       return;
     }
-    saveAttempt(host.orderReference, { chargeId: charge.chargeId, statusToken: charge.statusToken, method: method.type });
+    keep('redirect');
     payment.show('redirecting');
+    payment.announce(payment.localize.msg('redirecting'));
     host.dispatchEvent(new SatangActionEvent('redirect', charge.chargeId));
     payment.steps.navigate(url);
     return;
   }
   if (charge.actionRequired === 'ENCODED_IMAGE') {
-    loadQrElement().then(
-      () => {
-        payment.show('qr');
-        host.dispatchEvent(new SatangActionEvent('qr', charge.chargeId));
-      },
-      (error: unknown) => payment.problem(error),
-    );
+    const image = charge.encodedImage;
+    keep('qr', image ? { rawData: image.rawData, expiry: image.expiry, ...(image.imageBase64Encoded ? { image: image.imageBase64Encoded } : {}) } : undefined);
+    showQr(payment);
     return;
   }
-  payment.show('waiting');
+  keep('wait');
+  waiting(payment);
   follow(payment, charge.chargeId, charge.statusToken);
+}
+
+/** Shows the charge's QR code once its element is here, and moves focus to it. */
+function showQr(payment: Payment): void {
+  const { host } = payment;
+  loadQrElement().then(
+    async () => {
+      const chargeId = payment.charge?.chargeId ?? '';
+      payment.show('qr');
+      payment.announce(payment.localize.msg('announce.qr'));
+      host.dispatchEvent(new SatangActionEvent('qr', chargeId));
+      await host.updateComplete;
+      host.shadowRoot?.querySelector<HTMLElement>('satang-qr-payment')?.focus();
+    },
+    (error: unknown) => payment.problem(error),
+  );
+}
+
+/** The charge exists and its outcome is awaited: said, and focused, so the shopper knows where things are. */
+function waiting(payment: Payment): void {
+  payment.show('waiting');
+  const text = payment.localize.msg('status.checking');
+  payment.announce(text);
+  void focusOn(payment, '.progress');
+}
+
+async function focusOn(payment: Payment, selector: string): Promise<void> {
+  await payment.host.updateComplete;
+  payment.host.shadowRoot?.querySelector<HTMLElement>(selector)?.focus();
+}
+
+/**
+ * Picks up an attempt saved in this tab (a reload, Back, the return from a redirect): the QR code
+ * again, with the time it has left (expired, it offers a new one, and is still followed: it may
+ * have been paid just before), or the charge followed to its outcome.
+ */
+export function resume(payment: Payment): void {
+  const saved = loadAttempt(payment.host.orderReference);
+  if (!saved) {
+    // Kept too long, or not readable: the form, as on a first visit.
+    payment.resumed = false;
+    payment.show('idle');
+    return;
+  }
+  const { chargeId, statusToken, qr } = saved;
+  payment.method = saved.method;
+  if (qr) {
+    payment.charge = { chargeId, statusToken, actionRequired: 'ENCODED_IMAGE', encodedImage: { rawData: qr.rawData, expiry: qr.expiry, imageBase64Encoded: qr.image ?? '' } };
+    showQr(payment);
+    return;
+  }
+  payment.charge = { chargeId, statusToken, actionRequired: saved.action === 'redirect' ? 'REDIRECT' : 'NONE' };
+  waiting(payment);
+  follow(payment, chargeId, statusToken);
+}
+
+/**
+ * The shopper leaves the QR code or the wait for another method. The charge is abandoned: no longer
+ * followed or resumed, and the next charge replaces it (`replace: true`), which moves the order's
+ * lock on. Paid anyway later, it is refunded when another payment paid the order, and otherwise
+ * pays it (the next attempt is then told the order is paid): never both.
+ */
+export function abandon(payment: Payment): void {
+  const { host } = payment;
+  payment.poller?.stop();
+  const charge = payment.charge;
+  if (charge) abandonAttempt(host.orderReference, charge.chargeId);
+  payment.replaceNext = true;
+  payment.resumed = false;
+  payment.charge = undefined;
+  payment.forget();
+  payment.show('idle');
+  payment.announce(payment.localize.msg('announce.abandoned'));
+  void payment.steps.focusMethod();
 }
 
 /**
@@ -130,6 +208,14 @@ function expired(payment: Payment): void {
   payment.poller?.stop();
   clearAttempt(payment.host.orderReference);
   payment.forget();
+  if (payment.resumed) {
+    // Picked up from storage: nothing of it can be read any more, so the page starts afresh (a
+    // paid order is then refused as paid, should the shopper press pay).
+    payment.resumed = false;
+    payment.charge = undefined;
+    payment.show('idle');
+    return;
+  }
   conflicted(payment, { kind: 'expired' });
 }
 
@@ -156,31 +242,50 @@ export function follow(payment: Payment, chargeId: string, statusToken: string):
  * and the page: never `satang-success`.
  */
 function outcome(payment: Payment, chargeId: string, succeeded: boolean, failureCode: string, orderOutcome: string | undefined): void {
+  const { host, localize: l } = payment;
   payment.poller?.stop();
-  clearAttempt(payment.host.orderReference);
   payment.forget();
   payment.charge = undefined;
-  const paid = orderVerdict({ status: succeeded ? 'SUCCEEDED' : 'FAILED', outcome: orderOutcome }) === 'paid';
+  payment.resumed = false;
+  const verdict = orderVerdict({ status: succeeded ? 'SUCCEEDED' : 'FAILED', outcome: orderOutcome });
+  const paid = verdict === 'paid';
+  // A paid order stays saved, so a reload or Back shows it paid rather than a form to pay again.
+  if (!paid) clearAttempt(host.orderReference);
   payment.outcome = succeeded ? orderOutcome : undefined;
   payment.failureCode = paid ? '' : succeeded ? (orderOutcome ?? '') : failureCode;
+  if (verdict === 'failed') {
+    // Declined: back to the form as it was (the card still filled in, its security code to type
+    // again), the reason over it, in the words of the method paid with.
+    payment.declined = { failureCode, type: payment.method ?? '' };
+    payment.steps.clearSecurityCode();
+    payment.show('idle');
+    host.dispatchEvent(new SatangFailureEvent(chargeId, failureCode));
+    payment.announce(`${l.msg('failure.title')}. ${failureText(l, payment.declined)}`);
+    void payment.focusNotice();
+    return;
+  }
   payment.show(paid ? 'succeeded' : 'failed');
-  payment.host.dispatchEvent(paid ? new SatangSuccessEvent(chargeId, orderOutcome) : new SatangFailureEvent(chargeId, payment.failureCode, payment.outcome));
-  // A plain success leaves focus to the page (it shows its own confirmation); a refund or a payment
-  // that did not pay the order is news told here.
-  if (payment.outcome !== undefined && payment.outcome !== 'paid' && payment.outcome !== 'authorized') void focusHeading(payment);
+  host.dispatchEvent(paid ? new SatangSuccessEvent(chargeId, orderOutcome) : new SatangFailureEvent(chargeId, payment.failureCode, payment.outcome));
+  void focusHeading(payment);
 }
 
 /**
  * The outcome, the conflict or the QR code to pay; nothing in the other states. The QR element's
  * outcome becomes the checkout's own, announced once; `renewQr` hears the shopper ask for a new code.
  */
-export function paymentView(payment: Payment, renewQr: () => void): TemplateResult | typeof nothing | undefined {
+export function paymentView(payment: Payment, renewQr: () => void): TemplateResult | typeof nothing {
   const { host, localize: l, charge, state } = payment;
+  // A QR code and the wait for a charge's status each have a way out: another method.
+  const wayOut = html`<button part="change-method-button" class="secondary" type="button" @click=${() => abandon(payment)}>${l.msg('method.change')}</button>`;
+  if (state === 'waiting' || state === 'redirecting') {
+    return html`<p part="message" class="progress" role="status" tabindex="-1">${l.msg(state === 'waiting' ? 'status.checking' : 'redirecting')}</p>
+      ${state === 'waiting' ? wayOut : nothing}`;
+  }
   if (state === 'conflict') return payment.conflict ? conflictView(l, payment.conflict, { resend: (options) => resend(payment, options), back: payment.again }) : nothing;
   if (state === 'succeeded' || state === 'failed') {
     return outcomeView(l, state === 'succeeded', host.intent === 'authorize', formatAmount(host.amount, host.currency), payment.failureCode, payment.outcome, payment.again, () => review(payment));
   }
-  if (state !== 'qr' || !charge?.encodedImage) return undefined;
+  if (state !== 'qr' || !charge?.encodedImage) return nothing;
   const qrOutcome = (event: SatangSuccessEvent | SatangFailureEvent): void => {
     event.stopPropagation();
     const succeeded = event instanceof SatangSuccessEvent || event.outcome !== undefined;
@@ -191,7 +296,7 @@ export function paymentView(payment: Payment, renewQr: () => void): TemplateResu
     event.stopPropagation();
     expired(payment);
   };
-  return qrPaymentView(l, host, charge, charge.encodedImage, qrOutcome, renewQr, qrError);
+  return html`${qrPaymentView(l, host, charge, charge.encodedImage, qrOutcome, renewQr, qrError)}${wayOut}`;
 }
 
 /**

@@ -40,29 +40,35 @@ export function returnUrlOf(config: CheckoutConfig): URL | undefined {
   }
 }
 
-/** The configuration problem, in words for the page's developer, or undefined when the attributes can work. */
-export function configError(config: CheckoutConfig): string | undefined {
+/**
+ * What is wrong with the configuration, or undefined when the attributes can work: the attribute
+ * at fault and what it was set to. `config-messages.ts` (fetched only then) says it in words for
+ * the page's developer.
+ */
+export type ConfigProblem = readonly [problem: string, value?: string];
+
+export function configProblem(config: CheckoutConfig): ConfigProblem | undefined {
   const { intent, amount, publishableKey } = config;
   const parsed = methodsOf(config);
-  if ('unknown' in parsed) return `methods: unknown method "${parsed.unknown}"`;
-  if (intent !== 'charge' && intent !== 'authorize') return `intent must be charge or authorize, got "${intent}"`;
-  if (intent === 'authorize' && parsed.types.some((t) => t !== 'CARD_TOKEN')) return 'intent="authorize" takes card payments only: set methods="card"';
-  if (!config.endpoint) return 'endpoint is required (the URL of your satang/server checkout handler)';
-  if (!config.orderReference) return 'order-reference is required';
-  if (!Number.isInteger(amount) || amount < MIN_CHARGE_AMOUNT_SATANG) return 'amount must be a whole number of satang, at least 100';
-  if (config.currency !== CURRENCY_THB) return 'currency must be THB';
-  if (!returnUrlOf(config)) return `return-url must be an http(s) URL or a path on this site, got "${config.returnUrl}"`;
+  if ('unknown' in parsed) return ['methods', parsed.unknown];
+  if (intent !== 'charge' && intent !== 'authorize') return ['intent', intent];
+  if (intent === 'authorize' && parsed.types.some((t) => t !== 'CARD_TOKEN')) return ['authorize'];
+  if (!config.endpoint) return ['endpoint'];
+  if (!config.orderReference) return ['order-reference'];
+  if (!Number.isInteger(amount) || amount < MIN_CHARGE_AMOUNT_SATANG) return ['amount'];
+  if (config.currency !== CURRENCY_THB) return ['currency'];
+  if (!returnUrlOf(config)) return ['return-url', config.returnUrl];
   if (parsed.types.some(isCardType)) {
-    if (!config.merchantId) return 'merchant-id is required for card payments';
-    if (!publishableKey) return 'publishable-key is required for card payments';
-    if (publishableKey.startsWith('sk_')) return 'publishable-key looks like a secret API key: never put it in a page';
+    if (!config.merchantId) return ['merchant-id'];
+    if (!publishableKey) return ['publishable-key'];
+    if (publishableKey.startsWith('sk_')) return ['secret-key'];
     let url: URL | undefined;
     try {
       url = new URL(config.serviceUrl);
     } catch {
-      return 'service-url is required for card payments (the payment service base URL)';
+      return ['service-url'];
     }
-    if (!isHttpsOrLoopback(url)) return 'service-url must use https';
+    if (!isHttpsOrLoopback(url)) return ['https'];
   }
   return undefined;
 }

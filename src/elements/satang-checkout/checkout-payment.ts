@@ -1,5 +1,5 @@
-import { html, nothing, type ReactiveController, type TemplateResult } from 'lit';
-import { loadAttempt } from '../../client/attempt-store.js';
+import { nothing, type ReactiveController, type TemplateResult } from 'lit';
+import { hasSavedAttempt } from '../../client/attempt-key.js';
 import { asClientError, type CheckoutClientError } from '../../client/client-error.js';
 import type { CheckoutChargeResponse } from '../../core/schemas/checkout.js';
 import type { DeviceType } from '../../core/schemas/payment-method.js';
@@ -8,46 +8,46 @@ import type { StatusPoller } from '../controllers/status-poller.js';
 import { SatangErrorEvent } from '../events.js';
 import type { MessageKey } from '../i18n/localize.js';
 import { afterPaint, lazyModule, prefetch } from '../lazy.js';
-import { configError } from './checkout-config.js';
-import type { ChargeConflict, ChargeOptions, Payment, PaymentHost, PaymentState, PaymentSteps } from './payment-state.js';
+import { configProblem } from './checkout-config.js';
+import type { ChargeConflict, ChargeOptions, Declined, Payment, PaymentHost, PaymentState, PaymentSteps } from './payment-state.js';
 
 /** The code after the press (`pay-path.ts`), fetched once and shared by every checkout on the page. */
 type PayPath = typeof import('./pay-path.js');
 const payPath = lazyModule<PayPath>(() => import('./pay-path.js'));
 
 /**
- * The message over the pay button: what is missing (a key of our words), or the failure that is
- * not the payment's, put in words at each render (so in the language of the moment).
+ * The message over the form: what is missing (a key of our words), or the failure that is not the
+ * payment's, put in words at each render (so in the language of the moment).
  */
 type Notice = MessageKey | CheckoutClientError;
 
-/** Our words for a failure that is not the payment's, by its kind. */
-const PROBLEM_KEYS: Record<CheckoutClientError['kind'], MessageKey> = {
-  network: 'error.network',
-  server: 'error.server',
-  config: 'error.config',
-  rejected: 'failure.generic', // not shown: the shop's server's own words are
-  aborted: 'failure.generic',
-};
 
 /**
- * The payment of `<satang-checkout>`: its state, the press of pay, and an attempt resumed when the
- * shopper comes back from a redirect. Everything after the charge is asked for (the redirect, QR
- * code or status wait it answers with, and the outcome) is in the code fetched once the form
- * shows (`charge-steps.ts`), so the first render does not wait for it.
+ * The payment of `<satang-checkout>`: its state, the press of pay, and an attempt picked up again
+ * when the shopper reloads, comes back from a redirect or goes Back to the page (from the tab's
+ * `sessionStorage`, see `attempt-store.ts`). Everything after the charge is asked for (the
+ * redirect, QR code or status wait it answers with, and the outcome) is in the code fetched once
+ * the form shows (`charge-steps.ts`), so the first render does not wait for it.
  */
 export class CheckoutPayment implements ReactiveController, Payment {
   state: PaymentState = 'idle';
-  /** The message over the pay button; a newly chosen method clears it. */
+  /** The message over the form; a newly chosen method clears it. */
   notice: Notice | undefined;
   /** Whether the notice is about a failure after which the same attempt may be sent again. */
   retryable = false;
   attemptKey: string | undefined;
+  method: string | undefined;
+  replaceNext = false;
+  resumed = false;
+  declined: Declined | undefined;
   charge: CheckoutChargeResponse | undefined;
   failureCode = '';
   poller: StatusPoller | undefined;
   conflict: ChargeConflict | undefined;
   outcome: string | undefined;
+  /** What the live region says now. */
+  announcement = '';
+  #announced = 0;
   /** The code after the press, once loaded: the outcome and the QR code are its views. */
   #code: PayPath | undefined;
 
@@ -59,14 +59,34 @@ export class CheckoutPayment implements ReactiveController, Payment {
     host.addController(this);
   }
 
-  /** Back from a 3-D Secure, wallet or bank page: picks the attempt up where it left off. */
   hostConnected(): void {
+    this.#resume();
+    addEventListener('pageshow', this.#onPageShow);
+  }
+
+  hostDisconnected(): void {
+    removeEventListener('pageshow', this.#onPageShow);
+  }
+
+  /** Back to a page kept whole in the back-forward cache, left for a redirect: the payment is picked up as on a reload. */
+  #onPageShow = (event: PageTransitionEvent): void => {
+    if (!event.persisted || this.state !== 'redirecting') return;
+    this.state = 'idle';
+    this.charge = undefined;
+    this.#resume();
+  };
+
+  /**
+   * Picks up the attempt this tab kept for the order: a QR code shows again with the time it has
+   * left, a redirect or a charge being checked is followed to its outcome, a paid one shows as
+   * paid ("checking your payment" meanwhile).
+   */
+  #resume(): void {
     const { orderReference } = this.host;
-    const saved = orderReference ? loadAttempt(orderReference) : undefined;
-    if (!saved || configError(this.host)) return;
-    this.charge = { chargeId: saved.chargeId, statusToken: saved.statusToken, actionRequired: 'REDIRECT' };
+    if (this.state !== 'idle' || this.charge || !orderReference || !hasSavedAttempt(orderReference) || configProblem(this.host)) return;
+    this.resumed = true;
     this.show('waiting');
-    void this.#follow(saved.chargeId, saved.statusToken);
+    void this.#run((code) => code.resume(this));
   }
 
   /** Fetches the code after the press while the shopper fills the form, so pressing pay does not wait for it. */
@@ -90,33 +110,56 @@ export class CheckoutPayment implements ReactiveController, Payment {
    * is idle and the details valid. `options` come from a conflict's view, asking again.
    */
   async pay(deviceType: DeviceType, options?: ChargeOptions): Promise<void> {
-    this.notice = undefined;
+    this.notice = this.declined = undefined;
     this.show('submitting');
+    this.announce(this.localize.msg('pay.processing'));
     try {
       const [method, code] = await Promise.all([this.steps.chosen(), payPath()]);
-      this.#code = code;
+      this.#loaded(code);
       if (method === null || typeof method === 'string') {
         this.notice = method ?? undefined;
         this.show('idle');
+        if (method) void this.focusNotice();
         return;
       }
       await code.charge(this, method, deviceType, options);
+    } catch (error) {
+      // The words for the error's code come with the payment code: wait for it (it is usually here).
+      const code = await payPath().catch(() => undefined);
+      if (code) this.#loaded(code);
+      this.problem(error);
+    }
+  }
+
+  async #run(step: (code: PayPath) => void): Promise<void> {
+    try {
+      const code = await payPath();
+      this.#loaded(code);
+      step(code);
     } catch (error) {
       this.problem(error);
     }
   }
 
-  async #follow(chargeId: string, statusToken: string): Promise<void> {
-    try {
-      (this.#code = await payPath()).follow(this, chargeId, statusToken);
-    } catch (error) {
-      this.problem(error);
-    }
+  #loaded(code: PayPath): void {
+    code.adoptPaymentStyles(this.host);
+    this.#code = code;
   }
 
   show(state: PaymentState): void {
     this.state = state;
     this.host.requestUpdate();
+  }
+
+  announce(text: string): void {
+    // Every other announcement ends in a no-break space, so the same words said twice are read again.
+    this.announcement = text + (++this.#announced % 2 ? '' : '\u00a0');
+    this.host.requestUpdate();
+  }
+
+  async focusNotice(): Promise<void> {
+    await this.host.updateComplete;
+    this.host.shadowRoot?.querySelector<HTMLElement>('.message[tabindex]')?.focus();
   }
 
   problem(error: unknown, key?: MessageKey): void {
@@ -126,6 +169,9 @@ export class CheckoutPayment implements ReactiveController, Payment {
     if (!e.retryable) this.forget();
     this.notice = key ?? e;
     this.show('idle');
+    const text = this.noticeText;
+    if (text) this.announce(text);
+    void this.focusNotice();
     this.host.dispatchEvent(new SatangErrorEvent(e.code || e.kind.toUpperCase(), e.message));
   }
 
@@ -135,28 +181,33 @@ export class CheckoutPayment implements ReactiveController, Payment {
   }
 
   again = (): void => {
-    this.charge = this.notice = undefined;
+    this.charge = this.notice = this.declined = undefined;
     this.show('idle');
+    void this.steps.focusMethod();
   };
+
+  /** The heading of a declined payment's notice, once the words of outcomes are here. */
+  get failureTitle(): string | undefined {
+    return this.#code ? this.localize.msg('failure.title') : undefined;
+  }
 
   /** The notice in words, if there is one. */
   get noticeText(): string | undefined {
-    const notice = this.notice;
+    const { notice, declined } = this;
+    if (declined) return this.#code?.failureText(this.localize, declined);
     if (!notice) return undefined;
     if (typeof notice === 'string') return this.localize.msg(notice);
-    return notice.kind === 'rejected' ? notice.message : this.localize.msg(PROBLEM_KEYS[notice.kind], { detail: notice.message });
+    // Without the payment code (which has the words for every error code) its fetch failed: the network.
+    return this.#code?.problemText(this.localize, notice) ?? this.localize.msg(notice.kind === 'config' ? 'error.config' : 'error.network', { detail: notice.message });
   }
 
   /**
-   * What is happening to the payment, above the form (or instead of it). `renewQr` hears the
-   * shopper ask for a new QR code once the shown one expired.
+   * What is happening to the payment, above the form (or instead of it); drawn by the payment
+   * code, which is fetched before any payment starts. `renewQr` hears the shopper ask for a new QR
+   * code once the shown one expired.
    */
   view(renewQr: () => void): TemplateResult | typeof nothing {
-    const { state } = this;
-    if (state === 'waiting' || state === 'redirecting') {
-      return html`<p part="message" class="progress" role="status">${this.localize.msg(state === 'waiting' ? 'status.checking' : 'redirecting')}</p>`;
-    }
-    // An outcome or a QR code needs a charge, made (or followed) by the code after the press.
+    // Nothing while a saved payment's code is fetched, to pick it up.
     return this.#code?.paymentView(this, renewQr) ?? nothing;
   }
 }

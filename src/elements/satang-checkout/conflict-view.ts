@@ -8,7 +8,7 @@ import { formatAmount } from '../../core/money.js';
 import type { LocalizeController } from '../controllers/localize-controller.js';
 import type { MessageKey } from '../i18n/localize.js';
 import type { ChargeConflict, ChargeOptions } from './payment-state.js';
-import { PROVIDER_NAMES } from './payment-methods.js';
+import { PROVIDER_NAMES } from './provider-names.js';
 
 /** What the shopper can do from a conflict: ask again (as `options` say), or go back to the form. */
 export interface ConflictActions {

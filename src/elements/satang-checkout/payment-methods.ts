@@ -6,20 +6,6 @@ export type MethodGroup = 'CARD' | 'CARD_INSTALLMENTS' | 'QR_PROMPT_PAY' | 'E_WA
 export const WALLETS = ['TRUE_MONEY', 'LINE_PAY', 'SHOPEE_PAY', 'ALIPAY', 'WECHAT_PAY', 'MAKE'] as const;
 export const BANKS = ['KPLUS', 'SCB_EASY', 'BANGKOK_BANK_APP', 'KRUNGSRI_APP'] as const;
 
-/** Brand names are the same in Thai and English. */
-export const PROVIDER_NAMES: Readonly<Record<string, string>> = {
-  TRUE_MONEY: 'TrueMoney',
-  LINE_PAY: 'Rabbit LINE Pay',
-  SHOPEE_PAY: 'ShopeePay',
-  ALIPAY: 'Alipay',
-  WECHAT_PAY: 'WeChat Pay',
-  MAKE: 'MAKE by KBank',
-  KPLUS: 'K PLUS',
-  SCB_EASY: 'SCB EASY',
-  BANGKOK_BANK_APP: 'Bangkok Bank',
-  KRUNGSRI_APP: 'Krungsri',
-};
-
 const ALIASES: Readonly<Record<string, readonly CheckoutPaymentMethodType[]>> = {
   card: ['CARD_TOKEN'],
   installments: ['CARD_TOKEN_INSTALLMENTS'],
@@ -72,3 +58,7 @@ export function parseMethods(text: string): { types: CheckoutPaymentMethodType[]
   }
   return types.length > 0 ? { types } : { unknown: text };
 }
+
+/** The choices that group several services, each chosen in a panel of its own. */
+export type ProviderGroup = Extract<MethodGroup, 'E_WALLET' | 'MOBILE_BANKING'>;
+

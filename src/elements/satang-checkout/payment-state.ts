@@ -13,12 +13,15 @@ import type { CheckoutConfig } from './checkout-config.js';
 
 /**
  * What the payment is doing. Rendered with early returns: each state has one view.
- * - `idle`: choosing a method and entering details (also after a recoverable error, with a message)
+ * - `idle`: choosing a method and entering details (also after a declined payment or a recoverable
+ *   error, with a message over the form, which keeps what was entered)
  * - `submitting`: tokenizing and creating the charge
  * - `redirecting`: leaving for a 3-D Secure, wallet or bank page
  * - `qr`: showing a PromptPay QR
  * - `waiting`: the charge exists; waiting for its final status (also when coming back from a redirect)
- * - `succeeded` / `failed`: the outcome
+ * - `succeeded`: the order is paid (also on a reload or Back after that, while the attempt is kept)
+ * - `failed`: a charge went through without paying the order (refunded for a changed price, or
+ *   taken for the wrong amount); a declined charge is back to `idle`, with the reason
  * - `conflict`: the shop's server charged nothing and says why (see {@link ChargeConflict}); the
  *   shopper decides what next, or, for a paid order or an expired page, nothing is left to do
  */
@@ -57,12 +60,22 @@ export interface PaymentHost extends ReactiveControllerHost, HTMLElement, Checko
   readonly theme: string;
 }
 
+/** A charge that failed: its reason, and the method it was paid with, for words that fit the method. */
+export interface Declined {
+  failureCode: string;
+  type: string;
+}
+
 /** What the checkout does for its payment: the chosen method, the card form's token, leaving the page. */
 export interface PaymentSteps {
   /** The chosen method's payment (tokenized if by card), the key of what is missing, or null when nothing can be sent. */
   chosen(): Promise<PaymentMethod | MessageKey | null>;
   /** The attempt is over: a card token is spent by one charge. */
   forgetToken(): void;
+  /** After a decline: the card stays filled in but for its security code, typed again for the next attempt. */
+  clearSecurityCode(): void;
+  /** Moves focus to the chosen method, where the shopper starts again. */
+  focusMethod(): Promise<void>;
   /** Leaves for a checked redirect URL. */
   navigate(url: URL): void;
 }
@@ -75,6 +88,17 @@ export interface Payment {
   readonly state: PaymentState;
   /** One key per payment attempt: kept across retries of that attempt, new once details change. */
   attemptKey: string | undefined;
+  /** The method type of the attempt being paid or followed. */
+  method: string | undefined;
+  /**
+   * The shopper left an open payment of this order (a QR, a redirect) for another method: the next
+   * charge replaces it (`replace: true`), in this page or after a reload.
+   */
+  replaceNext: boolean;
+  /** The attempt was picked up from storage (a reload, Back): an expired status token then just means starting afresh. */
+  resumed: boolean;
+  /** The charge that failed, shown over the form until the shopper changes something. */
+  declined: Declined | undefined;
   charge: CheckoutChargeResponse | undefined;
   /** The service's reason, once the charge failed. */
   failureCode: string;
@@ -91,6 +115,10 @@ export interface Payment {
   /** Presses pay again, from the checkout's own views: `options` say how this request differs. */
   pay(deviceType: DeviceType, options?: ChargeOptions): Promise<void>;
   show(state: PaymentState): void;
+  /** Says `text` through the checkout's live region (each change of step is announced). */
+  announce(text: string): void;
+  /** Moves focus, after the next render, to the notice over the form. */
+  focusNotice(): Promise<void>;
   /** A failure that is not the payment's: back to the form with everything entered, and a way on; `key` says it instead of its kind's words. */
   problem(error: unknown, key?: MessageKey): void;
   /** The attempt is over: the next press is a new attempt, with a new idempotency key and, for cards, a new token. */

@@ -1,10 +1,8 @@
 /**
- * The PromptPay panel of `<satang-checkout>` before the charge exists: how paying goes, and
- * `<satang-qr-payment>` made ready, which an entry without it (`satang/checkout`) fetches on
- * demand. The QR code itself shows once the charge answers with it (`qr-payment-view.ts`).
+ * `<satang-qr-payment>` made ready for the PromptPay panel of `<satang-checkout>`: an entry that
+ * does not define it at once (`satang`, `satang/checkout`) sets how it is fetched on demand. The
+ * QR code itself shows once the charge answers with it (`qr-payment-view.ts`).
  */
-import { html, type TemplateResult } from 'lit';
-import type { LocalizeController } from '../controllers/localize-controller.js';
 import { lazyModule } from '../lazy.js';
 
 let qrElementLoader: (() => Promise<unknown>) | undefined;
@@ -25,9 +23,4 @@ const qrElement = lazyModule(async () => {
  */
 export function loadQrElement(): Promise<unknown> {
   return customElements.get('satang-qr-payment') ? Promise.resolve() : qrElement();
-}
-
-/** Before the charge: how paying by PromptPay goes. */
-export function promptPayView(l: LocalizeController, amountText: string): TemplateResult {
-  return html`<p part="notice" class="notice">${l.msg('qr.instructions', { amount: amountText })}</p>`;
 }

@@ -1,5 +1,5 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { CURRENCY_THB, type InstallmentPeriod } from '../../core/constants.js';
+import { CURRENCY_THB, INSTALLMENT_MIN_AMOUNT_SATANG, type InstallmentPeriod } from '../../core/constants.js';
 import { deviceTypeFromUserAgent } from '../../core/device.js';
 import { formatAmount } from '../../core/money.js';
 import type { CheckoutIntent, CheckoutPaymentMethodType } from '../../core/schemas/checkout.js';
@@ -8,17 +8,19 @@ import { SatangChangeEvent, SatangErrorEvent, SatangReadyEvent } from '../events
 import { checkoutMessages } from '../i18n/checkout.js';
 import type { MessageKey } from '../i18n/localize.js';
 import { paymentMessages } from '../i18n/payment.js';
-import { prefetch } from '../lazy.js';
+import { afterPaint, lazyModule, prefetch } from '../lazy.js';
+import { methodMark } from '../marks/method-marks.js';
 import type { SatangCardForm } from '../satang-card-form/satang-card-form.js';
-import { cardFormView, cardPayment } from './card-panel.js';
-import { configError, offeredTypes } from './checkout-config.js';
+import { cardFormView, cardPayment, installmentsPayment } from './card-panel.js';
+import { configProblem, offeredTypes } from './checkout-config.js';
 import { CheckoutPayment } from './checkout-payment.js';
-import { installmentsPayment, installmentsView, noInstallmentPlan } from './installments-panel.js';
 import type { PaymentMethod } from './payment-state.js';
 import { DEFAULT_METHODS, groupOf, isCardGroup, isCardType, type MethodGroup } from './payment-methods.js';
-import { loadQrElement, promptPayView } from './promptpay-panel.js';
-import { providerPayment, providersOf, providerView } from './provider-panel.js';
+import { loadQrElement } from './promptpay-panel.js';
 import { styles } from './satang-checkout.styles.js';
+
+/** The panels other than the card form (`panels.ts`), fetched after the first render with the payment code. */
+const panels = lazyModule(() => import('./pay-path.js'));
 
 /**
  * @summary The drop-in checkout: a method picker, the chosen method's form, a pay button with the
@@ -56,12 +58,16 @@ import { styles } from './satang-checkout.styles.js';
  *
  * @csspart container - The whole checkout.
  * @csspart methods - The method picker (a radio group).
- * @csspart method - One method choice.
+ * @csspart method - One method choice, with its mark.
+ * @csspart method-note - Under the picker on a computer: that bank apps need a phone, and PromptPay QR instead.
+ * @csspart change-method-button - "Choose another method", under a QR code or while a payment is checked: abandons it.
+ * @csspart other-method - When the order is too small for installments: a button for each other method.
  * @csspart options - The list of wallets, banks or installment plans.
  * @csspart option - One of those.
  * @csspart notice - Explanations under a method.
  * @csspart pay-button - The pay button.
- * @csspart message - Error and progress messages.
+ * @csspart message - Above the form: why the last attempt did not pay (a decline, in the method's words, with the
+ *   card still filled in but its security code), or what went wrong; focused when shown. Also progress messages.
  * @csspart outcome - The success or failure panel.
  * @csspart refund-notice - In the success panel, that this extra payment was refunded (the order was paid already).
  * @csspart review-button - "Review the new total", after a payment refunded because the order's price changed.
@@ -120,6 +126,8 @@ export class SatangCheckout extends LitElement {
     group: { state: true },
     provider: { state: true },
     months: { state: true },
+    panelCode: { state: true },
+    configText: { state: true },
   };
 
   /** The merchant id, for card tokenization. */
@@ -157,11 +165,17 @@ export class SatangCheckout extends LitElement {
   private group: MethodGroup | undefined;
   private provider: CheckoutPaymentMethodType | undefined;
   private months: InstallmentPeriod | undefined;
+  /** What is wrong with the attributes, in words, once fetched. */
+  private configText = '';
+  /** The panels other than the card form, once fetched. */
+  private panelCode: typeof import('./pay-path.js') | undefined;
 
   readonly #localize = new LocalizeController(this, checkoutMessages, paymentMessages);
   readonly #payment = new CheckoutPayment(this, this.#localize, {
     chosen: () => this.#chosenPayment(),
     forgetToken: () => this.cardForm?.clearToken(),
+    clearSecurityCode: () => this.cardForm?.clearSecurityCode(),
+    focusMethod: () => this.#focusMethod(),
     navigate: (url) => this.navigate(url),
   });
 
@@ -173,13 +187,16 @@ export class SatangCheckout extends LitElement {
     return offeredTypes(this);
   }
 
+  /** The choices of the picker. Bank apps open on a phone only: on a computer they are left out, unless nothing else is offered. */
   get #groups(): MethodGroup[] {
-    return [...new Set(this.#types.map(groupOf))];
+    const all = [...new Set(this.#types.map(groupOf))];
+    const usable = this.#onComputer ? all.filter((g) => g !== 'MOBILE_BANKING') : all;
+    return usable.length > 0 ? usable : all;
   }
 
+  /** The offered types of the chosen group, in their order: the wallets or the bank apps, or the one type of another group. */
   #providers(): CheckoutPaymentMethodType[] {
-    const group = this.group;
-    return group === 'E_WALLET' || group === 'MOBILE_BANKING' ? providersOf(group, this.#types) : [];
+    return this.#types.filter((t) => groupOf(t) === this.group);
   }
 
   get #amountText(): string {
@@ -190,20 +207,33 @@ export class SatangCheckout extends LitElement {
     return deviceTypeFromUserAgent(navigator.userAgent, navigator.maxTouchPoints);
   }
 
+  get #onComputer(): boolean {
+    return this.#deviceType === 'WEB';
+  }
+
   /** Bank apps open on a phone only: on a computer, mobile banking cannot be paid with. */
   get #blocked(): boolean {
-    return this.group === 'MOBILE_BANKING' && this.#deviceType === 'WEB';
+    return this.group === 'MOBILE_BANKING' && this.#onComputer;
+  }
+
+  /** The order is below every installment plan's minimum: nothing to pay with in that panel. */
+  get #noPlan(): boolean {
+    return this.group === 'CARD_INSTALLMENTS' && !(this.amount >= INSTALLMENT_MIN_AMOUNT_SATANG[3]);
   }
 
   protected override firstUpdated(): void {
-    const problem = configError(this);
+    const problem = configProblem(this);
     if (problem) {
-      console.error(`<satang-checkout>: ${problem}`);
-      this.dispatchEvent(new SatangErrorEvent('CONFIG', problem));
+      void import('./config-messages.js').then(({ describeConfigProblem }) => {
+        const text = (this.configText = describeConfigProblem(problem));
+        console.error(`<satang-checkout>: ${text}`);
+        this.dispatchEvent(new SatangErrorEvent('CONFIG', text));
+      });
       return;
     }
     this.dispatchEvent(new SatangReadyEvent());
     this.#payment.prepare();
+    afterPaint(() => this.#loadPanels());
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -211,17 +241,36 @@ export class SatangCheckout extends LitElement {
       const groups = this.#groups;
       if (!this.group || !groups.includes(this.group)) this.group = groups[0];
       if (this.group === 'QR_PROMPT_PAY') prefetch(loadQrElement);
+      if (!isCardGroup(this.group)) this.#loadPanels();
     }
+  }
+
+  #loadPanels(): void {
+    if (this.panelCode) return;
+    panels().then(
+      (code) => {
+        code.adoptPaymentStyles(this);
+        this.panelCode = code;
+      },
+      () => undefined, // Met again, and explained, when the shopper pays with such a method.
+    );
   }
 
   #choose(group: MethodGroup): void {
     this.group = group;
     if (group === 'QR_PROMPT_PAY') prefetch(loadQrElement);
+    if (!isCardGroup(group)) this.#loadPanels();
     this.provider = undefined;
-    this.#payment.notice = undefined;
+    this.#payment.notice = this.#payment.declined = undefined;
     this.#payment.newAttempt();
-    const type = group === 'CARD' ? 'CARD_TOKEN' : group === 'CARD_INSTALLMENTS' ? 'CARD_TOKEN_INSTALLMENTS' : group === 'QR_PROMPT_PAY' ? 'QR_PROMPT_PAY' : (this.#providers()[0] ?? 'QR_PROMPT_PAY');
+    const [type = 'QR_PROMPT_PAY'] = this.#providers();
     this.dispatchEvent(new SatangChangeEvent(type, isCardGroup(group) ? Boolean(this.cardForm?.complete) : true));
+  }
+
+  /** Focus on the chosen method: where the shopper starts again after leaving a payment. */
+  async #focusMethod(): Promise<void> {
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLInputElement>('input[name="method"]:checked')?.focus();
   }
 
   /** The chosen method's payment to send, or a message key saying what is missing. */
@@ -232,16 +281,33 @@ export class SatangCheckout extends LitElement {
     if (group === 'CARD') return form && cardPayment(form, tokenize);
     if (group === 'CARD_INSTALLMENTS') return form && installmentsPayment(form, tokenize, this.months);
     if (group === 'QR_PROMPT_PAY') return { type: 'QR_PROMPT_PAY' };
-    return providerPayment(this.provider ?? this.#providers()[0], this.#blocked);
+    const provider = this.provider ?? this.#providers()[0];
+    if (!provider) return null;
+    return this.#blocked ? 'bank.needsPhone' : { type: provider };
   }
 
   /** Starts (or retries) a payment attempt. A second press while one runs does nothing. */
   #pay(): void {
-    if (this.#payment.state !== 'idle') return;
+    if (this.#payment.state !== 'idle' || this.#blocked || this.#noPlan) return;
     // Checked before the form is disabled for the attempt, so focus can land on the first wrong field.
-    if (isCardGroup(this.group) && !this.cardForm?.validate()) return;
+    const form = this.cardForm;
+    if (isCardGroup(this.group) && form) {
+      if (!form.ready) {
+        // Its rules arrive moments after the first render: pressed sooner, the press waits for them.
+        void form.whenReady().then(() => this.#pay());
+        return;
+      }
+      if (!form.validate()) return;
+    }
     void this.#payment.pay(this.#deviceType);
   }
+
+  /** Enter in any field pays, as in a form; not while an input method composes (Thai keyboards do). */
+  #onKeydown = (event: KeyboardEvent): void => {
+    if (event.key !== 'Enter' || event.isComposing || this.#payment.state !== 'idle' || !(event.composedPath()[0] instanceof HTMLInputElement)) return;
+    event.preventDefault();
+    this.#pay();
+  };
 
   #renewQr = (): void => {
     this.group = 'QR_PROMPT_PAY';
@@ -256,34 +322,39 @@ export class SatangCheckout extends LitElement {
 
   protected override render() {
     const l = this.#localize;
-    const problem = configError(this);
-    if (problem) return html`<div part="config-error" class="config-error" role="alert">${l.msg('error.config', { detail: problem })}</div>`;
+    if (configProblem(this)) return html`<div part="config-error" class="config-error" role="alert">${l.msg('error.config', { detail: this.configText })}</div>`;
     // One stable template: the form below is never re-created, so nothing entered is lost while
     // a payment runs, fails or is retried.
-    const { state } = this.#payment;
-    return html`<div part="container" class="container" lang=${l.locale}>${this.#payment.view(this.#renewQr)}${this.#form(state !== 'idle' && state !== 'submitting')}</div>`;
+    const { state, announcement } = this.#payment;
+    return html`<div part="container" class="container" lang=${l.locale} @keydown=${this.#onKeydown}>
+      ${this.#payment.view(this.#renewQr)}${this.#form(state !== 'idle' && state !== 'submitting')}
+      <div class="visually-hidden" role="status" aria-live="polite">${announcement}</div>
+    </div>`;
   }
 
   /** Picker, method details and pay button. Kept in the DOM (hidden) after a failure, so nothing entered is lost. */
   #form(hidden: boolean): TemplateResult {
     const l = this.#localize;
-    const { state, retryable, noticeText } = this.#payment;
+    const { state, retryable, noticeText, declined } = this.#payment;
     const busy = state === 'submitting';
-    const blocked = this.#blocked;
-    const noPlan = this.group === 'CARD_INSTALLMENTS' && noInstallmentPlan(this.amount);
+    const groups = this.#groups;
+    const bankLeftOut = this.#onComputer && groups.length > 1 && this.#types.some((t) => groupOf(t) === 'MOBILE_BANKING');
     return html`<div class="form" ?hidden=${hidden}>
       <fieldset part="methods" class="methods" ?disabled=${busy}>
         <legend>${l.msg('method.label')}</legend>
-        ${this.#groups.map(
+        ${groups.map(
           (group) => html`<label part="method" class="method">
             <input type="radio" name="method" .checked=${this.group === group} @change=${() => this.#choose(group)} />
-            <span>${l.msg(`method.${group}`)}</span>
+            ${methodMark(group)}<span>${l.msg(`method.${group}`)}</span>
           </label>`,
         )}
       </fieldset>
-      <div class="details">${this.#cardForm()}${this.#panel(blocked)}</div>
-      ${noticeText ? html`<div part="message" class="message" role="alert">${noticeText}</div>` : nothing}
-      <button part="pay-button" class="pay" ?disabled=${busy || blocked || noPlan} aria-busy=${busy ? 'true' : 'false'} @click=${this.#pay}>
+      ${bankLeftOut && this.panelCode ? html`<p part="method-note" class="notice">${l.msg('bank.onComputer')}</p>` : nothing}
+      ${noticeText
+        ? html`<div part="message" class="message" role="alert" tabindex="-1">${declined && this.#payment.failureTitle ? html`<strong>${this.#payment.failureTitle}</strong> ` : nothing}${noticeText}</div>`
+        : nothing}
+      <div class="details">${this.#cardForm()}${this.#panel()}</div>
+      <button part="pay-button" class="pay" ?disabled=${busy || this.#blocked || this.#noPlan} aria-busy=${busy ? 'true' : 'false'} @click=${this.#pay}>
         ${busy ? l.msg('pay.processing') : noticeText && retryable ? l.msg('error.retry') : l.msg('pay', { amount: this.#amountText })}
       </button>
     </div>`;
@@ -298,25 +369,38 @@ export class SatangCheckout extends LitElement {
     return cardFormView(this.#localize.locale, this.theme, isCardGroup(this.group), this.#payment.state === 'submitting', () => this.#payment.newAttempt());
   }
 
-  /** The chosen method's own panel, under the card form. */
-  #panel(blocked: boolean): TemplateResult | typeof nothing {
-    const l = this.#localize;
+  /** The chosen method's own panel, under the card form; fetched after the first render. */
+  #panel(): TemplateResult | typeof nothing {
+    const code = this.panelCode;
     const group = this.group;
+    if (!code || group === 'CARD' || !group) return nothing;
+    const l = this.#localize;
     if (group === 'CARD_INSTALLMENTS') {
-      return installmentsView(l, this.amount, this.currency, this.months, (months) => {
-        this.months = months;
-        this.#payment.newAttempt();
-      });
+      const others = this.#groups.filter((g) => !isCardGroup(g) || g === 'CARD');
+      return code.installmentsView(
+        l,
+        this.amount,
+        this.currency,
+        this.months,
+        (months) => {
+          this.months = months;
+          this.#payment.newAttempt();
+        },
+        others,
+        (other) => {
+          this.#choose(other);
+          void this.#focusMethod();
+        },
+      );
     }
     if (group === 'E_WALLET' || group === 'MOBILE_BANKING') {
       const providers = this.#providers();
-      return providerView(l, group, providers, this.provider ?? providers[0], blocked, (provider) => {
+      return code.providerView(l, group, providers, this.provider ?? providers[0], this.#blocked, (provider) => {
         this.provider = provider;
         this.#payment.newAttempt();
       });
     }
-    if (group === 'QR_PROMPT_PAY') return promptPayView(l, this.#amountText);
-    return nothing;
+    return code.promptPayView(l, this.#amountText, !this.#onComputer);
   }
 }
 

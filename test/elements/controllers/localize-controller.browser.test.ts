@@ -42,6 +42,10 @@ async function mount<K extends 'satang-card-form' | 'satang-checkout' | 'localiz
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
   parent.append(element);
   await element.updateComplete;
+  // The card form's rules and messages come right after its first render.
+  const form = tag === 'satang-card-form' ? element : element.shadowRoot?.querySelector('satang-card-form');
+  await (form as SatangCardForm | null | undefined)?.whenReady();
+  await element.updateComplete;
   return element;
 }
 
@@ -107,13 +111,13 @@ describe('LocalizeController', () => {
       const pay = () => text(checkout, '[part="pay-button"]');
       const form = checkout.shadowRoot!.querySelector<SatangCardForm>('satang-card-form')!;
       await form.updateComplete;
-      expect(pay()).toBe('ชำระ ฿123.45');
+      expect(pay()).toBe('ชำระเงิน ฿123.45');
       expect(label(form)).toBe('หมายเลขบัตร');
 
       vi.spyOn(window, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'));
       checkout.shadowRoot!.querySelector<HTMLButtonElement>('[part="pay-button"]')!.click();
       const message = () => checkout.shadowRoot!.querySelector('[part="message"]')?.textContent.trim();
-      await expect.poll(message).toBe('ไม่สามารถเชื่อมต่อระบบชำระเงินได้ ข้อมูลของคุณยังอยู่ กรุณาลองอีกครั้ง');
+      await expect.poll(message).toBe('เชื่อมต่อระบบชำระเงินไม่ได้ ข้อมูลของคุณยังอยู่ กรุณาลองอีกครั้ง');
 
       document.documentElement.lang = 'en';
       await expect.poll(message).toBe('We could not reach the payment service. Your details are kept: try again.');
@@ -121,7 +125,7 @@ describe('LocalizeController', () => {
       await expect.poll(() => label(form)).toBe('Card number');
 
       document.documentElement.lang = 'th';
-      await expect.poll(message).toBe('ไม่สามารถเชื่อมต่อระบบชำระเงินได้ ข้อมูลของคุณยังอยู่ กรุณาลองอีกครั้ง');
+      await expect.poll(message).toBe('เชื่อมต่อระบบชำระเงินไม่ได้ ข้อมูลของคุณยังอยู่ กรุณาลองอีกครั้ง');
       expect(pay()).toBe('ลองอีกครั้ง');
     });
   });

@@ -5,6 +5,9 @@ import { CARD_MESSAGE_KEYS } from '../../../src/core/card-rules.js';
 import { FAILURE_MESSAGE_KEYS } from '../../../src/core/failure.js';
 import { en } from '../../../src/elements/i18n/en.js';
 import { cardMessages } from '../../../src/elements/i18n/card.js';
+import { cardRuleMessages } from '../../../src/elements/i18n/card-rules.js';
+import { errorMessages } from '../../../src/elements/i18n/errors.js';
+import { panelMessages } from '../../../src/elements/i18n/panels.js';
 import { checkoutMessages } from '../../../src/elements/i18n/checkout.js';
 import { conflictMessages } from '../../../src/elements/i18n/conflict.js';
 import { msg, useMessages } from '../../../src/elements/i18n/localize.js';
@@ -38,11 +41,11 @@ describe('each element', () => {
   // LocalizeController or, for strings fetched later, with useMessages: the checkout registers the
   // outcome and conflict strings with its payment code, which it fetches after the first render.
   const registers: Record<string, { en: Record<string, string> }[]> = {
-    'satang-card-form': [cardMessages],
-    'satang-checkout': [checkoutMessages, paymentMessages, outcomeMessages, conflictMessages],
+    'satang-card-form': [cardMessages, cardRuleMessages],
+    'satang-checkout': [checkoutMessages, paymentMessages, panelMessages, outcomeMessages, conflictMessages, errorMessages],
     'satang-qr-payment': [paymentMessages, outcomeMessages, qrMessages],
   };
-  const names = { cardMessages, checkoutMessages, conflictMessages, paymentMessages, outcomeMessages, qrMessages };
+  const names = { cardMessages, cardRuleMessages, checkoutMessages, conflictMessages, errorMessages, panelMessages, paymentMessages, outcomeMessages, qrMessages };
   for (const [element, catalogs] of Object.entries(registers)) {
     it(`registers the catalogs of every message key it names: <${element}>`, () => {
       const folder = join('src/elements', element);
@@ -62,7 +65,7 @@ describe('msg', () => {
   useMessages(checkoutMessages);
   it('fills placeholders and leaves unknown ones visible', () => {
     expect(msg('en', 'pay', { amount: '฿10.00' })).toBe('Pay ฿10.00');
-    expect(msg('th', 'pay', { amount: '฿10.00' })).toBe('ชำระ ฿10.00');
+    expect(msg('th', 'pay', { amount: '฿10.00' })).toBe('ชำระเงิน ฿10.00');
     expect(msg('en', 'pay')).toBe('Pay {amount}');
   });
 });

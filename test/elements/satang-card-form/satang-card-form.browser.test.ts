@@ -37,6 +37,9 @@ async function mount(attributes: Record<string, string> = { locale: 'en' }, pare
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
   parent.append(element);
   await element.updateComplete;
+  // The rules and their messages come right after the first render.
+  await element.whenReady();
+  await element.updateComplete;
   return element;
 }
 
@@ -48,7 +51,17 @@ const fieldOf = (element: SatangCardForm, id: FieldId) => input(element, id).clo
 const errorOf = (element: SatangCardForm, id: FieldId) => fieldOf(element, id).querySelector('[part="error"]')?.textContent.trim() ?? null;
 const labelOf = (element: SatangCardForm, id: FieldId) => input(element, id).labels![0]!.textContent.trim();
 const hintOf = (element: SatangCardForm, id: FieldId) => fieldOf(element, id).querySelector('[part="hint"]')?.textContent.trim() ?? null;
-const brandMark = (element: SatangCardForm) => root(element).querySelector('[part="brand"]')?.textContent.trim() ?? null;
+/** The colour each brand's mark is drawn in (the first path's fill): which mark the form shows. */
+const MARK_COLOURS: Record<string, string> = { '#1A1F71': 'VISA', '#EB001B': 'MASTERCARD', '#0B4EA2': 'JCB', '#2E77BC': 'AMEX', '#D7262A': 'UNIONPAY' };
+/** The brand shown at the number: its mark (an SVG, by its colour) once fetched, else its name. */
+const brandMark = async (element: SatangCardForm): Promise<string | null> => {
+  const brand = root(element).querySelector('[part="brand"]');
+  if (!brand) return null;
+  // The marks arrive right after the first render; the brand's name stands in until then.
+  await vi.waitUntil(() => brand.querySelector('svg path'), { timeout: 2000 }).catch(() => undefined);
+  const fill = brand.querySelector('svg path')?.getAttribute('fill');
+  return fill ? (MARK_COLOURS[fill] ?? fill) : brand.textContent.trim();
+};
 const liveRegion = (element: SatangCardForm) => root(element).querySelector('[role="status"]');
 /** An object's own properties as a plain object: what JSON of it shows. */
 const own = (value: object) => Object.fromEntries(Object.entries(value));
@@ -220,17 +233,17 @@ describe('<satang-card-form>', () => {
   describe('the card number', () => {
     it('is grouped 4-4-4-4 with the VISA mark for a Visa card', async () => {
       const element = await mount();
-      expect(brandMark(element)).toBeNull();
+      expect(await brandMark(element)).toBeNull();
       await type(element, 'number', VISA);
       expect(input(element, 'number').value).toBe('4111 1111 1111 1111');
-      expect(brandMark(element)).toBe('VISA');
+      expect(await brandMark(element)).toBe('VISA');
     });
 
     it('is grouped 4-6-5 with the AMEX mark for an Amex card', async () => {
       const element = await mount();
       await type(element, 'number', AMEX);
       expect(input(element, 'number').value).toBe('3782 822463 10005');
-      expect(brandMark(element)).toBe('AMEX');
+      expect(await brandMark(element)).toBe('AMEX');
     });
 
     it('stops taking digits at the longest number of the brand', async () => {
@@ -257,7 +270,7 @@ describe('<satang-card-form>', () => {
       const element = await mount();
       await type(element, 'number', thaiDigits(VISA));
       expect(input(element, 'number').value).toBe('4111 1111 1111 1111');
-      expect(brandMark(element)).toBe('VISA');
+      expect(await brandMark(element)).toBe('VISA');
     });
 
     it('keeps the caret after the digit just typed when a space is added', async () => {
@@ -554,7 +567,7 @@ describe('<satang-card-form>', () => {
       await element.updateComplete;
       for (const id of ['number', 'expiry', 'cvc', 'holder'] as const) expect(input(element, id).value, id).toBe('');
       expect(root(element).querySelectorAll('[part="error"]')).toHaveLength(0);
-      expect(brandMark(element)).toBeNull();
+      expect(await brandMark(element)).toBeNull();
       expect(new FormData(form).has('card')).toBe(false);
       expect(form.checkValidity()).toBe(false);
       expect(liveRegion(element)!.textContent.trim()).toBe('');

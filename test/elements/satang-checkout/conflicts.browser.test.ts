@@ -41,6 +41,8 @@ async function mount(attributes: Record<string, string> = {}): Promise<SatangChe
   for (const [name, value] of Object.entries(all)) element.setAttribute(name, value);
   document.body.append(element);
   await element.updateComplete;
+  // The card form's rules come right after its first render.
+  await element.shadowRoot?.querySelector('satang-card-form')?.whenReady();
   return element;
 }
 
@@ -249,6 +251,8 @@ describe('<satang-checkout> when the order is being paid elsewhere', () => {
     await userEvent.click(part(first, 'pay-button')!);
     await paid;
     document.body.replaceChildren();
+    // Another device: it has not kept this tab's paid attempt (which would show the order paid at once).
+    sessionStorage.clear();
 
     const events = heard('satang-success', 'satang-failure', 'satang-already-paid', 'satang-error');
     const element = await mount({ 'order-reference': reference, methods: 'promptpay' });
@@ -275,7 +279,8 @@ describe('<satang-checkout> and what a payment did for its order', () => {
     await element.updateComplete;
     const rawData = root(element).querySelector('satang-qr-payment')!.getAttribute('raw-data')!;
 
-    // Another window pays the order by card instead.
+    // Another window pays the order by card instead (with a session storage of its own).
+    sessionStorage.clear();
     const card = await mount({ 'order-reference': reference });
     await fillCard(card);
     await userEvent.click(part(card, 'pay-button')!);
@@ -349,11 +354,26 @@ describe('<satang-checkout> and what a payment did for its order', () => {
     expect(text(part(element, 'outcome'))).toContain('The shop will contact you.');
   });
 
-  it('asks for a reload once the payment page expired, forgetting the saved attempt (routed)', async () => {
+  it('starts afresh, forgetting it, when a saved payment can no longer be read (routed)', async () => {
     watch((url) => (isStatus(url) ? refusal(403, 'STATUS_TOKEN_EXPIRED', 'This payment page has expired. Please reload the page.') : undefined));
     const reference = orderFor(12_345);
-    sessionStorage.setItem(`satang:attempt:${reference}`, JSON.stringify({ chargeId: 'ch_old', statusToken: 'st_old', method: 'CARD_TOKEN', savedAt: Date.now() }));
+    sessionStorage.setItem(`satang:attempt:${reference}`, JSON.stringify({ chargeId: 'ch_old', statusToken: 'st_old', method: 'CARD_TOKEN', action: 'wait', savedAt: Date.now() }));
     const element = await mount({ 'order-reference': reference });
+    await vi.waitFor(() => expect(sessionStorage.getItem(`satang:attempt:${reference}`)).toBeNull());
+    await element.updateComplete;
+    expect(formShown(element)).toBe(true);
+    expect(part(element, 'conflict')).toBeNull();
+  });
+
+  it('asks for a reload once the page of a payment under way expired (routed)', async () => {
+    watch((url, init) => {
+      if (isChargePost(url, init)) return json(201, { chargeId: 'ch_routed_1', actionRequired: 'NONE', statusToken: 'st_routed' });
+      return isStatus(url) ? refusal(403, 'STATUS_TOKEN_EXPIRED', 'This payment page has expired. Please reload the page.') : undefined;
+    });
+    const reference = orderFor(12_345);
+    const element = await mount({ 'order-reference': reference });
+    await fillCard(element);
+    await userEvent.click(part(element, 'pay-button')!);
     await vi.waitFor(() => expect(part(element, 'reload-button')).not.toBeNull());
     expect(text(part(element, 'conflict'))).toContain('This payment page has expired');
     expect(text(part(element, 'conflict'))).toContain('Reload the page to see where your payment stands.');

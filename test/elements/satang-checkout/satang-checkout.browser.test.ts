@@ -32,7 +32,26 @@ async function mount(attributes: Record<string, string> = {}, amount = 12_345): 
   for (const [name, value] of Object.entries(all)) element.setAttribute(name, value);
   document.body.append(element);
   await element.updateComplete;
+  await settled(element);
   return element;
+}
+
+/**
+ * Waits for what the checkout fetches right after its first render: the card form's rules and the
+ * other methods' panels (with the payment code). A misconfigured checkout fetches neither.
+ */
+async function settled(element: SatangCheckout): Promise<void> {
+  if (root(element).querySelector('[part="config-error"]')) return;
+  await root(element).querySelector('satang-card-form')?.whenReady();
+  await vi.waitUntil(() => (element as unknown as { panelCode?: unknown }).panelCode, { timeout: 5000 });
+  await element.updateComplete;
+}
+
+/** The sentence a misconfigured checkout shows, once its words are fetched. */
+async function configText(element: SatangCheckout): Promise<string> {
+  const box = root(element).querySelector('[part="config-error"]')!;
+  await vi.waitUntil(() => !box.textContent.trim().endsWith(':'), { timeout: 5000 });
+  return box.textContent;
 }
 
 const root = (element: Element) => element.shadowRoot!;
@@ -69,7 +88,7 @@ describe('<satang-checkout>', () => {
       document.addEventListener('satang-error', (e) => heard.push(e.code), { once: true });
       const element = await mount({ endpoint: '' });
       const box = root(element).querySelector('[part="config-error"]')!;
-      expect(box.textContent).toContain('endpoint is required');
+      expect(await configText(element)).toContain('endpoint is required');
       expect(box.getAttribute('role')).toBe('alert');
       expect(errors).toHaveBeenCalledWith(expect.stringContaining('endpoint is required'));
       expect(heard).toEqual(['CONFIG']);
@@ -87,14 +106,14 @@ describe('<satang-checkout>', () => {
     it('refuses a return-url that is not a web address', async () => {
       vi.spyOn(console, 'error').mockImplementation(() => undefined);
       const element = await mount({ 'return-url': 'javascript:alert(1)' });
-      expect(root(element).querySelector('[part="config-error"]')!.textContent).toContain('return-url must be an http(s) URL');
+      expect(await configText(element)).toContain('return-url must be an http(s) URL');
     });
 
     it('refuses an unknown intent, and methods other than card with intent="authorize"', async () => {
       vi.spyOn(console, 'error').mockImplementation(() => undefined);
-      expect(root(await mount({ intent: 'reserve' })).textContent).toContain('intent must be charge or authorize, got "reserve"');
+      expect(await configText(await mount({ intent: 'reserve' }))).toContain('intent must be charge or authorize, got "reserve"');
       document.body.replaceChildren();
-      expect(root(await mount({ intent: 'authorize', methods: 'card,promptpay' })).textContent).toContain('intent="authorize" takes card payments only');
+      expect(await configText(await mount({ intent: 'authorize', methods: 'card,promptpay' }))).toContain('intent="authorize" takes card payments only');
     });
 
     it('offers the card alone with intent="authorize" and the methods left to their default', async () => {
@@ -105,7 +124,7 @@ describe('<satang-checkout>', () => {
     it('refuses a secret key given as the publishable key', async () => {
       vi.spyOn(console, 'error').mockImplementation(() => undefined);
       const element = await mount({ 'publishable-key': SANDBOX_DEFAULTS.apiKey });
-      expect(root(element).textContent).toContain('looks like a secret API key');
+      expect(await configText(element)).toContain('looks like a secret API key');
     });
   });
 
@@ -124,17 +143,41 @@ describe('<satang-checkout>', () => {
       expect(charge).toMatchObject({ chargeId, amount: 12_345, status: 'SUCCEEDED' });
     });
 
-    it('shows a declined card as a sentence with a way forward, keeping the card entered', async () => {
+    it('shows a decline over the card, still filled in but for its security code, and moves focus to the reason', async () => {
       const element = await mount();
       await fillCard(element, '4943129900084541');
       const failure = next(element, 'satang-failure');
       await userEvent.click(payButton(element));
       expect((await failure).failureCode).toBe('CH_INSUFFICIENT_FUNDS');
       await element.updateComplete;
-      expect(root(element).querySelector('[part="outcome"]')!.textContent).toContain('insufficient funds. Try another card, or pay with PromptPay');
-      await userEvent.click(root(element).querySelector('[part="retry-button"]')!);
-      await element.updateComplete;
+      const message = root(element).querySelector<HTMLElement>('[part="message"]')!;
+      expect(message.textContent).toContain('Payment not completed');
+      expect(message.textContent).toContain('insufficient funds. Try another card, or pay with PromptPay');
+      await vi.waitFor(() => expect(root(element).activeElement).toBe(message));
+      // Above the form, which stays as it was: only the security code is to be typed again.
+      expect(message.compareDocumentPosition(cardForm(element)) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+      expect(cardForm(element).hidden).toBe(false);
+      expect(root(element).querySelector('[part="outcome"]')).toBeNull();
       expect(cardInput(element, 'number').value).toBe('4943 1299 0008 4541');
+      expect(cardInput(element, 'holder').value).toBe('Somchai Jaidee');
+      expect(cardInput(element, 'cvc').value).toBe('');
+      // The next try, with the security code again, is a new attempt that pays.
+      await userEvent.type(cardInput(element, 'number'), '{Backspace}'.repeat(19));
+      await userEvent.type(cardInput(element, 'number'), '4111111111111111');
+      await userEvent.type(cardInput(element, 'cvc'), '123');
+      const success = next(element, 'satang-success');
+      await userEvent.click(payButton(element));
+      await success;
+    });
+
+    it('pays when Enter is pressed in the security code, as in a form', async () => {
+      const element = await mount();
+      await fillCard(element, '4111111111111111');
+      const success = next(element, 'satang-success');
+      await userEvent.type(cardInput(element, 'cvc'), '{Enter}');
+      await success;
+      await element.updateComplete;
+      await vi.waitFor(() => expect(root(element).activeElement?.textContent).toContain('Payment successful'));
     });
 
     it('validates everything on one click of pay, straight from a wrong field', async () => {
@@ -212,7 +255,7 @@ describe('<satang-checkout>', () => {
       const element = await mount({}, 400_000);
       await fillCard(element, '4111111111111111');
       const form = cardForm(element);
-      for (const method of ['PromptPay', 'E-wallet', 'Card installments', 'Mobile banking']) {
+      for (const method of ['PromptPay', 'E-wallet', 'Installments']) {
         await chooseMethod(element, method);
         expect(cardForm(element), method).toBe(form);
       }
@@ -268,7 +311,10 @@ describe('<satang-checkout>', () => {
       document.body.append(back);
       await success;
       expect(back.orderReference).toBe(reference);
-      expect(sessionStorage.length).toBe(0);
+      // Kept, paid, so that a reload shows the order paid rather than a form to pay again.
+      expect(JSON.stringify(own(sessionStorage))).not.toContain('4953');
+      await back.updateComplete;
+      expect(root(back).querySelector('[part="outcome"]')!.textContent).toContain('Payment successful');
     });
 
     it('sends a return-url given as a path as the full address on the page’s site', async () => {
@@ -286,29 +332,55 @@ describe('<satang-checkout>', () => {
 
     it('explains on a desktop that a bank app needs the phone, and does not submit', async () => {
       const element = await mount({ methods: 'mobile-banking' });
-      expect(root(element).querySelector('[part="notice"]')!.textContent).toContain('works on a phone');
+      expect(root(element).querySelector('[part="notice"]')!.textContent).toContain('Bank apps open on a phone');
       expect(payButton(element).disabled).toBe(true);
+    });
+
+    it('leaves mobile banking out on a desktop when other methods are offered, and says to scan the QR with a bank app', async () => {
+      const element = await mount();
+      const methods = [...root(element).querySelectorAll('[part="method"]')].map((m) => m.textContent.trim());
+      expect(methods).toEqual(['Card', 'Installments', 'PromptPay QR', 'E-wallet']);
+      expect(root(element).querySelector('[part="method-note"]')!.textContent).toContain('choose PromptPay QR and scan it with any Thai banking app');
     });
 
     it('lists the wallets to choose from', async () => {
       const element = await mount({ methods: 'ewallet' });
-      const options = [...root(element).querySelectorAll('[part="option"]')].map((o) => o.textContent.trim());
-      expect(options).toContain('TrueMoney');
-      expect(options).toContain('ShopeePay');
+      const options = [...root(element).querySelectorAll('[part="option"]')];
+      const names = options.map((o) => o.querySelector('span')!.textContent.trim());
+      expect(names).toContain('TrueMoney');
+      expect(names).toContain('ShopeePay');
+      // Each with its mark, decorative beside the name.
+      for (const option of options) expect(option.querySelector('svg.mark')?.getAttribute('aria-hidden')).toBe('true');
     });
   });
 
   describe('installments', () => {
-    it('offers only the plans the amount allows, with the monthly amount', async () => {
+    it('offers only the plans the amount allows, in parts that add up to it exactly, the first month taking the odd satang', async () => {
       const element = await mount({ methods: 'installments' }, 400_000);
       const plans = [...root(element).querySelectorAll('[part="option"]')].map((o) => o.textContent.replace(/\s+/g, ' ').trim());
-      expect(plans).toEqual(['3 months × ฿1,333.34', '4 months × ฿1,000.00', '6 months × ฿666.67']);
+      expect(plans).toEqual([
+        '3 months: ฿1,333.34 the first month, then ฿1,333.33 Total ฿4,000.00',
+        '4 months × ฿1,000.00 Total ฿4,000.00',
+        '6 months: ฿666.70 the first month, then ฿666.66 Total ฿4,000.00',
+      ]);
     });
 
-    it('says when the amount is too small for installments', async () => {
-      const element = await mount({ methods: 'installments' }, 100_000);
-      expect(root(element).querySelector('[part="notice"]')!.textContent).toContain('Installments start at ฿3,000.00');
+    it('splits ฿5,650.00 in three as ฿1,883.34 then twice ฿1,883.33', async () => {
+      const element = await mount({ methods: 'installments' }, 565_000);
+      const [three] = [...root(element).querySelectorAll('[part="option"]')].map((o) => o.textContent.replace(/\s+/g, ' ').trim());
+      expect(three).toBe('3 months: ฿1,883.34 the first month, then ฿1,883.33 Total ฿5,650.00');
+    });
+
+    it('says why the amount is too small for installments, and offers the other methods', async () => {
+      const element = await mount({ methods: 'installments,card,promptpay' }, 100_000);
+      expect(root(element).querySelector('[part="notice"]')!.textContent).toContain('Installments start at ฿3,000.00, and this order is ฿1,000.00');
       expect(payButton(element).disabled).toBe(true);
+      const others = [...root(element).querySelectorAll<HTMLButtonElement>('[part="other-method"]')];
+      expect(others.map((b) => b.textContent.trim())).toEqual(['Card', 'PromptPay QR']);
+      await userEvent.click(others[1]!);
+      await element.updateComplete;
+      expect(root(element).querySelector<HTMLInputElement>('input[name="method"]:checked')!.parentElement!.textContent).toContain('PromptPay QR');
+      expect(payButton(element).disabled).toBe(false);
     });
   });
 
@@ -344,7 +416,7 @@ describe('<satang-checkout>', () => {
       document.documentElement.lang = 'th';
       try {
         const element = await mount({ locale: '' });
-        expect(payButton(element).textContent).toContain('ชำระ ฿123.45');
+        expect(payButton(element).textContent).toContain('ชำระเงิน ฿123.45');
         expect(root(cardForm(element)).textContent).toContain('หมายเลขบัตร');
       } finally {
         document.documentElement.lang = 'en';

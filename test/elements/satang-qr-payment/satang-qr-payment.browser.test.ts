@@ -4,6 +4,7 @@ import { userEvent } from 'vitest/browser';
 import { buildPromptPayBillPaymentPayload } from '../../../src/core/emv-qr.js';
 import type { CheckoutStatusResponse } from '../../../src/core/schemas/checkout.js';
 import '../../../src/elements/index.js';
+import '../../../src/elements/satang-qr-payment/define.js';
 import type { SatangQrPayment } from '../../../src/elements/satang-qr-payment/satang-qr-payment.js';
 
 // jsqr is CommonJS: Vite hands over the function, while NodeNext types see the module object.

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import type { CheckoutChargeResponse } from '../../../src/core/schemas/checkout.js';
 import '../../../src/elements/index.js';
+import '../../../src/elements/satang-qr-payment/define.js';
 import type { SatangQrPayment } from '../../../src/elements/satang-qr-payment/satang-qr-payment.js';
 import { SANDBOX_DEFAULTS } from '../../../src/sandbox/defaults.js';
 

@@ -1,0 +1,102 @@
+/**
+ * The panels of `<satang-checkout>` other than the card form: installment plans, PromptPay, and
+ * the wallets and bank apps with their marks. Fetched right after the first render (and at once
+ * when the shopper picks one of these methods), so the first download carries only the card form.
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import { INSTALLMENT_MIN_AMOUNT_SATANG, type InstallmentPeriod } from '../../core/constants.js';
+import { installmentPlans } from '../../core/installments.js';
+import { formatAmount } from '../../core/money.js';
+import type { CheckoutPaymentMethodType } from '../../core/schemas/checkout.js';
+import type { LocalizeController } from '../controllers/localize-controller.js';
+import { useMessages } from '../i18n/localize.js';
+import { panelMessages } from '../i18n/panels.js';
+import { methodMark } from '../marks/method-marks.js';
+import { providerMark } from '../marks/provider-marks.js';
+import type { MethodGroup, ProviderGroup } from './payment-methods.js';
+import { PROVIDER_NAMES } from './provider-names.js';
+
+useMessages(panelMessages);
+
+/**
+ * An installment plan as the shopper pays it: whole satang every month, adding up to the amount
+ * exactly. The first month takes the satang that do not divide evenly (at most `months - 1`).
+ */
+export interface InstallmentParts {
+  months: InstallmentPeriod;
+  first: number;
+  monthly: number;
+}
+
+/** The plans the amount qualifies for, each split into parts that add up to it exactly. */
+export function installmentParts(amount: number): InstallmentParts[] {
+  return installmentPlans(amount).map(({ months }) => {
+    const monthly = Math.floor(amount / months);
+    return { months, monthly, first: amount - monthly * (months - 1) };
+  });
+}
+
+/** The plans to choose from, or why there is none with the other methods to pick instead. */
+export function installmentsView(
+  l: LocalizeController,
+  amount: number,
+  currency: string,
+  months: InstallmentPeriod | undefined,
+  choose: (months: InstallmentPeriod) => void,
+  others: readonly MethodGroup[],
+  pick: (group: MethodGroup) => void,
+): TemplateResult {
+  const money = (satang: number) => formatAmount(satang, currency);
+  const plans = installmentParts(amount);
+  if (plans.length === 0) {
+    return html`<div part="notice" class="notice" role="note">
+      <p>${l.msg('installments.unavailable', { minimum: money(INSTALLMENT_MIN_AMOUNT_SATANG[3]), amount: money(amount) })}</p>
+      ${others.length > 0
+        ? html`<p>${l.msg('installments.others')}</p>
+            <div class="others">
+              ${others.map((group) => html`<button type="button" part="other-method" class="secondary" @click=${() => pick(group)}>${methodMark(group)}${l.msg(`method.${group}`)}</button>`)}
+            </div>`
+        : nothing}
+    </div>`;
+  }
+  return html`<fieldset part="options" class="options">
+    <legend>${l.msg('installments.label')}</legend>
+    ${plans.map(
+      ({ months: m, first, monthly }) => html`<label part="option" class="option">
+        <input type="radio" name="plan" .checked=${months === m} @change=${() => choose(m)} />
+        <span
+          >${first === monthly ? l.msg('installments.plan', { months: m, monthly: money(monthly) }) : l.msg('installments.planUneven', { months: m, first: money(first), monthly: money(monthly) })}
+          <small class="hint">${l.msg('installments.total', { amount: money(amount) })}</small></span
+        >
+      </label>`,
+    )}
+  </fieldset>`;
+}
+
+/** Before the charge: how paying by PromptPay goes, from this device. */
+export function promptPayView(l: LocalizeController, amountText: string, phone: boolean): TemplateResult {
+  return html`<p part="notice" class="notice">${l.msg(phone ? 'promptpay.howToPhone' : 'promptpay.howTo', { amount: amountText })}</p>`;
+}
+
+/** The choice of wallet or bank app, with their marks, and what happens next. */
+export function providerView(
+  l: LocalizeController,
+  group: ProviderGroup,
+  providers: readonly CheckoutPaymentMethodType[],
+  chosen: CheckoutPaymentMethodType | undefined,
+  blocked: boolean,
+  choose: (provider: CheckoutPaymentMethodType) => void,
+): TemplateResult {
+  const wallet = group === 'E_WALLET';
+  const notice = blocked ? l.msg('bank.needsPhone') : l.msg(wallet ? 'wallet.redirect' : 'bank.redirect', { method: (chosen && PROVIDER_NAMES[chosen]) ?? '' });
+  return html`<fieldset part="options" class="options">
+      <legend>${l.msg(wallet ? 'wallet.label' : 'bank.label')}</legend>
+      ${providers.map(
+        (p) => html`<label part="option" class="option">
+          <input type="radio" name="provider" .checked=${chosen === p} @change=${() => choose(p)} />
+          ${providerMark(p)}<span>${PROVIDER_NAMES[p]}</span>
+        </label>`,
+      )}
+    </fieldset>
+    <p part="notice" class="notice" role=${blocked ? 'alert' : nothing}>${notice}</p>`;
+}

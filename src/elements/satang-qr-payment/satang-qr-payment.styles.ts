@@ -24,6 +24,35 @@ export const styles = [
     .heading {
       font-weight: 600;
     }
+    h2.title {
+      margin: 0;
+      font-size: 1.125em;
+    }
+    .title:focus-visible {
+      outline: 2px solid var(--satang-color-accent);
+      outline-offset: 2px;
+    }
+    /* On a phone: the steps to pay from the same phone, left-aligned and numbered. */
+    .steps {
+      display: grid;
+      gap: 4px;
+      justify-items: start;
+      text-align: start;
+      padding: var(--satang-space);
+      border-radius: var(--satang-radius);
+      background: color-mix(in srgb, var(--satang-color-accent) 8%, var(--satang-color-surface));
+    }
+    .save.button {
+      display: inline-flex;
+      align-items: center;
+      min-height: var(--satang-field-height);
+      padding: 0 16px;
+      margin: 4px 0;
+      border-radius: var(--satang-radius);
+      background: var(--satang-color-accent);
+      color: var(--satang-color-on-accent);
+      text-decoration: none;
+    }
     .amount {
       font-size: 1.75em;
       font-weight: 700;

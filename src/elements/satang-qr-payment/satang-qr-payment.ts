@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, svg, type PropertyValues } from 'lit';
 import { errorMessage, type CheckoutClientError } from '../../client/client-error.js';
+import { deviceTypeFromUserAgent } from '../../core/device.js';
 import { failureMessageKey } from '../../core/failure.js';
 import { formatAmount } from '../../core/money.js';
 import type { CheckoutStatusResponse } from '../../core/schemas/checkout.js';
@@ -55,12 +56,13 @@ function clock(seconds: number): string {
  * @event {SatangQrRenewEvent} satang-qr-renew - The QR expired and the shopper asked for a new one (`chargeId`).
  *
  * @csspart container - Everything inside the element.
- * @csspart title - "Scan to pay with PromptPay".
+ * @csspart title - "Scan to pay with PromptPay": the heading, focused by `focus()`.
  * @csspart amount - The amount to pay.
  * @csspart qr - The white frame around the code (dimmed and blurred once expired).
- * @csspart instructions - How to pay.
+ * @csspart instructions - How to pay: on a phone, the steps to pay from the same phone (save the image, open
+ *   the banking app, scan it from the photos).
  * @csspart countdown - Time left before the code expires.
- * @csspart save - The link that saves the QR image, for paying from the same phone.
+ * @csspart save - The link that saves the QR image, for paying from the same phone (a button on a phone).
  * @csspart status - "Waiting for your payment…", or why the status cannot be checked.
  * @csspart expired - The notice shown once the code has expired.
  * @csspart renew-button - The button asking for a new code.
@@ -288,6 +290,16 @@ export class SatangQrPayment extends LitElement {
     this.dispatchEvent(new SatangQrRenewEvent(this.chargeId));
   }
 
+  /** Moves focus to the heading, so a keyboard or screen reader starts at the code just shown. */
+  override focus(options?: FocusOptions): void {
+    this.renderRoot.querySelector<HTMLElement>('.title')?.focus(options);
+  }
+
+  /** A phone cannot scan its own screen: the shopper saves the image and scans it from the banking app. */
+  get #onPhone(): boolean {
+    return deviceTypeFromUserAgent(navigator.userAgent, navigator.maxTouchPoints) !== 'WEB';
+  }
+
   protected override render() {
     return html`<div part="container" class="container" lang=${this.#localize.locale}>${this.#body()}</div>
       <div class="visually-hidden" role="status" aria-live="polite">${this.announcement}</div>`;
@@ -311,18 +323,29 @@ export class SatangQrPayment extends LitElement {
       </div>`;
     }
     const expired = state === 'expired';
-    return html`<p part="title" class="title">${l.msg('qr.title')}</p>
+    const phone = this.#onPhone;
+    const save = this.image
+      ? html`<a part="save" class="save ${phone ? 'button' : ''}" download="promptpay-qr.png" href="data:image/png;base64,${this.image}">${l.msg('qr.save')}</a>`
+      : nothing;
+    return html`<h2 part="title" class="title" tabindex="-1">${l.msg('qr.title')}</h2>
       <p part="amount" class="amount">${amount}</p>
       <div part="qr" class="qr ${state}" aria-hidden=${expired ? 'true' : nothing}>${this.#code(l.msg('qr.alt', { amount }))}</div>
       ${expired
         ? html`<p part="expired" class="expired">${l.msg('qr.expired')}</p>
             <button part="renew-button" class="renew" type="button" @click=${this.#renew}>${l.msg('qr.new')}</button>
             ${this.#slip.view()}`
-        : html`<p part="instructions" class="muted">${l.msg('qr.instructions', { amount })}</p>
+        : html`${phone
+              ? html`<div part="instructions" class="steps">
+                  <p class="heading">${l.msg('qr.phoneTitle')}</p>
+                  <p>${l.msg('qr.phoneSave')}</p>
+                  ${save}
+                  <p>${l.msg('qr.phoneOpen')}</p>
+                  <p>${l.msg('qr.phoneConfirm', { amount })}</p>
+                  <p class="muted">${l.msg('qr.otherDevice')}</p>
+                </div>`
+              : html`<p part="instructions" class="muted">${l.msg('qr.instructions', { amount })}</p>`}
             ${this.expiry ? html`<p part="countdown" class="muted countdown" role="timer">${l.msg('qr.expiresIn', { time: clock(this.#remainingSeconds()) })}</p>` : nothing}
-            ${this.image
-              ? html`<a part="save" class="save" download="promptpay-qr.png" href="data:image/png;base64,${this.image}">${l.msg('qr.save')}</a>`
-              : nothing}
+            ${phone ? nothing : save}
             <p part="status" class="status">${l.msg(this.note ?? 'qr.waiting')}</p>
             ${this.#slip.view()}`}`;
   }

@@ -212,6 +212,11 @@ async function fetchOrder(): Promise<Order | undefined> {
 const answer = reference ? await fetch(`/api/demo/orders/${encodeURIComponent(reference)}`).catch(() => undefined) : undefined;
 if (answer?.ok) {
   order = (await answer.json()) as Order;
+  // The order in the address, so that a reload or Back shows this order (and the checkout picks its
+  // payment up) rather than a new cart.
+  if (new URLSearchParams(location.search).get('order') !== reference) {
+    history.replaceState(history.state, '', `${location.pathname}?order=${encodeURIComponent(reference)}`);
+  }
   setLanguage(lang);
 } else {
   cartError.textContent = text(reference && answer?.status !== 404 ? 'cart.failed' : 'cart.unknown');

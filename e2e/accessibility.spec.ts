@@ -50,11 +50,11 @@ test('a shopper pays by card with the keyboard alone', async ({ page }) => {
   await tabTo(page, method('Card'));
   await expect(method('Card')).toBeChecked();
   await page.keyboard.press('ArrowDown');
-  await expect(method('Card installments')).toBeFocused();
-  await expect(method('Card installments')).toBeChecked();
+  await expect(method('Installments')).toBeFocused();
+  await expect(method('Installments')).toBeChecked();
   await page.keyboard.press('ArrowDown');
   await expect(method('PromptPay QR')).toBeChecked();
-  await expect(page.getByText('Open your banking app, scan this code and confirm ฿1,780.00.')).toBeVisible();
+  await expect(page.getByText('Pay with any Thai banking app: press pay, then scan the QR code with the app and confirm ฿1,780.00.')).toBeVisible();
   await page.keyboard.press('ArrowUp');
   await page.keyboard.press('ArrowUp');
   await expect(method('Card')).toBeFocused();
@@ -97,9 +97,9 @@ test.describe('axe-core finds no serious or critical violations', () => {
     await expectNoSeriousViolations(page, 'with the card errors shown');
   });
 
-  test('with the wallets listed, and with mobile banking refused on a computer', async ({ page }) => {
+  test('with the wallets listed, and with no installment plan for the order', async ({ page }) => {
     await openShop(page);
-    for (const method of ['E-wallet', 'Mobile banking']) {
+    for (const method of ['E-wallet', 'Installments']) {
       await chooseMethod(page, method);
       await expectNoSeriousViolations(page, `with ${method} chosen`);
     }

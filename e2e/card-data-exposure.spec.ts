@@ -288,9 +288,9 @@ function expectReportsClean(reports: readonly PageReport[], card: Card): void {
   const lines = reports.map((r) => `${r.kind} ${r.text}`);
   expect(lines.filter((l) => l.startsWith('event heard satang-')).length, 'the elements’ events were heard').toBeGreaterThan(2);
   expect(cardDataIn(lines, card)).toEqual([]);
-  // What the checkout keeps while the shopper is away on a redirect: the charge and its status token only.
+  // What the checkout keeps for a reload, Back or the way back from a redirect: the charge, its method and status token only.
   for (const stored of reports.filter((r) => r.kind === 'storage' && r.text.includes(' satang'))) {
-    expect(stored.text).toMatch(/^sessionStorage satang:attempt:demo-[\w-]+=\{"chargeId":"ch_\w+","statusToken":"[^"]+","method":"CARD_TOKEN(_INSTALLMENTS)?","savedAt":\d+\}$/);
+    expect(stored.text).toMatch(/^sessionStorage satang:attempt:demo-[\w-]+=\{"chargeId":"ch_\w+","statusToken":"[^"]+","method":"CARD_TOKEN(_INSTALLMENTS)?","action":"(redirect|wait)","savedAt":\d+\}$/);
   }
 }
 
@@ -376,7 +376,7 @@ test('a card paid in installments: the same, with the plan chosen', async ({ pag
   const card: Card = { number: CARDS.installments, expiry: EXPIRY, cvc: '614', name: HOLDER };
   const { sent, reports, settle } = await capture(context, page);
   const reference = await openShop(page);
-  await chooseMethod(page, 'Card installments');
+  await chooseMethod(page, 'Installments');
   const plans = await addScarvesUntilInstallments(page);
   await plans.getByRole('radio', { name: /^3 months/ }).check();
   await typeCard(page, card);

@@ -23,11 +23,12 @@ test('a shopper whose card lacks funds is told so, tries again with another card
   await payButton(page).click();
 
   await expectNotPaid(page, 'The card was declined for insufficient funds. Try another card, or pay with PromptPay.');
-  await page.getByRole('button', { name: 'Try again' }).click();
-  // Back on the form with what was typed still there.
+  // Still on the form, with what was typed still there but the security code.
   await expect(page.getByLabel('Card number')).toHaveValue(spaced(CARDS.insufficientFunds));
+  await expect(page.getByLabel('Security code')).toHaveValue('');
   await page.getByLabel('Card number').fill('');
   await page.getByLabel('Card number').pressSequentially(CARDS.visa);
+  await page.getByLabel('Security code').pressSequentially('123');
   await payButton(page).click();
 
   await expectPaid(page);
@@ -59,16 +60,17 @@ test('a shopper who submits an empty card form sees what is missing, field by fi
 
 test('a shopper with a bigger cart pays in 3 monthly installments', async ({ page, request }) => {
   const reference = await openShop(page);
-  await chooseMethod(page, 'Card installments');
-  // ฿1,780 is under the smallest installment amount: no plans, nothing to pay yet.
-  await expect(page.getByText('Installments start at ฿3,000.00. Choose another method.')).toBeVisible();
+  await chooseMethod(page, 'Installments');
+  // ฿1,780 is under the smallest installment amount: no plans, nothing to pay yet, and the other methods offered.
+  await expect(page.getByText('Installments start at ฿3,000.00, and this order is ฿1,780.00.')).toBeVisible();
+  await expect(page.locator('satang-checkout').getByRole('button', { name: 'PromptPay QR' })).toBeVisible();
   await expect(payButton(page)).toBeDisabled();
 
   const plans = await addScarvesUntilInstallments(page);
   await expect(page.locator('.total-amount')).toHaveText('฿3,070.00');
   await expect(plans.getByRole('radio')).toHaveCount(2);
-  // ฿3,070 over 3 months: the monthly amount is rounded up to the satang.
-  await plans.getByRole('radio', { name: '3 months × ฿1,023.34' }).check();
+  // ฿3,070 over 3 months: the parts add up to it exactly, the first month taking the odd satang.
+  await plans.getByRole('radio', { name: '3 months: ฿1,023.34 the first month, then ฿1,023.33 Total ฿3,070.00' }).check();
   await typeCard(page, { number: CARDS.installments });
   await expect(payButton(page)).toHaveText('Pay ฿3,070.00');
   await payButton(page).click();

@@ -41,7 +41,7 @@ test('a shopper shows a PromptPay QR, pays it from their banking app, and sees s
   const reference = await openShop(page);
   await markPage(page);
   await chooseMethod(page, 'PromptPay QR');
-  await expect(page.getByText(`Open your banking app, scan this code and confirm ${DEFAULT_TOTAL}.`)).toBeVisible();
+  await expect(page.getByText(`Pay with any Thai banking app: press pay, then scan the QR code with the app and confirm ${DEFAULT_TOTAL}.`)).toBeVisible();
   const charge = await createsCharge(page, () => payButton(page).click());
   expect(charge.actionRequired).toBe('ENCODED_IMAGE');
 

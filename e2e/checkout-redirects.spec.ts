@@ -71,11 +71,12 @@ test('a shopper pays with TrueMoney: approves in the wallet and comes back to a 
   expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED', amount: 178_000, paymentMethod: { paymentMethodType: 'TRUE_MONEY' } });
 });
 
-test('on a computer, mobile banking explains that it needs a phone and cannot be paid', async ({ page }) => {
-  await openShop(page);
-  await chooseMethod(page, 'Mobile banking');
-  await expect(page.getByRole('alert')).toHaveText('This bank app works on a phone. Open this page on your phone, or pay with PromptPay.');
-  await expect(payButton(page)).toBeDisabled();
+test('on a computer offered mobile banking alone, it explains that it needs a phone and cannot be paid', async ({ page }) => {
+  await page.goto('/demo/theming/');
+  const checkout = page.locator('satang-checkout').first();
+  await checkout.evaluate((element) => element.setAttribute('methods', 'mobile-banking'));
+  await expect(checkout.getByRole('alert')).toHaveText('Bank apps open on a phone. Open this page on your phone, or pay with PromptPay QR.');
+  await expect(checkout.getByRole('button', { name: /^Pay ฿/ })).toBeDisabled();
 });
 
 test.describe('on a phone', () => {
@@ -88,7 +89,7 @@ test.describe('on a phone', () => {
     await chooseMethod(page, 'Mobile banking');
     const banks = page.getByRole('group', { name: 'Bank app' });
     await banks.getByRole('radio', { name: 'SCB EASY' }).check();
-    await expect(page.getByText('The SCB EASY app opens to approve the payment.')).toBeVisible();
+    await expect(page.getByText('The SCB EASY app opens to approve the payment, then you come back here.')).toBeVisible();
     await expect(payButton(page)).toBeEnabled();
     await payButton(page).click();
 

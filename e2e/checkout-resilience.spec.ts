@@ -92,12 +92,19 @@ test('a shopper who opens a paid order again cannot pay it a second time', async
   await payButton(page).click();
   await expectPaid(page);
 
+  // In the same tab, the page shows the order paid, with nothing to pay.
   await page.goto(`/demo/return.html?order=${reference}`);
-  await typeCard(page, { number: CARDS.visa });
-  await payButton(page).click();
-  // Told the order is paid (not that it does not exist), with nothing left to pay.
-  const alert = page.locator('satang-checkout').getByRole('alert');
+  await expect(page.locator('satang-checkout').getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+  await expect(payButton(page)).toBeHidden();
+
+  // In another tab (which has not kept this one's payment): told the order is paid, not that it does
+  // not exist, with nothing left to pay.
+  const other = await page.context().newPage();
+  await other.goto(`/demo/return.html?order=${reference}`);
+  await typeCard(other, { number: CARDS.visa });
+  await payButton(other).click();
+  const alert = other.locator('satang-checkout').getByRole('alert');
   await expect(alert).toContainText('This order has already been paid', { timeout: 2_000 });
-  await expect(payButton(page)).toHaveCount(0);
+  await expect(payButton(other)).toHaveCount(0);
   expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED' });
 });

@@ -40,7 +40,7 @@ for (const [label, fault] of [
     await payButton(page).click();
 
     const checkout = page.locator('satang-checkout');
-    await expect(checkout.getByRole('alert')).toHaveText('Something went wrong on our side. Your details are kept: try again.');
+    await expect(checkout.getByRole('alert')).toHaveText('The payment service is not answering. Your details are kept: try again.');
     await expect(page.getByLabel('Card number')).toHaveValue(spaced(CARDS.visa));
     await expect(page.getByLabel('Expiry date')).toHaveValue(FUTURE_EXPIRY);
     await expect(page.getByLabel('Security code')).toHaveValue('123');

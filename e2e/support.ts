@@ -105,9 +105,9 @@ export async function orderReference(page: Page): Promise<string> {
   return reference!;
 }
 
-/** The pay button, in English ("Pay ฿1,780.00") or Thai ("ชำระ ฿1,780.00"). */
+/** The pay button, in English ("Pay ฿1,780.00") or Thai ("ชำระเงิน ฿1,780.00"). */
 export function payButton(page: Page): Locator {
-  return page.getByRole('button', { name: /^(Pay|ชำระ) ฿/ });
+  return page.getByRole('button', { name: /^(Pay|ชำระเงิน) ฿/ });
 }
 
 /** Picks a payment method by its label, as a shopper clicks it. */
@@ -153,9 +153,9 @@ export async function expectPaid(page: Page, amount = DEFAULT_TOTAL): Promise<vo
   await expect(page.getByRole('heading', { name: 'Thank you, your order is confirmed' })).toBeVisible();
 }
 
-/** The checkout's failure panel, with its explanation. */
+/** The checkout's word that the payment failed (over the form, which stays as it was), with its explanation. */
 export async function expectNotPaid(page: Page, explanation: string): Promise<void> {
-  const outcome = page.locator('satang-checkout').getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Payment not completed' }) });
+  const outcome = page.locator('satang-checkout').getByRole('alert').filter({ hasText: 'Payment not completed' });
   await expect(outcome).toBeVisible({ timeout: 15_000 });
   await expect(outcome).toContainText(explanation);
   await expect(page.getByRole('heading', { name: 'Thank you, your order is confirmed' })).toBeHidden();

@@ -21,7 +21,6 @@ import { returnUrlOf } from './checkout-config.js';
 import { conflictView } from './conflict-view.js';
 import { outcomeView } from './outcome-view.js';
 import type { ChargeConflict, ChargeOptions, Payment, PaymentMethod } from './payment-state.js';
-import { failureText } from './error-text.js';
 import { loadQrElement } from './promptpay-panel.js';
 import { qrPaymentView } from './qr-payment-view.js';
 
@@ -68,7 +67,6 @@ export async function charge(payment: Payment, method: PaymentMethod, deviceType
     }
     keep('redirect');
     payment.show('redirecting');
-    payment.announce(payment.localize.msg('redirecting'));
     host.dispatchEvent(new SatangActionEvent('redirect', charge.chargeId));
     payment.steps.navigate(url);
     return;
@@ -93,24 +91,25 @@ function showQr(payment: Payment): void {
       payment.show('qr');
       payment.announce(payment.localize.msg('announce.qr'));
       host.dispatchEvent(new SatangActionEvent('qr', chargeId));
-      await host.updateComplete;
-      host.shadowRoot?.querySelector<HTMLElement>('satang-qr-payment')?.focus();
+      await focusOn(payment, 'satang-qr-payment');
     },
     (error: unknown) => payment.problem(error),
   );
 }
 
-/** The charge exists and its outcome is awaited: said, and focused, so the shopper knows where things are. */
+/** The charge exists and its outcome is awaited: said (a status region), and focused, so the shopper knows where things are. */
 function waiting(payment: Payment): void {
   payment.show('waiting');
-  const text = payment.localize.msg('status.checking');
-  payment.announce(text);
   void focusOn(payment, '.progress');
 }
 
 async function focusOn(payment: Payment, selector: string): Promise<void> {
-  await payment.host.updateComplete;
-  payment.host.shadowRoot?.querySelector<HTMLElement>(selector)?.focus();
+  const { host } = payment;
+  await host.updateComplete;
+  // Only where focus was in the checkout, or lost with the view it was in: never taken from where the page put it.
+  const active = document.activeElement;
+  if (active && active !== document.body && active !== host) return;
+  host.shadowRoot?.querySelector<HTMLElement>(selector)?.focus();
 }
 
 /**
@@ -155,7 +154,7 @@ export function abandon(payment: Payment): void {
   payment.forget();
   payment.show('idle');
   payment.announce(payment.localize.msg('announce.abandoned'));
-  void payment.steps.focusMethod();
+  void payment.steps.focusMethod(payment.method);
 }
 
 /**
@@ -194,10 +193,12 @@ function conflicted(payment: Payment, conflict: ChargeConflict): void {
   void focusHeading(payment);
 }
 
-/** Moves focus to the heading of the view just shown, so a keyboard or screen reader starts there. */
-async function focusHeading(payment: Payment): Promise<void> {
-  await payment.host.updateComplete;
-  payment.host.shadowRoot?.querySelector<HTMLElement>('h2[tabindex]')?.focus();
+/**
+ * Moves focus to the heading of the view just shown, so a keyboard or screen reader starts there;
+ * not when the page moved it meanwhile (to its own confirmation, say).
+ */
+function focusHeading(payment: Payment): Promise<void> {
+  return focusOn(payment, 'h2[tabindex]');
 }
 
 /**
@@ -242,7 +243,7 @@ export function follow(payment: Payment, chargeId: string, statusToken: string):
  * and the page: never `satang-success`.
  */
 function outcome(payment: Payment, chargeId: string, succeeded: boolean, failureCode: string, orderOutcome: string | undefined): void {
-  const { host, localize: l } = payment;
+  const { host } = payment;
   payment.poller?.stop();
   payment.forget();
   payment.charge = undefined;
@@ -260,7 +261,7 @@ function outcome(payment: Payment, chargeId: string, succeeded: boolean, failure
     payment.steps.clearSecurityCode();
     payment.show('idle');
     host.dispatchEvent(new SatangFailureEvent(chargeId, failureCode));
-    payment.announce(`${l.msg('failure.title')}. ${failureText(l, payment.declined)}`);
+    // The reason is an alert, and takes focus.
     void payment.focusNotice();
     return;
   }

@@ -168,9 +168,8 @@ export class CheckoutPayment implements ReactiveController, Payment {
     // A refused attempt will not succeed as it is: the next press is a new attempt.
     if (!e.retryable) this.forget();
     this.notice = key ?? e;
+    // The notice is an alert, and takes focus.
     this.show('idle');
-    const text = this.noticeText;
-    if (text) this.announce(text);
     void this.focusNotice();
     this.host.dispatchEvent(new SatangErrorEvent(e.code || e.kind.toUpperCase(), e.message));
   }
@@ -186,15 +185,10 @@ export class CheckoutPayment implements ReactiveController, Payment {
     void this.steps.focusMethod();
   };
 
-  /** The heading of a declined payment's notice, once the words of outcomes are here. */
-  get failureTitle(): string | undefined {
-    return this.#code ? this.localize.msg('failure.title') : undefined;
-  }
-
-  /** The notice in words, if there is one. */
-  get noticeText(): string | undefined {
+  /** The notice in words, if there is one: a decline with its heading, in the words of the method paid with. */
+  get noticeText(): TemplateResult | string | undefined {
     const { notice, declined } = this;
-    if (declined) return this.#code?.failureText(this.localize, declined);
+    if (declined) return this.#code?.declineView(this.localize, declined);
     if (!notice) return undefined;
     if (typeof notice === 'string') return this.localize.msg(notice);
     // Without the payment code (which has the words for every error code) its fetch failed: the network.

@@ -3,6 +3,7 @@
  * with; and every error code the merchant's server (or the browser) gives, in our own words: the
  * server's English message is never shown on the page. Part of the payment code (`pay-path.ts`).
  */
+import { html, type TemplateResult } from 'lit';
 import type { CheckoutClientError } from '../../client/client-error.js';
 import { failureMessageKey } from '../../core/failure.js';
 import type { LocalizeController } from '../controllers/localize-controller.js';
@@ -10,6 +11,11 @@ import type { MessageKey } from '../i18n/localize.js';
 import { BANKS, WALLETS } from './payment-methods.js';
 import { PROVIDER_NAMES } from './provider-names.js';
 import type { Declined } from './payment-state.js';
+
+/** A declined payment, as the notice over the form says it: a heading, then the reason in the method's words. */
+export function declineView(l: LocalizeController, declined: Declined): TemplateResult {
+  return html`<strong>${l.msg('failure.title')}</strong> ${failureText(l, declined)}`;
+}
 
 /** The failed charge's reason: by card, a reason per failure code; otherwise in the words of PromptPay, the wallet or the bank app. */
 export function failureText(l: LocalizeController, { failureCode, type }: Declined): string {

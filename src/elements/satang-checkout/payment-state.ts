@@ -74,8 +74,11 @@ export interface PaymentSteps {
   forgetToken(): void;
   /** After a decline: the card stays filled in but for its security code, typed again for the next attempt. */
   clearSecurityCode(): void;
-  /** Moves focus to the chosen method, where the shopper starts again. */
-  focusMethod(): Promise<void>;
+  /**
+   * Moves focus to the chosen method, where the shopper starts again; with `type`, chooses that
+   * method first (the one of a payment picked up after a reload, which the picker did not show).
+   */
+  focusMethod(type?: string): Promise<void>;
   /** Leaves for a checked redirect URL. */
   navigate(url: URL): void;
 }

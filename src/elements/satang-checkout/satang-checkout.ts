@@ -175,7 +175,7 @@ export class SatangCheckout extends LitElement {
     chosen: () => this.#chosenPayment(),
     forgetToken: () => this.cardForm?.clearToken(),
     clearSecurityCode: () => this.cardForm?.clearSecurityCode(),
-    focusMethod: () => this.#focusMethod(),
+    focusMethod: (type) => this.#focusMethod(type),
     navigate: (url) => this.navigate(url),
   });
 
@@ -267,8 +267,13 @@ export class SatangCheckout extends LitElement {
     this.dispatchEvent(new SatangChangeEvent(type, isCardGroup(group) ? Boolean(this.cardForm?.complete) : true));
   }
 
-  /** Focus on the chosen method: where the shopper starts again after leaving a payment. */
-  async #focusMethod(): Promise<void> {
+  /** Focus on the chosen method (`type`'s, when given): where the shopper starts again after leaving a payment. */
+  async #focusMethod(type?: string): Promise<void> {
+    const types: string[] = this.#types;
+    if (type && types.includes(type)) {
+      this.group = groupOf(type as CheckoutPaymentMethodType);
+      this.provider = type as CheckoutPaymentMethodType;
+    }
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLInputElement>('input[name="method"]:checked')?.focus();
   }
@@ -328,14 +333,14 @@ export class SatangCheckout extends LitElement {
     const { state, announcement } = this.#payment;
     return html`<div part="container" class="container" lang=${l.locale} @keydown=${this.#onKeydown}>
       ${this.#payment.view(this.#renewQr)}${this.#form(state !== 'idle' && state !== 'submitting')}
-      <div class="visually-hidden" role="status" aria-live="polite">${announcement}</div>
+      <div class="visually-hidden" aria-live="polite">${announcement}</div>
     </div>`;
   }
 
   /** Picker, method details and pay button. Kept in the DOM (hidden) after a failure, so nothing entered is lost. */
   #form(hidden: boolean): TemplateResult {
     const l = this.#localize;
-    const { state, retryable, noticeText, declined } = this.#payment;
+    const { state, retryable, noticeText } = this.#payment;
     const busy = state === 'submitting';
     const groups = this.#groups;
     const bankLeftOut = this.#onComputer && groups.length > 1 && this.#types.some((t) => groupOf(t) === 'MOBILE_BANKING');
@@ -351,7 +356,7 @@ export class SatangCheckout extends LitElement {
       </fieldset>
       ${bankLeftOut && this.panelCode ? html`<p part="method-note" class="notice">${l.msg('bank.onComputer')}</p>` : nothing}
       ${noticeText
-        ? html`<div part="message" class="message" role="alert" tabindex="-1">${declined && this.#payment.failureTitle ? html`<strong>${this.#payment.failureTitle}</strong> ` : nothing}${noticeText}</div>`
+        ? html`<div part="message" class="message" role="alert" tabindex="-1">${noticeText}</div>`
         : nothing}
       <div class="details">${this.#cardForm()}${this.#panel()}</div>
       <button part="pay-button" class="pay" ?disabled=${busy || this.#blocked || this.#noPlan} aria-busy=${busy ? 'true' : 'false'} @click=${this.#pay}>

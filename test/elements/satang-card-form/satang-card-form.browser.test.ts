@@ -381,6 +381,22 @@ describe('<satang-card-form>', () => {
     });
   });
 
+  describe('after a declined payment', () => {
+    it('clears the security code alone, and its token, so the shopper types just that again', async () => {
+      const element = await mount();
+      await fillCard(element);
+      expect(element.complete).toBe(true);
+      element.clearSecurityCode();
+      await element.updateComplete;
+      expect(input(element, 'cvc').value).toBe('');
+      expect(input(element, 'number').value).toBe('4111 1111 1111 1111');
+      expect(input(element, 'holder').value).toBe('Somchai Jaidee');
+      expect(element.complete).toBe(false);
+      // Not an error until the shopper submits or leaves it empty again.
+      expect(input(element, 'cvc').getAttribute('aria-invalid')).toBe('false');
+    });
+  });
+
   describe('the name on the card', () => {
     it('is required', async () => {
       const element = await mount();
@@ -488,6 +504,18 @@ describe('<satang-card-form>', () => {
       const element = await mount({ locale: 'en', name: 'card' }, form);
       return { form, element };
     }
+
+    it('submits the form when Enter is pressed in a field, as a native input does', async () => {
+      const { form, element } = await mountInForm();
+      let submitted = 0;
+      form.addEventListener('submit', (event) => {
+        event.preventDefault();
+        submitted += 1;
+      });
+      await fillCard(element);
+      await type(element, 'cvc', '{Enter}');
+      expect(submitted).toBe(1);
+    });
 
     it('makes the form invalid until the card details are complete', async () => {
       const { form, element } = await mountInForm();

@@ -41,6 +41,13 @@ const panels = lazyModule(() => import('./pay-path.js'));
  * charge that went through without paying the order (refunded because the price changed
  * meanwhile, or taken for the wrong amount) is a `satang-failure`, never a `satang-success`.
  *
+ * A reload, Back, or the return from a bank, wallet or 3-D Secure page shows the same payment:
+ * the QR code again with the time it has left, the charge being checked, or the order paid (with
+ * `satang-success` again). The tab keeps the charge id and its status token in `sessionStorage`
+ * for an hour, never card data. A QR code and the wait for a charge have "Choose another method":
+ * the next charge replaces that payment, and should it be paid anyway after another one, it is
+ * refunded. A decline shows over the card form, which keeps the card but its security code.
+ *
  * @event {SatangReadyEvent} satang-ready - First rendered with a valid configuration.
  * @event {SatangChangeEvent} satang-change - The method or the card details changed (never card data).
  * @event {SatangSubmitEvent} satang-submit - A payment attempt starts.

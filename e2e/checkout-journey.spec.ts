@@ -192,7 +192,7 @@ test('every method has its mark, and the card brand shows at the number as it is
 test('on a computer, mobile banking is left out and PromptPay is offered for bank apps', async ({ page }) => {
   await openShop(page);
   await expect(checkout(page).getByRole('radio', { name: 'Mobile banking' })).toHaveCount(0);
-  await expect(checkout(page).getByText('Paying from a bank app? On a computer, choose PromptPay QR and scan it with any Thai banking app.')).toBeVisible();
+  await expect(checkout(page).getByText('Paying with a bank app? On a computer, choose PromptPay QR and scan it with the app.')).toBeVisible();
 });
 
 test.describe('on a phone', () => {

@@ -10,22 +10,20 @@ export const styles = [
     .container{background:var(--satang-color-surface)}
     fieldset{margin:0;padding:0;border:0;min-width:0}
     legend{font-weight:600;margin-block-end:8px;padding:0}
-    .methods{display:grid;gap:8px;grid-template-columns:repeat(auto-fit,minmax(148px,1fr))}
+    .methods{display:grid;gap:8px;grid-template-columns:repeat(auto-fit,minmax(min(100%,192px),1fr))}
     .method{display:flex;align-items:center;gap:8px;min-height:var(--satang-field-height);padding:0 10px;margin:0;font-weight:500;line-height:1.3;background:var(--satang-color-field);border:1px solid var(--satang-color-border);border-radius:var(--satang-radius);cursor:pointer}
     .method:has(input:checked){border:2px solid var(--satang-color-accent);background:color-mix(in srgb,var(--satang-color-accent) 14%,var(--satang-color-field));font-weight:700}
     .method input{width:20px;min-height:20px;margin:0;flex:none;accent-color:var(--satang-color-accent)}
     .mark{width:24px;height:24px;flex:none}
     .glyph{fill:none;stroke:currentColor;stroke-width:1.8;stroke-linejoin:round;stroke-linecap:round}
-    .method span{overflow-wrap:anywhere}
     .details{display:grid;gap:var(--satang-space)}
     .notice,.progress{margin:0;color:var(--satang-color-muted)}
+    .note{font-size:.875em}
     .message{padding:10px 12px;border-radius:var(--satang-radius);border:1px solid var(--satang-color-error);color:var(--satang-color-error)}
     .message:focus{outline:2px solid var(--satang-color-error);outline-offset:2px}
     .pay{min-height:var(--satang-field-height);border-radius:var(--satang-radius);font-weight:700;border:0;background:var(--satang-color-accent);color:var(--satang-color-on-accent);font-size:1.0625em}
     .pay:disabled{opacity:0.55;cursor:not-allowed}
     .config-error{padding:12px;border:2px dashed var(--satang-color-error);color:var(--satang-color-error);border-radius:var(--satang-radius)}
-    @media (max-width:360px){.methods{grid-template-columns:1fr}
-    }
     @media (forced-colors:active){.method:has(input:checked){outline:3px solid Highlight;outline-offset:2px}
     .pay{border:2px solid ButtonText}
     }

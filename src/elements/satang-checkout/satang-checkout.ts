@@ -361,7 +361,7 @@ export class SatangCheckout extends LitElement {
           </label>`,
         )}
       </fieldset>
-      ${bankLeftOut && this.panelCode ? html`<p part="method-note" class="notice">${l.msg('bank.onComputer')}</p>` : nothing}
+      ${bankLeftOut && this.panelCode ? html`<p part="method-note" class="notice note">${l.msg('bank.onComputer')}</p>` : nothing}
       ${noticeText
         ? html`<div part="message" class="message" role="alert" tabindex="-1">${noticeText}</div>`
         : nothing}

@@ -79,7 +79,9 @@ export function toRequest(req: IncomingMessage, options: NodeListenerOptions = {
   const hasBody = method !== 'GET' && method !== 'HEAD';
   // Express strips its mount path from req.url and keeps the full one in originalUrl.
   const path = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
-  const request = new Request(new URL(path, origin), {
+  // An origin-form target is appended as it is: parsed against the origin, `//host/x` would name
+  // another host. Only an absolute-form target (sent to proxies) is parsed as a URL.
+  const request = new Request(path.startsWith('/') ? `${origin}${path}` : new URL(path, origin), {
     method,
     headers,
     signal: controller.signal,

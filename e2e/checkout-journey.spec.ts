@@ -63,6 +63,21 @@ test('a reload while the QR shows brings the same QR back with the time it has l
   expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED', paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } });
 });
 
+test('in the React SPA, a reload while the QR shows brings the same QR back, and its payment shows', async ({ page, context, request }) => {
+  await page.goto('/demo/spa/');
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  const reference = new URL(page.url()).searchParams.get('order') ?? '';
+  expect(reference).toMatch(/^demo-/);
+  const rawData = await showQr(page);
+
+  await page.reload();
+  await expect(qrCode(page)).toBeVisible();
+  await expect(page.locator('satang-qr-payment')).toHaveAttribute('raw-data', rawData);
+  await payQrInSandbox(context, rawData);
+  await expect.poll(async () => (await onlyChargeFor(request, reference)).status, { timeout: 15_000 }).toBe('SUCCEEDED');
+  await expect(checkout(page).getByRole('heading', { name: 'Payment successful' }).or(page.getByRole('heading', { name: /confirmed/ })).first()).toBeVisible();
+});
+
 test('a reload after a card payment shows the order paid, with nothing to pay again', async ({ page, request }) => {
   const reference = await openShop(page);
   await typeCard(page, { number: CARDS.visa });
@@ -187,6 +202,32 @@ test('every method has its mark, and the card brand shows at the number as it is
   await expect(wallets).toHaveCount(6);
   for (const wallet of await wallets.all()) await expect(wallet.locator('svg.mark')).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('marks.png') });
+});
+
+test('the chosen method stands out by more than colour, in the light and dark themes and in forced colours', async ({ page }) => {
+  await page.goto('/demo/theming/');
+  for (const theme of ['light', 'dark']) {
+    const element = page.locator(theme === 'dark' ? 'satang-checkout[theme="dark"]' : 'satang-checkout').first();
+    const looks = await element.evaluate((node) =>
+      [...node.shadowRoot!.querySelectorAll('[part="method"]')].map((label) => {
+        const style = getComputedStyle(label);
+        return { checked: label.querySelector('input')!.checked, border: style.borderTopWidth, weight: style.fontWeight, background: style.backgroundColor };
+      }),
+    );
+    const chosen = looks.find((l) => l.checked)!;
+    const other = looks.find((l) => !l.checked)!;
+    expect(chosen.border, theme).toBe('2px');
+    expect(other.border, theme).toBe('1px');
+    expect(Number(chosen.weight), theme).toBeGreaterThan(Number(other.weight));
+    expect(chosen.background, theme).not.toBe(other.background);
+  }
+  await page.emulateMedia({ forcedColors: 'active' });
+  const outlines = await page
+    .locator('satang-checkout')
+    .first()
+    .evaluate((node) => [...node.shadowRoot!.querySelectorAll('[part="method"]')].map((label) => [label.querySelector('input')!.checked, getComputedStyle(label).outlineStyle, getComputedStyle(label).outlineWidth]));
+  expect(outlines.filter(([checked]) => checked)).toEqual([[true, 'solid', '3px']]);
+  expect(outlines.filter(([checked]) => !checked).every(([, style]) => style === 'none')).toBe(true);
 });
 
 test('on a computer, mobile banking is left out and PromptPay is offered for bank apps', async ({ page }) => {

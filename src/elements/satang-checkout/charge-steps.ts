@@ -261,7 +261,9 @@ function outcome(payment: Payment, chargeId: string, succeeded: boolean, failure
     payment.steps.clearSecurityCode();
     payment.show('idle');
     host.dispatchEvent(new SatangFailureEvent(chargeId, failureCode));
-    // The reason is an alert, and takes focus.
+    // The picker shows the method that failed (after a reload it may show another); the reason is
+    // an alert, and takes focus last.
+    void payment.steps.focusMethod(payment.method);
     void payment.focusNotice();
     return;
   }

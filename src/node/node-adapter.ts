@@ -150,11 +150,24 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
     res.end();
     return;
   }
+  const reader = response.body.getReader();
   if (response.headers.has('content-length')) {
-    res.end(Buffer.from(await response.arrayBuffer()));
+    // Read whole, then sent in one write. A body that fails part way goes out as far as it got,
+    // then the error: the connection then ends short of its length, as the network would cut it.
+    const chunks: Uint8Array[] = [];
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        chunks.push(value);
+      }
+    } catch (error) {
+      for (const chunk of chunks) res.write(chunk);
+      throw error;
+    }
+    res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     return;
   }
-  const reader = response.body.getReader();
   res.once('close', () => void reader.cancel().catch(() => undefined));
   for (;;) {
     const { done, value } = await reader.read();

@@ -148,7 +148,7 @@ describe('custom-elements.json', () => {
     expect(definedIn('dist/elements/satang-qr-payment/define.js')).toEqual(['satang-qr-payment']);
   });
 
-  it('names only modules the package ships (dist/elements/*.js, built from src/elements/*.ts)', () => {
+  it('names only modules the package ships (dist/{elements,client,core}/*.js, each built from its src/ file)', () => {
     const paths = new Set<string>();
     const visit = (value: unknown): void => {
       if (Array.isArray(value)) return value.forEach(visit);
@@ -160,7 +160,7 @@ describe('custom-elements.json', () => {
     };
     visit(manifest.modules);
     for (const path of paths) {
-      expect(path, 'a shipped module path').toMatch(/^dist\/elements\/[\w/.-]+\.js$/);
+      expect(path, 'a shipped module path').toMatch(/^dist\/(elements|client|core)\/[\w/.-]+\.js$/);
       expect(existsSync(join(REPO_ROOT, path.replace(/^dist\//, 'src/').replace(/\.js$/, '.ts'))), `${path} is built from a source file`).toBe(true);
     }
   });

@@ -1,8 +1,5 @@
 import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { createInterface, type Interface } from 'node:readline';
-import { REPO_ROOT } from './sizes.js';
+import { askTarget, startTarget, stopTarget, type Target } from './targets.js';
 
 /**
  * Charge creation through the checkout handler against its floor, a bare forwarding proxy, in
@@ -19,13 +16,7 @@ import { REPO_ROOT } from './sizes.js';
  * process of its own and reports its CPU time, so the CPU per request is the server's own.
  */
 
-const TARGET = join(REPO_ROOT, 'test/bench/proxy-target.ts');
 
-interface Target {
-  child: ChildProcess;
-  url: string;
-  lines: Interface;
-}
 
 export interface ChargeProxySide {
   throughputRuns: number[];
@@ -50,30 +41,9 @@ export interface ChargeProxyResult {
   addedP99Ms: number;
 }
 
-async function start(args: string[]): Promise<Target> {
-  const child = spawn(process.execPath, ['--import', 'tsx', TARGET, ...args], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`proxy-target ${args[0]} exited with ${code}`)));
-    lines.once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));
-  });
-  child.removeAllListeners('exit');
-  return { child, url, lines };
-}
 
-async function cpuOf(target: Target): Promise<{ cpuUs: number; requests: number }> {
-  const answer = new Promise<string>((resolve) => target.lines.once('line', resolve));
-  target.child.stdin!.write('cpu\n');
-  return JSON.parse(await answer) as { cpuUs: number; requests: number };
-}
+const cpuOf = (target: Target) => askTarget<{ cpuUs: number; requests: number }>(target, 'cpu');
 
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
 
 let orders = 0;
 
@@ -108,12 +78,12 @@ async function run(target: Target, kind: 'bare' | 'handler', connections: number
 export async function measureChargeProxy(options: { connections?: number; seconds?: number } = {}): Promise<ChargeProxyResult> {
   const connections = options.connections ?? 16;
   const seconds = options.seconds ?? 5;
-  const sandbox = await start(['sandbox']);
+  const sandbox = await startTarget(['sandbox']);
   const targets: Target[] = [sandbox];
   try {
-    const shop = await start(['shop', sandbox.url]);
+    const shop = await startTarget(['shop', sandbox.url]);
     targets.push(shop);
-    const bare = await start(['bare', sandbox.url]);
+    const bare = await startTarget(['bare', sandbox.url]);
     targets.push(bare);
     await run(bare, 'bare', connections, 1);
     await run(shop, 'handler', connections, 1);
@@ -142,7 +112,7 @@ export async function measureChargeProxy(options: { connections?: number; second
       addedP99Ms: h.p99Ms - b.p99Ms,
     };
   } finally {
-    for (const target of targets.reverse()) await stop(target.child);
+    for (const target of targets.reverse()) await stopTarget(target.child);
   }
 }
 

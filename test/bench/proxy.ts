@@ -1,13 +1,10 @@
 import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { CHECKOUT_STATUS_TOKEN_HEADER } from '../../src/core/constants.js';
 import { Sandbox, SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
 import { createCheckoutHandler } from '../../src/server/index.js';
-import { REPO_ROOT } from './sizes.js';
 import { summarize, type Summary } from './stats.js';
+import { startTarget, stopTarget } from './targets.js';
 
 /**
  * What the checkout handler (satang/server) adds over calling the service directly.
@@ -28,7 +25,6 @@ import { summarize, type Summary } from './stats.js';
  *   fetch as its service), to separate the handler's own cost from HTTP's.
  */
 
-const TARGET = join(REPO_ROOT, 'test/bench/proxy-target.ts');
 const AUTH = `Basic ${Buffer.from(`${SANDBOX_DEFAULTS.merchantId}:${SANDBOX_DEFAULTS.apiKey}`).toString('base64')}`;
 
 export interface ProxySide {
@@ -55,24 +51,7 @@ export interface ProxyResult {
   inProcess: { samples: number; directUs: number; handlerUs: number; addedUs: number };
 }
 
-async function startTarget(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', TARGET, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`proxy-target ${args[0]} exited with ${code}`)));
-    lines.once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));
-  });
-  child.removeAllListeners('exit');
-  return { child, url };
-}
 
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
 
 /** One GET on a keep-alive agent; answers the time to the last byte of the body, ms. */
 function timedGet(agent: Agent, url: string, headers: Record<string, string>): Promise<number> {
@@ -166,7 +145,7 @@ export async function measureProxy(options: { connections?: number; seconds?: nu
   const latencySamples = options.latencySamples ?? 2000;
   const sandbox = await startTarget(['sandbox']);
   const shop = await startTarget(['shop', sandbox.url]).catch(async (error: unknown) => {
-    await stop(sandbox.child);
+    await stopTarget(sandbox.child);
     throw error;
   });
   try {
@@ -217,7 +196,7 @@ export async function measureProxy(options: { connections?: number; seconds?: nu
       inProcess: await inProcess(4000),
     };
   } finally {
-    await stop(shop.child);
-    await stop(sandbox.child);
+    await stopTarget(shop.child);
+    await stopTarget(sandbox.child);
   }
 }

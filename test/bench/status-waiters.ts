@@ -1,9 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { join } from 'node:path';
-import { createInterface, type Interface } from 'node:readline';
 import { CHECKOUT_STATUS_TOKEN_HEADER } from '../../src/core/constants.js';
-import { REPO_ROOT } from './sizes.js';
+import { askTarget, startTarget, stopTarget, type Target } from './targets.js';
 
 /**
  * Shoppers waiting on PromptPay QRs that nobody pays: `waiters` long-polls (`?wait=25`, as the
@@ -17,13 +14,7 @@ import { REPO_ROOT } from './sizes.js';
  *   requests (proxy-target.ts idle), the floor a long-poll cannot go below.
  */
 
-const TARGET = join(REPO_ROOT, 'test/bench/proxy-target.ts');
 
-interface Target {
-  child: ChildProcess;
-  url: string;
-  lines: Interface;
-}
 
 interface Memory {
   rss: number;
@@ -52,30 +43,8 @@ export interface StatusWaitersResult {
   gcForced: boolean;
 }
 
-async function start(args: string[], gc = false): Promise<Target> {
-  const child = spawn(process.execPath, [...(gc ? ['--expose-gc'] : []), '--import', 'tsx', TARGET, ...args], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`proxy-target ${args[0]} exited with ${code}`)));
-    lines.once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));
-  });
-  child.removeAllListeners('exit');
-  return { child, url, lines };
-}
 
-async function ask<T>(target: Target, question: string): Promise<T> {
-  const answer = new Promise<string>((resolve) => target.lines.once('line', resolve));
-  target.child.stdin!.write(`${question}\n`);
-  return JSON.parse(await answer) as T;
-}
 
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -119,36 +88,36 @@ export async function measureStatusWaiters(options: { waiters?: number; charges?
   const seconds = options.seconds ?? 10;
   const targets: Target[] = [];
   try {
-    const sandbox = await start(['sandbox']);
+    const sandbox = await startTarget(['sandbox']);
     targets.push(sandbox);
-    const shop = await start(['shop', sandbox.url], true);
+    const shop = await startTarget(['shop', sandbox.url], { gc: true });
     targets.push(shop);
-    const floor = await start(['idle'], true);
+    const floor = await startTarget(['idle'], { gc: true });
     targets.push(floor);
 
     const pending: { chargeId: string; statusToken: string }[] = [];
     for (let i = 0; i < charges; i += 1) pending.push(await createQrCharge(shop.url, i));
 
     // The shop: memory before, then with every waiter held, and the reads meanwhile.
-    const shopBefore = await ask<Memory>(shop, 'mem');
+    const shopBefore = await askTarget<Memory>(shop, 'mem');
     const held = await hold(
       (i) => `${shop.url}/api/checkout/charges/${pending[i % charges]!.chargeId}/status?wait=25`,
       (i) => ({ [CHECKOUT_STATUS_TOKEN_HEADER]: pending[i % charges]!.statusToken }),
       waiters,
     );
     await sleep(1_000);
-    const readsBefore = (await ask<{ reads: number }>(sandbox, 'reads')).reads;
+    const readsBefore = (await askTarget<{ reads: number }>(sandbox, 'reads')).reads;
     await sleep(seconds * 1000);
-    const readsAfter = (await ask<{ reads: number }>(sandbox, 'reads')).reads;
-    const shopHeld = await ask<Memory>(shop, 'mem');
+    const readsAfter = (await askTarget<{ reads: number }>(sandbox, 'reads')).reads;
+    const shopHeld = await askTarget<Memory>(shop, 'mem');
     const endedEarly = held.ended();
     held.release();
 
     // The floor: the same number of requests held by a bare node:http server.
-    const floorBefore = await ask<Memory>(floor, 'mem');
+    const floorBefore = await askTarget<Memory>(floor, 'mem');
     const idle = await hold(() => `${floor.url}/status?wait=25`, () => ({ [CHECKOUT_STATUS_TOKEN_HEADER]: pending[0]!.statusToken }), waiters);
     await sleep(1_000);
-    const floorHeld = await ask<Memory>(floor, 'mem');
+    const floorHeld = await askTarget<Memory>(floor, 'mem');
     idle.release();
 
     const upstreamReads = readsAfter - readsBefore;
@@ -173,7 +142,7 @@ export async function measureStatusWaiters(options: { waiters?: number; charges?
       gcForced: shopHeld.gcForced && floorHeld.gcForced,
     };
   } finally {
-    for (const target of targets.reverse()) await stop(target.child);
+    for (const target of targets.reverse()) await stopTarget(target.child);
   }
 }
 

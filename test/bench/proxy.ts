@@ -11,8 +11,8 @@ import { startTarget, stopTarget } from './targets.js';
  *
  * The sandbox and the shop (toNodeListener(createCheckoutHandler)) each run in a process of their
  * own; the load comes from this process. The request compared is a status read of one charge that
- * stays PENDING (a PromptPay QR charge), so the handler asks the sandbox every time rather than
- * answering from its cache of final statuses:
+ * stays PENDING (a PromptPay QR charge); the handler answers it from the read of the service it
+ * shares among every reader of the charge, renewed each second (see status-cache.ts):
  *
  *   direct   GET {sandbox}/api/v1/charges/{id}                 Basic auth with the API key
  *   proxied  GET {shop}/api/checkout/charges/{id}/status       X-Satang-Status-Token; the handler

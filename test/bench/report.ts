@@ -622,9 +622,11 @@ ${qr}
 
 The sandbox and the shop server (\`toNodeListener(createCheckoutHandler(...))\`) each run in a Node
 process of their own; the load comes from the bench process. The request compared is the status of one
-PromptPay charge that stays PENDING, so the handler cannot answer from its cache of final statuses:
-direct \`GET /api/v1/charges/{id}\` (API key) against \`GET /api/checkout/charges/{id}/status\` (status
-token; the handler verifies it and makes that same direct call). Throughput: autocannon, runs in the
+PromptPay charge that stays PENDING: direct \`GET /api/v1/charges/{id}\` (API key) against
+\`GET /api/checkout/charges/{id}/status\` (status token; the handler verifies it and answers from the
+one read of the service it shares among every reader of that charge, renewed each second). This is
+why the handler can answer more status reads than the service does; the cost of its own requests is
+the charge creation below. Throughput: autocannon, runs in the
 order direct, proxied, proxied, direct. Latency: one keep-alive connection, one request at a time,
 timed with \`process.hrtime\` (autocannon's histogram keeps whole milliseconds). On ${m.cores} cores the
 proxied runs share the CPU between three processes (load generator, shop, sandbox) where the direct runs

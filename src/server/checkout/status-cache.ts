@@ -88,7 +88,22 @@ async function readBareStatus(context: CheckoutContext, id: string, kind: Status
     shared = readFresh(context, id, kind).finally(() => context.statusReads.delete(id));
     context.statusReads.set(id, shared);
   }
-  return untilAborted(shared, signal);
+  // A final status noted meanwhile (a webhook, a slip) answers at once: a read of the service
+  // that started before it, slow under load, is not waited for.
+  let unsubscribe: () => void = () => undefined;
+  const noted = new Promise<CheckoutStatusResponse>((resolve) => {
+    unsubscribe = store.subscribe(statusChannel(id), () => {
+      void store.get(statusKey(id)).then(
+        (text) => text && resolve(JSON.parse(text) as CheckoutStatusResponse),
+        () => undefined,
+      );
+    });
+  });
+  try {
+    return await Promise.race([untilAborted(shared, signal), noted]);
+  } finally {
+    unsubscribe();
+  }
 }
 
 /** A PENDING read of the service, shared by every instance for {@link STATUS_READ_REUSE_MS}; else the service's answer. */

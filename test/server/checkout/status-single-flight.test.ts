@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { STATUS_READ_REUSE_MS } from '../../../src/server/checkout/checkout-options.js';
+import { MemoryCheckoutStore } from '../../../src/server/index.js';
 import { createCheckoutHarness, type CheckoutHarness } from '../../support/checkout-harness.js';
 
 const ORDERS = { 'qr-cart': { amount: 12_345, currency: 'THB', referenceId: 'order-qr' } } as const;
@@ -15,11 +16,15 @@ afterEach(() => {
   harness?.sandbox.close();
 });
 
+/** The store's clock, moved by the tests: the reuse of a read is measured on it. */
+let clock = Date.now();
+
 function start() {
+  clock = Date.now();
   const reads: string[] = [];
   let release: (() => void) | undefined;
   let gate: Promise<void> | undefined;
-  harness = createCheckoutHarness(ORDERS, { rateLimit: false }, {}, async (request) => {
+  harness = createCheckoutHarness(ORDERS, { rateLimit: false, store: new MemoryCheckoutStore({ now: () => clock }) }, {}, async (request) => {
     if (request.method === 'GET' && new URL(request.url).pathname.includes('/api/v1/charges/ch_')) {
       reads.push(new URL(request.url).pathname);
       await gate;
@@ -54,7 +59,7 @@ describe('status reads of one payment', () => {
     // Within the second, answered without asking the service; past it, asked again.
     await harness!.call('GET', `/charges/${chargeId}/status`, { headers: { 'x-satang-status-token': statusToken } });
     expect(upstream.reads).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, STATUS_READ_REUSE_MS + 50));
+    clock += STATUS_READ_REUSE_MS + 1;
     await harness!.call('GET', `/charges/${chargeId}/status`, { headers: { 'x-satang-status-token': statusToken } });
     expect(upstream.reads).toHaveLength(2);
   });

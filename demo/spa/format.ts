@@ -1,4 +1,5 @@
 import { formatAmount } from '../../src/core/money.js';
+import { PROVIDER_NAMES } from '../../src/elements/satang-checkout/provider-names.js';
 
 /** "฿1,780.00", as the checkout shows amounts. */
 export const money = (satang: number): string => formatAmount(satang, 'THB', 'en');
@@ -14,16 +15,7 @@ const METHOD_NAMES: Readonly<Record<string, string>> = {
   CARD_TOKEN: 'Card',
   CARD_TOKEN_INSTALLMENTS: 'Card installments',
   QR_PROMPT_PAY: 'PromptPay QR',
-  TRUE_MONEY: 'TrueMoney',
-  LINE_PAY: 'Rabbit LINE Pay',
-  SHOPEE_PAY: 'ShopeePay',
-  ALIPAY: 'Alipay',
-  WECHAT_PAY: 'WeChat Pay',
-  MAKE: 'MAKE by KBank',
-  KPLUS: 'K PLUS',
-  SCB_EASY: 'SCB EASY',
-  BANGKOK_BANK_APP: 'Bangkok Bank',
-  KRUNGSRI_APP: 'Krungsri',
+  ...PROVIDER_NAMES,
 };
 
 /** A payment method type as shoppers call it. */

@@ -5,6 +5,8 @@
  * never imported, so the handler stays free of `node:` imports and runs where Fetch does.
  */
 
+import { nodeBuiltin } from '../node-builtin.js';
+
 interface NodeHash {
   update(data: Uint8Array): NodeHash;
   digest(): Uint8Array;
@@ -16,14 +18,7 @@ interface NodeCrypto {
   timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
 }
 
-const nodeCrypto: NodeCrypto | undefined = (() => {
-  try {
-    const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
-    return typeof getBuiltinModule === 'function' ? (getBuiltinModule('node:crypto') as NodeCrypto | undefined) : undefined;
-  } catch {
-    return undefined;
-  }
-})();
+const nodeCrypto = nodeBuiltin('node:crypto') as NodeCrypto | undefined;
 
 const encoder = new TextEncoder();
 
@@ -61,6 +56,3 @@ export class HmacSha256 {
     return this.#webKey;
   }
 }
-
-/** Whether the hashes above run on `node:crypto` here (for tests). */
-export const HASHING_ON_NODE_CRYPTO = nodeCrypto !== undefined;

@@ -5,6 +5,8 @@
  * wherever only the Fetch API exists (there it uses `fetch`).
  */
 
+import { nodeBuiltin } from '../node-builtin.js';
+
 /** One call as it goes on the wire. */
 export interface WireRequest {
   url: string;
@@ -41,15 +43,6 @@ interface NodeHttp {
   request(url: URL, options: Record<string, unknown>, onResponse: (response: NodeIncoming) => void): NodeClientRequest;
 }
 
-function builtin(id: string): unknown {
-  try {
-    const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
-    return typeof getBuiltinModule === 'function' ? getBuiltinModule(id) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The fetch Node had when this module loaded: one replaced since (instrumentation, a mock) is used instead. */
 const ORIGINAL_FETCH = globalThis.fetch;
 
@@ -61,8 +54,8 @@ export function fetchWasReplaced(): boolean {
 /** A sender for `baseUrl` on Node, or undefined where `node:http` is not available. */
 export function nodeSend(baseUrl: string): Send | undefined {
   const secure = new URL(baseUrl).protocol === 'https:';
-  const http = builtin(secure ? 'node:https' : 'node:http') as NodeHttp | undefined;
-  const decoder = builtin('node:buffer') as { Buffer: { concat(chunks: Uint8Array[]): Uint8Array & { toString(encoding: 'utf8'): string } } } | undefined;
+  const http = nodeBuiltin(secure ? 'node:https' : 'node:http') as NodeHttp | undefined;
+  const decoder = nodeBuiltin('node:buffer') as { Buffer: { concat(chunks: Uint8Array[]): Uint8Array & { toString(encoding: 'utf8'): string } } } | undefined;
   if (!http || !decoder) return undefined;
   const agent = new http.Agent({ keepAlive: true, keepAliveMsecs: 30_000 });
   const { Buffer } = decoder;

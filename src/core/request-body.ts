@@ -75,12 +75,20 @@ export async function readJsonBody(
   options: { allowEmpty?: boolean } = {},
 ): Promise<{ value: unknown; text: string }> {
   const text = await readBodyText(request, maxBytes);
+  return { value: parseJsonBody(text, request.headers.get('content-type'), maxDepth, options), text };
+}
+
+/**
+ * A body already read, as {@link readJsonBody} reads it: refused when empty, not declared as JSON
+ * by `contentType`, malformed, or nested deeper than `maxDepth`.
+ */
+export function parseJsonBody(text: string, contentType: string | null, maxDepth = MAX_JSON_DEPTH, options: { allowEmpty?: boolean } = {}): unknown {
   if (text.trim() === '') {
     // Actions such as cancel or disable carry nothing: an empty body there is an empty object.
-    if (options.allowEmpty) return { value: {}, text };
+    if (options.allowEmpty) return {};
     throw new RequestBodyError('empty', 'request body is empty; send a JSON object');
   }
-  if (!isJsonContentType(request.headers.get('content-type'))) {
+  if (!isJsonContentType(contentType)) {
     throw new RequestBodyError('media-type', 'Content-Type must be application/json');
   }
   let value: unknown;
@@ -92,7 +100,7 @@ export async function readJsonBody(
   if (jsonDepth(value, maxDepth) > maxDepth) {
     throw new RequestBodyError('too-deep', `body is nested deeper than ${maxDepth} levels`);
   }
-  return { value, text };
+  return value;
 }
 
 /** Nesting depth of a parsed JSON value, measured without recursion; stops once past `limit`. */
@@ -109,6 +117,7 @@ export function jsonDepth(value: unknown, limit = Number.POSITIVE_INFINITY): num
   return deepest;
 }
 
-function tooLarge(maxBytes: number): RequestBodyError {
+/** The refusal of a body past `maxBytes`. */
+export function tooLarge(maxBytes: number): RequestBodyError {
   return new RequestBodyError('too-large', `request body is larger than ${maxBytes} bytes`);
 }

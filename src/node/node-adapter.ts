@@ -1,18 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { callHandlerOf, type CallHandler } from '../core/http-call.js';
 import { CLIENT_ADDRESS_HEADER, rememberSocketAddress } from './client-address.js';
+import { NodeCall, writeAnswer, type NodeListenerOptions } from './node-call.js';
 
 /** A Fetch-style handler: the shape of every Satang server piece. */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
 /** Options of {@link toNodeListener}. */
-export interface NodeListenerOptions {
-  /**
-   * Origin used to build the request URL, e.g. `https://shop.example`. By default it is taken
-   * from the Host header and the socket (http, or https behind TLS).
-   */
-  origin?: string;
-}
+export type { NodeListenerOptions };
 
 /**
  * A Node `http` request listener, which also works as Express or Fastify (raw) middleware. It
@@ -25,6 +21,13 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse, next?: (e
  * Fastify (raw) middleware: pass `next` and the request is answered by the handler regardless.
  */
 export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): NodeListener {
+  // A handler that also answers calls (the checkout handler) is called without Fetch objects.
+  const callHandler = callHandlerOf(handler);
+  if (callHandler) {
+    return (req, res, next) => {
+      answerCall(callHandler, options, req, res, next);
+    };
+  }
   return (req, res, next) => {
     void answer(handler, options, req, res, next);
   };
@@ -32,26 +35,54 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
 
 async function answer(handler: FetchHandler, options: NodeListenerOptions, req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): Promise<void> {
   try {
-    if (bodyAlreadyRead(req)) {
-      throw new Error('the request body was already read by another middleware (e.g. express.json()): mount the Satang handler before body parsers, since webhooks are verified over the raw bytes');
-    }
+    refuseReadBody(req);
     const response = await handler(await requestOf(req, options, res));
     await writeResponse(response, res);
   } catch (error) {
-    // Part of the answer is out: appending an error would pass a corrupt body for a whole one.
-    // Dropping the connection is the only way to tell the client the answer is incomplete.
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    if (next) {
-      next(error);
-      return;
-    }
-    res.statusCode = 500;
-    res.setHeader('content-type', 'application/json; charset=utf-8');
-    res.end(JSON.stringify({ code: 500, message: 'internal error', error: { errorCode: 'INTERNAL_SERVER_ERROR', errorMessage: 'internal error' } }));
+    fail(error, res, next);
   }
+}
+
+/**
+ * A {@link CallHandler}'s way: node:http's request read as it is, the answer written in one go.
+ * Promise callbacks rather than an async function, which a held long-poll would keep suspended.
+ */
+function answerCall(handler: CallHandler, options: NodeListenerOptions, req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void {
+  let call: NodeCall;
+  try {
+    refuseReadBody(req);
+    call = new NodeCall(req, res, options, originOf(req, options), targetOf(req), toRequest);
+  } catch (error) {
+    fail(error, res, next);
+    return;
+  }
+  handler(call)
+    // A body left unread (refused for its size) would be read as the next request: close instead.
+    .then((answered) => writeAnswer(answered, res, call.bodyLeftUnread))
+    .catch((error: unknown) => fail(error, res, next));
+}
+
+function refuseReadBody(req: IncomingMessage): void {
+  if (bodyAlreadyRead(req)) {
+    throw new Error('the request body was already read by another middleware (e.g. express.json()): mount the Satang handler before body parsers, since webhooks are verified over the raw bytes');
+  }
+}
+
+/** Answers a failure: the connection dropped if part of the answer is out, else `next` or a 500. */
+function fail(error: unknown, res: ServerResponse, next?: (error?: unknown) => void): void {
+  // Part of the answer is out: appending an error would pass a corrupt body for a whole one.
+  // Dropping the connection is the only way to tell the client the answer is incomplete.
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (next) {
+    next(error);
+    return;
+  }
+  res.statusCode = 500;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify({ code: 500, message: 'internal error', error: { errorCode: 'INTERNAL_SERVER_ERROR', errorMessage: 'internal error' } }));
 }
 
 /**
@@ -59,8 +90,7 @@ async function answer(handler: FetchHandler, options: NodeListenerOptions, req: 
  * the body arrives, or (given `res`) at any time before the answer is sent, so a long-poll stops.
  */
 export function toRequest(req: IncomingMessage, options: NodeListenerOptions = {}, res?: ServerResponse, bufferedBody?: Uint8Array): Request {
-  const secure = 'encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted);
-  const origin = options.origin ?? `${secure ? 'https' : 'http'}://${hostOf(req)}`;
+  const origin = originOf(req, options);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name.startsWith(':')) continue;
@@ -77,8 +107,7 @@ export function toRequest(req: IncomingMessage, options: NodeListenerOptions = {
   });
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  // Express strips its mount path from req.url and keeps the full one in originalUrl.
-  const path = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+  const path = targetOf(req);
   // An origin-form target is appended as it is: parsed against the origin, `//host/x` would name
   // another host. Only an absolute-form target (sent to proxies) is parsed as a URL.
   const request = new Request(path.startsWith('/') ? `${origin}${path}` : new URL(path, origin), {
@@ -126,6 +155,18 @@ function readWhole(req: IncomingMessage): Promise<Buffer> {
 function bodyAlreadyRead(req: IncomingMessage): boolean {
   const method = req.method ?? 'GET';
   return method !== 'GET' && method !== 'HEAD' && req.readableEnded && (req as IncomingMessage & { body?: unknown }).body !== undefined;
+}
+
+/** The origin of a request's URL: the option, else the scheme of the socket and the Host header. */
+function originOf(req: IncomingMessage, options: NodeListenerOptions): string {
+  if (options.origin !== undefined) return options.origin;
+  const secure = 'encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted);
+  return `${secure ? 'https' : 'http'}://${hostOf(req)}`;
+}
+
+/** The request target; Express strips its mount path from req.url and keeps the full one in originalUrl. */
+function targetOf(req: IncomingMessage): string {
+  return (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
 }
 
 function hostOf(req: IncomingMessage): string {

@@ -1,10 +1,12 @@
 import { CHECKOUT_MAX_WAIT_SECONDS, CHECKOUT_STATUS_TOKEN_HEADER, type CheckoutStatusResponse } from '../../core/schemas/checkout.js';
+import type { HttpAnswer, HttpCall } from '../../core/http-call.js';
 import type { CheckoutContext, RouteCall } from './checkout-context.js';
 import { CheckoutError } from './checkout-error.js';
 import { STATUS_FALLBACK_POLL_MS, STATUS_POLL_INTERVAL_MS } from './checkout-options.js';
 import { requireStatusToken } from './checkout-request.js';
-import { jsonResponse } from './json-response.js';
-import { readStatus, statusChannel } from './status-cache.js';
+import { jsonAnswer } from './json-response.js';
+import { readStatus } from './status-cache.js';
+import { watchStatus } from './status-watch.js';
 
 /**
  * `GET /charges/{chargeId}/status?wait=N`: the payment's status for the holder of its status
@@ -15,13 +17,13 @@ import { readStatus, statusChannel } from './status-cache.js';
  * a final status, and otherwise asks the service every `statusPollIntervalMs`, so it ends even
  * when no webhook reaches this instance.
  */
-export async function chargeStatus(context: CheckoutContext, { request, url, params, entry }: RouteCall): Promise<Response> {
+export async function chargeStatus(context: CheckoutContext, { call, params, entry }: RouteCall): Promise<HttpAnswer> {
   const { chargeId = '' } = params;
   entry.chargeId = chargeId;
   // The token says what the id is: a charge, or a card authorization made with the authorize intent.
-  const { kind } = await requireStatusToken(context.tokens, chargeId, request.headers.get(CHECKOUT_STATUS_TOKEN_HEADER), ['charge', 'authorization']);
-  await context.limiter.check(request, 'status');
-  const waitText = url.searchParams.get('wait');
+  const { kind } = await requireStatusToken(context.tokens, chargeId, call.header(CHECKOUT_STATUS_TOKEN_HEADER), ['charge', 'authorization']);
+  await context.limiter.check(call, 'status');
+  const waitText = call.query('wait');
   let waitSeconds = 0;
   if (waitText !== null && waitText !== '') {
     if (!/^\d{1,3}$/.test(waitText) || Number(waitText) > CHECKOUT_MAX_WAIT_SECONDS) {
@@ -30,52 +32,53 @@ export async function chargeStatus(context: CheckoutContext, { request, url, par
     waitSeconds = Number(waitText);
   }
 
-  const read = () => readStatus(context, chargeId, kind, request.signal, request);
-  if (waitSeconds === 0) return jsonResponse(200, await read());
+  const read = () => readStatus(context, chargeId, kind, call, true);
+  if (waitSeconds === 0) return jsonAnswer(200, await read());
 
   const deadline = Date.now() + waitSeconds * 1000;
-  const pollMs = pollIntervalMs(context);
-  // Listening before each read, not after: a webhook that lands while a read is under way (the
+  // Listening before the first read, not after: news that lands while it is under way (the
   // service answered PENDING just before the payment) still ends the wait, instead of being
-  // published to nobody and leaving the shopper waiting for the next poll or the deadline.
-  // One timer and one listener per pause, nothing more: a thousand shoppers may be waiting.
+  // published to nobody. The payment's watch polls the service for every waiter on this instance
+  // and wakes them only with news: one timer and one listener per waiter, nothing more, however
+  // many shoppers wait.
   const news = { heard: false };
   let wake: (() => void) | undefined;
-  const unsubscribe = context.store.subscribe(statusChannel(chargeId), () => {
+  const unsubscribe = watchStatus(context, chargeId, kind, () => pollIntervalMs(context), () => {
     news.heard = true;
     wake?.();
   });
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
+      let stopListening: () => void = () => undefined;
       const done = () => {
         clearTimeout(timer);
-        request.signal.removeEventListener('abort', done);
+        stopListening();
         wake = undefined;
         resolve();
       };
       const timer = setTimeout(done, ms);
-      request.signal.addEventListener('abort', done, { once: true });
+      stopListening = call.onGone(done);
       wake = done;
     });
   let status: CheckoutStatusResponse;
   try {
     status = await read();
-    while (status.status === 'PENDING' && Date.now() < deadline && !request.signal.aborted) {
-      // Over at once when the news came during the read; else at the next poll, or sooner on news
-      // or when the shopper leaves.
-      if (!news.heard) await pause(Math.min(pollMs, deadline - Date.now()));
+    while (status.status === 'PENDING' && Date.now() < deadline && !call.gone) {
+      // Over at once when the news came during the read; else on news, when the shopper leaves,
+      // or at the deadline (then one last read).
+      if (!news.heard) await pause(deadline - Date.now());
       // The shopper left: nobody is there to answer, and a read now would only fail as cancelled.
-      if (shopperLeft(request)) break;
+      if (shopperLeft(call)) break;
       news.heard = false;
       status = await read();
     }
   } finally {
     unsubscribe();
   }
-  return jsonResponse(200, status);
+  return jsonAnswer(200, status);
 }
 
-/** The fallback poll of one wait: the option, else 2 s without webhooks, else a random 15 to 30 s. */
+/** The fallback poll of a payment's waiters: the option, else 2 s without webhooks, else a random 15 to 30 s. */
 function pollIntervalMs(context: CheckoutContext): number {
   const set = context.options.statusPollIntervalMs;
   if (set !== undefined) return set;
@@ -85,6 +88,6 @@ function pollIntervalMs(context: CheckoutContext): number {
 }
 
 /** Whether the shopper's request was given up; read afresh each time, as it changes while a wait is under way. */
-function shopperLeft(request: Request): boolean {
-  return request.signal.aborted;
+function shopperLeft(call: HttpCall): boolean {
+  return call.gone;
 }

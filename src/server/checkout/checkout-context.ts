@@ -1,5 +1,6 @@
 import { CHECKOUT_PAYMENT_METHOD_TYPES, type CheckoutChargeResponse, type CheckoutStatusResponse } from '../../core/schemas/checkout.js';
 import { checkHeaderPrefix } from '../../core/constants.js';
+import type { HttpCall } from '../../core/http-call.js';
 import { decodeWebhookKey } from '../../core/webhook-signature.js';
 import { ConfigurationError } from '../errors.js';
 import { ServiceClient } from '../service/service-client.js';
@@ -10,6 +11,7 @@ import { MemoryCheckoutStore, type CheckoutStore } from './checkout-store.js';
 import { checkTrustProxy } from './client-identity.js';
 import { RateLimiter } from './rate-limiter.js';
 import { StatusTokens } from './status-tokens.js';
+import type { StatusWatch } from './status-watch.js';
 
 /** What every route of one checkout handler shares, checked and built once from its options. */
 export interface CheckoutContext {
@@ -28,6 +30,8 @@ export interface CheckoutContext {
   readonly inFlight: Map<string, Promise<CheckoutChargeResponse>>;
   /** The service read under way for each payment's status on this instance, shared by every asker. */
   readonly statusReads: Map<string, Promise<CheckoutStatusResponse>>;
+  /** The long-polls waiting on each payment on this instance, woken together (see status-watch.ts). */
+  readonly statusWatches: Map<string, StatusWatch>;
   /** Settlements of one payment on this instance run one after another (instances share a lease in the store). */
   readonly settlements: KeyedQueue;
   /** The origin of `publicUrl`, when set. */
@@ -36,8 +40,7 @@ export interface CheckoutContext {
 
 /** One request as a route sees it. */
 export interface RouteCall {
-  request: Request;
-  url: URL;
+  call: HttpCall;
   /** The path parameters, decoded. */
   params: Readonly<Record<string, string>>;
   /** The log line of this request; a route adds the payment it acted on. */
@@ -92,6 +95,7 @@ export function createCheckoutContext(options: CheckoutHandlerOptions): Checkout
     paymentMethods: new Set(methods),
     inFlight: new Map(),
     statusReads: new Map(),
+    statusWatches: new Map(),
     settlements: new KeyedQueue(),
     publicOrigin,
   };

@@ -10,7 +10,9 @@ import {
   StateConflictError,
   ValidationError,
 } from '../errors.js';
-import { jsonResponse } from './json-response.js';
+import type { HttpAnswer } from '../../core/http-call.js';
+import { responseOf } from './fetch-call.js';
+import { jsonAnswer } from './json-response.js';
 
 /** A refusal of the proxy, in the service's error shape, with a message safe to show a shopper. */
 export class CheckoutError extends Error {
@@ -40,10 +42,16 @@ export class CheckoutError extends Error {
     this.details = extra.details ?? {};
   }
 
-  toResponse(): Response {
+  /** The refusal as the checkout endpoint answers it. */
+  toAnswer(): HttpAnswer {
     const error: Record<string, unknown> = { errorCode: this.code, errorMessage: this.message, retryable: this.retryable };
     if (this.field) error.field = this.field;
-    return jsonResponse(this.status, { ...this.details, code: this.status, message: this.message, error }, this.headers);
+    return jsonAnswer(this.status, { ...this.details, code: this.status, message: this.message, error }, this.headers);
+  }
+
+  /** The refusal as a Fetch `Response`, for a route of the merchant's own that refuses alike. */
+  toResponse(): Response {
+    return responseOf(this.toAnswer());
   }
 }
 

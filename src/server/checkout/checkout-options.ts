@@ -56,6 +56,8 @@ export interface CheckoutHandlerOptions {
    * that does not exist or cannot be paid (404 to the browser), and for one already paid: asked
    * again to confirm a success, that `null` is what refunds a second payment of an order whose
    * payer the store has forgotten (the in-memory store evicts its oldest records past its cap).
+   * `request` is the shopper's (or, on `confirm`, the one that brought the news), for its headers
+   * (a session cookie) and URL; its body is the handler's and already read.
    */
   resolveOrder: (
     orderReference: string,
@@ -167,11 +169,12 @@ export interface CheckoutHandlerOptions {
   /** Largest body of `POST /charges`. */
   maxBodyBytes?: number;
   /**
-   * How often a long-poll asks the service when no webhook arrives:
+   * How often the long-polls of a payment ask the service when no webhook arrives:
    * {@link STATUS_POLL_INTERVAL_MS} without webhooks; with `webhookKeyBase64` set, webhooks wake
-   * the long-polls and this is only the fallback, a random 15 to 30 s per wait unless set. However
-   * many shoppers wait on one payment, the service is asked about it at most once per
-   * {@link STATUS_READ_REUSE_MS} (per store).
+   * the long-polls and this is only the fallback, a random 15 to 30 s each time unless set. The
+   * poll is per payment on each instance, not per shopper waiting, and wakes them only with news;
+   * across instances sharing a store, the service is asked about a payment at most once per
+   * {@link STATUS_READ_REUSE_MS}.
    */
   statusPollIntervalMs?: number;
   log?: (entry: CheckoutLogEntry) => void;

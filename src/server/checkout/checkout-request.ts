@@ -1,13 +1,16 @@
 import type * as z from 'zod/mini';
-import { readJsonBody } from '../../core/request-body.js';
+import type { HttpCall } from '../../core/http-call.js';
+import { parseJsonBody } from '../../core/request-body.js';
 import { describeFieldIssues, toFieldIssues } from '../../core/validation.js';
 import { bodyRefusal, CheckoutError } from './checkout-error.js';
 import type { StatusTokenKind, StatusTokens } from './status-tokens.js';
 
+const decoder = new TextDecoder();
+
 /** The JSON body of a browser's request, within `maxBytes`; what cannot be read is refused. */
-export async function readJson(request: Request, maxBytes: number): Promise<unknown> {
+export async function readJson(call: HttpCall, maxBytes: number): Promise<unknown> {
   try {
-    return (await readJsonBody(request, maxBytes)).value;
+    return parseJsonBody(decoder.decode(await call.readBytes(maxBytes)), call.header('content-type'));
   } catch (error) {
     throw bodyRefusal(error);
   }

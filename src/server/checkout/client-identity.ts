@@ -1,4 +1,4 @@
-import { socketAddressOf } from '../../node/client-address.js';
+import type { HttpCall } from '../../core/http-call.js';
 import { ConfigurationError } from '../errors.js';
 import type { CheckoutHandlerOptions } from './checkout-options.js';
 
@@ -21,7 +21,7 @@ const HOW_TO_SET =
 const compiled = new WeakMap<readonly string[], Trust>();
 
 /**
- * The address of the client that sent `request`, as far as `trustProxy` lets it be known: the
+ * The address of the client that made `call`, as far as `trustProxy` lets it be known: the
  * socket address the Node adapter recorded beside the request (never a header), or, behind trusted
  * proxies, the `X-Forwarded-For` entry they vouch for (walked from the right, the socket being the
  * last hop). Addresses come back in one spelling (an IPv4-mapped IPv6 address as its IPv4
@@ -31,11 +31,11 @@ const compiled = new WeakMap<readonly string[], Trust>();
  * `undefined` (set `getClientId` from the platform's own client address). Throws a
  * {@link ConfigurationError} when `trustProxy` is not a valid setting.
  */
-export function clientAddress(request: Request, trustProxy: TrustProxy | undefined): string | undefined {
+export function clientAddress(call: Pick<HttpCall, 'header' | 'socketAddress'>, trustProxy: TrustProxy | undefined): string | undefined {
   const trust = trustOf(trustProxy ?? false);
-  const forwarded = request.headers.get('x-forwarded-for');
+  const forwarded = call.header('x-forwarded-for');
   const hops = forwarded === null ? [] : forwarded.split(',').reverse();
-  const socket = socketAddressOf(request);
+  const socket = call.socketAddress;
   let client: Address | undefined;
   let first = 0;
   if (socket === undefined) {

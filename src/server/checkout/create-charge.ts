@@ -1,3 +1,4 @@
+import type { HttpAnswer, HttpCall } from '../../core/http-call.js';
 import { IDEMPOTENCY_KEY_TTL_MS } from '../../core/constants.js';
 import { formatAmount } from '../../core/money.js';
 import type { CreateChargeRequest } from '../../core/schemas/charge.js';
@@ -14,7 +15,7 @@ import { CheckoutError, upstreamRefusal } from './checkout-error.js';
 import { CHECKOUT_MAX_BODY_BYTES, type ResolvedOrder } from './checkout-options.js';
 import { parseRequest, readJson } from './checkout-request.js';
 import { findCardData } from './find-card-data.js';
-import { jsonResponse } from './json-response.js';
+import { jsonAnswer } from './json-response.js';
 import { checkedPaymentMethod } from './payment-method.js';
 import { claimOrder, recordCreated, releaseClaim, type AttemptAnswer, type AttemptInput } from './order-attempts.js';
 import { resolveOrder } from './resolve-order.js';
@@ -30,9 +31,9 @@ const CHARGE_REPLAY_TTL_MS = IDEMPOTENCY_KEY_TTL_MS;
  * attempt (the widget's idempotency key) makes one charge however often it is sent: at once, it
  * waits on the first call; later, it gets the first answer back.
  */
-export async function createCharge(context: CheckoutContext, { request, entry }: RouteCall): Promise<Response> {
-  await context.limiter.check(request, 'charges');
-  const body = await readJson(request, context.options.maxBodyBytes ?? CHECKOUT_MAX_BODY_BYTES);
+export async function createCharge(context: CheckoutContext, { call, entry }: RouteCall): Promise<HttpAnswer> {
+  await context.limiter.check(call, 'charges');
+  const body = await readJson(call, context.options.maxBodyBytes ?? CHECKOUT_MAX_BODY_BYTES);
   const cardField = findCardData(body);
   if (cardField !== undefined) {
     throw new CheckoutError(400, 'CARD_DATA_REFUSED', 'Card numbers and expiry dates are never sent to the shop: the card is tokenized in the browser.', { field: cardField });
@@ -44,7 +45,7 @@ export async function createCharge(context: CheckoutContext, { request, entry }:
   }
   if (input.returnUrl !== undefined) checkReturnUrl(context, input.returnUrl);
 
-  const key = request.headers.get(CHECKOUT_IDEMPOTENCY_HEADER);
+  const key = call.header(CHECKOUT_IDEMPOTENCY_HEADER);
   if (key !== null && !/^[\x21-\x7e]{1,200}$/.test(key)) {
     throw new CheckoutError(400, 'INVALID_REQUEST', `The ${CHECKOUT_IDEMPOTENCY_HEADER} header must be 1 to 200 visible ASCII characters.`, { field: CHECKOUT_IDEMPOTENCY_HEADER });
   }
@@ -54,12 +55,12 @@ export async function createCharge(context: CheckoutContext, { request, entry }:
   const flightKey = `${idempotencyKey}\u0000${inputJson}`;
   let flight = context.inFlight.get(flightKey);
   if (!flight) {
-    flight = chargeOnce(context, request, input, inputJson, method, idempotencyKey).finally(() => context.inFlight.delete(flightKey));
+    flight = chargeOnce(context, call, input, inputJson, method, idempotencyKey).finally(() => context.inFlight.delete(flightKey));
     context.inFlight.set(flightKey, flight);
   }
   const answer = await flight;
   entry.chargeId = answer.chargeId;
-  return jsonResponse(201, answer);
+  return jsonAnswer(201, answer);
 }
 
 /**
@@ -72,7 +73,7 @@ export async function createCharge(context: CheckoutContext, { request, entry }:
  */
 async function chargeOnce(
   context: CheckoutContext,
-  request: Request,
+  call: HttpCall,
   input: CheckoutChargeRequest,
   inputJson: string,
   paymentMethod: PaymentMethodRequest,
@@ -87,7 +88,7 @@ async function chargeOnce(
     const { answer, referenceId, kind } = JSON.parse(kept) as Replay;
     return { ...answer, statusToken: await context.tokens.sign(answer.chargeId, kind, referenceId) };
   }
-  const order = await attemptOrder(context, input.orderReference, request, attempt, idempotencyKey);
+  const order = await attemptOrder(context, input.orderReference, call, attempt, idempotencyKey);
   const intent = input.intent ?? 'charge';
   if ((order.intent ?? 'charge') !== intent) {
     throw new CheckoutError(400, 'INTENT_MISMATCH', `This order is ${order.intent === 'authorize' ? 'authorized now and charged later' : 'charged now'}: the checkout's intent must be ${order.intent ?? 'charge'}.`, {
@@ -107,7 +108,7 @@ async function chargeOnce(
     paymentMethodType: paymentMethod.paymentMethodType,
     intent,
     replace: input.replace ?? false,
-    request,
+    call,
   };
   const claim = await claimOrder(context, claimInput);
   let started: { answer: AttemptAnswer; kind: StatusTokenKind };
@@ -121,8 +122,8 @@ async function chargeOnce(
     try {
       started =
         intent === 'authorize'
-          ? { answer: await startAuthorization(context, request, input, paymentMethod, order, idempotencyKey), kind: 'authorization' }
-          : { answer: await startCharge(context, request, input, paymentMethod, idempotencyKey, order), kind: 'charge' };
+          ? { answer: await startAuthorization(context, call, input, paymentMethod, order, idempotencyKey), kind: 'authorization' }
+          : { answer: await startCharge(context, call, input, paymentMethod, idempotencyKey, order), kind: 'charge' };
     } catch (error) {
       // The order is free for another attempt. After a fault the charge may exist all the same: a
       // retry of this attempt (same key) gets that charge back, and otherwise its webhook finds
@@ -156,10 +157,10 @@ interface Replay {
  * another. Unless another attempt of this shop already got a charge for the order: then this one
  * is refused as before, since it may never have reached the service.
  */
-async function attemptOrder(context: CheckoutContext, orderReference: string, request: Request, attempt: string, idempotencyKey: string): Promise<ResolvedOrder> {
+async function attemptOrder(context: CheckoutContext, orderReference: string, call: HttpCall, attempt: string, idempotencyKey: string): Promise<ResolvedOrder> {
   const { store } = context;
   const sentKey = `sent:${attempt}`;
-  return resolveOrder(context.options, orderReference, request).catch(async (error: unknown) => {
+  return resolveOrder(context.options, orderReference, call).catch(async (error: unknown) => {
     if (!(error instanceof CheckoutError) || error.code !== 'ORDER_NOT_FOUND') throw error;
     const sent = await store.get(sentKey);
     const kept = sent === undefined ? undefined : (JSON.parse(sent) as ResolvedOrder);
@@ -178,7 +179,7 @@ async function attemptOrder(context: CheckoutContext, orderReference: string, re
 
 async function startCharge(
   context: CheckoutContext,
-  request: Request,
+  call: HttpCall,
   input: CheckoutChargeRequest,
   paymentMethod: PaymentMethodRequest,
   idempotencyKey: string,
@@ -195,7 +196,7 @@ async function startCharge(
   };
   let created;
   try {
-    created = await context.client.charges.create(body, { idempotencyKey, signal: request.signal });
+    created = await context.client.charges.create(body, { idempotencyKey, signal: call.signal });
   } catch (error) {
     throw upstreamRefusal(error);
   }
@@ -211,7 +212,7 @@ async function startCharge(
 /** Reserves the order's amount on the card; the merchant captures or cancels it later. */
 async function startAuthorization(
   context: CheckoutContext,
-  request: Request,
+  call: HttpCall,
   input: CheckoutChargeRequest,
   paymentMethod: PaymentMethodRequest,
   order: ResolvedOrder,
@@ -229,7 +230,7 @@ async function startAuthorization(
         ...(input.returnUrl !== undefined ? { returnUrl: input.returnUrl } : {}),
         ...(input.customer !== undefined ? { customer: input.customer } : {}),
       },
-      { idempotencyKey, signal: request.signal },
+      { idempotencyKey, signal: call.signal },
     );
   } catch (error) {
     throw upstreamRefusal(error);

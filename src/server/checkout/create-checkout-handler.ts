@@ -1,6 +1,8 @@
+import { CALL_HANDLER, type CallHandler, type HttpAnswer, type HttpCall } from '../../core/http-call.js';
 import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_STATUS_TOKEN_HEADER } from '../../core/schemas/checkout.js';
 import { createCheckoutContext, type CheckoutContext } from './checkout-context.js';
 import { CheckoutError } from './checkout-error.js';
+import { callOfRequest, responseOf } from './fetch-call.js';
 import type { CheckoutHandlerOptions, CheckoutLogEntry } from './checkout-options.js';
 import { CHECKOUT_ROUTES } from './routes.js';
 
@@ -23,45 +25,63 @@ const ALLOWED_REQUEST_HEADERS = ['content-type', CHECKOUT_IDEMPOTENCY_HEADER.toL
  */
 export function createCheckoutHandler(options: CheckoutHandlerOptions): (request: Request) => Promise<Response> {
   const context = createCheckoutContext(options);
-  return async (request) => {
-    const started = Date.now();
-    const url = new URL(request.url);
-    const entry: CheckoutLogEntry = { method: request.method, path: url.pathname, status: 0, durationMs: 0 };
-    const origin = request.headers.get('origin');
-    const crossOrigin = origin !== null && origin !== url.origin;
-    let response: Response;
-    try {
-      // Webhooks come from the service, whose requests may carry any origin.
-      if (crossOrigin && !context.allowedOrigins.has(origin) && !url.pathname.endsWith('/webhooks')) {
-        throw new CheckoutError(403, 'ORIGIN_NOT_ALLOWED', 'This page is not allowed to use this checkout.');
-      }
-      response = await route(context, request, url, entry);
-    } catch (error) {
-      response = errorResponse(context, error, entry, request.signal.aborted);
+  const handleCall: CallHandler = (call) => answer(context, call);
+  const handler = async (request: Request) => responseOf(await handleCall(callOfRequest(request)));
+  // The way in for `toNodeListener`, which then builds no Fetch objects for a node:http request.
+  Object.defineProperty(handler, CALL_HANDLER, { value: handleCall });
+  return handler;
+}
+
+/**
+ * One call's answer, logged. Promise callbacks rather than an async function, which a held
+ * long-poll would keep suspended (each held request costs what its suspended frames hold).
+ */
+function answer(context: CheckoutContext, call: HttpCall): Promise<HttpAnswer> {
+  const started = Date.now();
+  const entry: CheckoutLogEntry = { method: call.method, path: call.pathname, status: 0, durationMs: 0 };
+  const origin = call.header('origin');
+  const crossOrigin = origin !== null && origin !== call.origin;
+  let routed: Promise<HttpAnswer>;
+  try {
+    // Webhooks come from the service, whose requests may carry any origin.
+    if (crossOrigin && !context.allowedOrigins.has(origin) && !call.pathname.endsWith('/webhooks')) {
+      throw new CheckoutError(403, 'ORIGIN_NOT_ALLOWED', 'This page is not allowed to use this checkout.');
     }
+    routed = route(context, call, entry);
+  } catch (error) {
+    // Whatever was thrown, as the route's own rejection would carry it.
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+    routed = Promise.reject(error);
+  }
+  const finish = (response: HttpAnswer): HttpAnswer => {
     if (crossOrigin && context.allowedOrigins.has(origin)) {
-      response.headers.set('access-control-allow-origin', origin);
-      response.headers.append('vary', 'Origin');
+      response.headers['access-control-allow-origin'] = origin;
+      const vary = response.headers.vary;
+      response.headers.vary = vary === undefined ? 'Origin' : `${vary}, Origin`;
     }
     entry.status = response.status;
     entry.durationMs = Date.now() - started;
     context.options.log?.(entry);
     return response;
   };
+  return routed.then(finish, (error: unknown) => finish(errorAnswer(context, error, entry, call.gone)));
 }
 
-async function route(context: CheckoutContext, request: Request, url: URL, entry: CheckoutLogEntry): Promise<Response> {
-  if (!url.pathname.startsWith(`${context.basePath}/`)) throw new CheckoutError(404, 'NOT_FOUND', 'No such checkout endpoint.');
-  if (request.method === 'OPTIONS') {
-    return new Response(null, {
+/** The route's answer; throws (at once or later) what is refused. */
+function route(context: CheckoutContext, call: HttpCall, entry: CheckoutLogEntry): Promise<HttpAnswer> {
+  const { pathname } = call;
+  if (!pathname.startsWith(`${context.basePath}/`)) throw new CheckoutError(404, 'NOT_FOUND', 'No such checkout endpoint.');
+  if (call.method === 'OPTIONS') {
+    return Promise.resolve({
       status: 204,
+      body: null,
       headers: { 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': ALLOWED_REQUEST_HEADERS, 'access-control-max-age': '600', vary: 'Origin' },
     });
   }
-  const match = CHECKOUT_ROUTES.match(request.method, url.pathname.slice(context.basePath.length));
+  const match = CHECKOUT_ROUTES.match(call.method, pathname.slice(context.basePath.length));
   switch (match.kind) {
     case 'found':
-      return match.route.handle(context, { request, url, params: match.params, entry });
+      return match.route.handle(context, { call, params: match.params, entry });
     case 'method-not-allowed':
       throw new CheckoutError(405, 'METHOD_NOT_ALLOWED', `Use ${match.allowed.join(' or ')} here.`, { headers: { allow: match.allowed.join(', ') } });
     case 'malformed':
@@ -74,7 +94,7 @@ async function route(context: CheckoutContext, request: Request, url: URL, entry
 }
 
 /** The error's answer; `clientGone` when the caller left first, which is worth no console line. */
-function errorResponse(context: CheckoutContext, error: unknown, entry: CheckoutLogEntry, clientGone: boolean): Response {
+function errorAnswer(context: CheckoutContext, error: unknown, entry: CheckoutLogEntry, clientGone: boolean): HttpAnswer {
   const refusal =
     error instanceof CheckoutError
       ? error
@@ -85,5 +105,5 @@ function errorResponse(context: CheckoutContext, error: unknown, entry: Checkout
     entry.error = refusal.cause ?? refusal;
     if (!context.options.log && !clientGone) console.error(`satang checkout: ${refusal.code}`, refusal.cause ?? refusal);
   }
-  return refusal.toResponse();
+  return refusal.toAnswer();
 }

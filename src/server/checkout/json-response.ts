@@ -1,3 +1,5 @@
+import type { HttpAnswer } from '../../core/http-call.js';
+
 /** What every answer of the checkout endpoint carries: never cached, never sniffed or framed. */
 const SECURITY_HEADERS = {
   'cache-control': 'no-store',
@@ -10,10 +12,10 @@ const SECURITY_HEADERS = {
 const encoder = new TextEncoder();
 
 /**
- * A JSON answer of the checkout endpoint, with its security headers and its length (so the Node
- * adapter sends it in one write, and any host without chunked encoding).
+ * A JSON answer of the checkout endpoint, with its security headers and its length (so it goes out
+ * in one write, and through any host without chunked encoding).
  */
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): HttpAnswer {
   const bytes = encoder.encode(JSON.stringify(body));
-  return new Response(bytes, { status, headers: { ...SECURITY_HEADERS, 'content-length': String(bytes.length), ...headers } });
+  return { status, body: bytes, headers: { ...SECURITY_HEADERS, 'content-length': String(bytes.length), ...headers } };
 }

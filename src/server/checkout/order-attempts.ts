@@ -11,6 +11,7 @@
  * success is refunded.
  */
 
+import type { HttpCall } from '../../core/http-call.js';
 import type { CheckoutChargeResponse, CheckoutIntent } from '../../core/schemas/checkout.js';
 import type { CheckoutContext } from './checkout-context.js';
 import { CheckoutError } from './checkout-error.js';
@@ -50,7 +51,7 @@ export interface AttemptInput {
   paymentMethodType: string;
   intent: CheckoutIntent;
   replace: boolean;
-  request: Request;
+  call: HttpCall;
 }
 
 const lockKey = (referenceId: string) => `order-lock:${referenceId}`;
@@ -96,7 +97,7 @@ export async function claimOrder(context: CheckoutContext, input: AttemptInput):
     if (held?.state === 'creating') throw inProgress(held, false);
   }
   if (!retry && held?.state === 'open' && held.chargeId && held.kind) {
-    const live = await openPayment(context, held, input.request);
+    const live = await openPayment(context, held, input.call);
     if (live === 'paid') throw alreadyPaid();
     if (live === 'pending') {
       const sameAmount = held.amount === input.order.amount && held.currency === input.order.currency;
@@ -183,13 +184,13 @@ async function readLock(context: CheckoutContext, referenceId: string): Promise<
 }
 
 /** Where the open attempt's payment stands: still payable, paid the order, or over (failed, or refunded). */
-async function openPayment(context: CheckoutContext, held: OrderLock, request: Request): Promise<'pending' | 'paid' | 'over'> {
+async function openPayment(context: CheckoutContext, held: OrderLock, call: HttpCall): Promise<'pending' | 'paid' | 'over'> {
   const chargeId = held.chargeId ?? '';
   const kind = held.kind ?? 'charge';
-  const status = await readStatus(context, chargeId, kind, request.signal);
+  const status = await readStatus(context, chargeId, kind, call);
   if (status.status === 'PENDING') return 'pending';
   if (status.status === 'FAILED') return 'over';
-  const outcome = await settlePayment(context, { chargeId, kind }, { request, fromWebhook: false });
+  const outcome = await settlePayment(context, { chargeId, kind }, { call, fromWebhook: false });
   return outcome === 'paid' || outcome === 'authorized' ? 'paid' : 'over';
 }
 

@@ -1,3 +1,4 @@
+import type { HttpCall } from '../../core/http-call.js';
 import { CheckoutError } from './checkout-error.js';
 import { RATE_LIMIT_CHARGES_PER_WINDOW, RATE_LIMIT_STATUS_PER_WINDOW, RATE_LIMIT_WINDOW_MS, type CheckoutHandlerOptions } from './checkout-options.js';
 import type { CheckoutStore } from './checkout-store.js';
@@ -22,11 +23,13 @@ export class RateLimiter {
   }
 
   /** Counts the request in its bucket; a 429 with `Retry-After` once the window is full. */
-  async check(request: Request, bucket: RateLimitBucket): Promise<void> {
+  async check(call: HttpCall, bucket: RateLimitBucket): Promise<void> {
     const limit = this.#limit(bucket);
     if (!limit) return;
-    const address = clientAddress(request, this.#options.trustProxy);
-    const client = this.#options.getClientId?.(request) ?? (address === undefined ? 'unknown' : rateLimitBucket(address));
+    const { getClientId } = this.#options;
+    const given = getClientId?.(call.request());
+    const address = given === undefined ? clientAddress(call, this.#options.trustProxy) : undefined;
+    const client = given ?? (address === undefined ? 'unknown' : rateLimitBucket(address));
     const windowStart = Math.floor(Date.now() / limit.windowMs) * limit.windowMs;
     const count = await this.#store.increment(`rate:${bucket}:${client}:${windowStart}`, limit.windowMs);
     if (count > limit.max) {

@@ -1,4 +1,4 @@
-import { readBodyBytes } from '../../core/request-body.js';
+import type { HttpAnswer, HttpCall } from '../../core/http-call.js';
 import type { CardAuthorization } from '../../core/schemas/card-authorization.js';
 import { parseWebhookEvent, type WebhookEvent } from '../../core/schemas/webhook-events.js';
 import { verifyWebhookSignature } from '../../core/webhook-signature.js';
@@ -6,7 +6,7 @@ import { eventStatusMismatch, webhookState } from '../webhooks/webhook-state.js'
 import type { CheckoutContext, RouteCall } from './checkout-context.js';
 import { bodyRefusal, CheckoutError } from './checkout-error.js';
 import { WEBHOOK_MAX_BODY_BYTES } from './checkout-options.js';
-import { jsonResponse } from './json-response.js';
+import { jsonAnswer } from './json-response.js';
 import { noteRefundFailed, settlePayment } from './settle-payment.js';
 import { authorizationStatus, chargeStatusOf, noteStatus } from './status-cache.js';
 
@@ -15,13 +15,13 @@ import { authorizationStatus, chargeStatusOf, noteStatus } from './status-cache.
  * noted (so a woken long-poll finds the outcome) and before `onEvent`: a succeeded charge or an
  * authorized card pays its order or is refunded, and a failed refund of the handler's own is told.
  */
-async function settleFromWebhook(context: CheckoutContext, event: WebhookEvent, request: Request): Promise<void> {
+async function settleFromWebhook(context: CheckoutContext, event: WebhookEvent, call: HttpCall): Promise<void> {
   if (event.name === 'charge.succeeded') {
     const { chargeId, amount, currency, referenceId, source, sourceId } = event.payload;
-    await settlePayment(context, { chargeId, kind: 'charge', amount, currency, ...(referenceId ? { referenceId } : {}), ...(sourceId ? { sourceId } : {}), source }, { request, fromWebhook: true });
+    await settlePayment(context, { chargeId, kind: 'charge', amount, currency, ...(referenceId ? { referenceId } : {}), ...(sourceId ? { sourceId } : {}), source }, { call, fromWebhook: true });
   } else if (event.name === 'card_authorization.authorized') {
     const { cardAuthorizationId, amount, currency } = event.payload;
-    await settlePayment(context, { chargeId: cardAuthorizationId, kind: 'authorization', amount, currency }, { request, fromWebhook: true });
+    await settlePayment(context, { chargeId: cardAuthorizationId, kind: 'authorization', amount, currency }, { call, fromWebhook: true });
   } else if (event.name === 'refund.failed') {
     await noteRefundFailed(context, event.payload.refundId, event.payload.failureCode ?? '');
   }
@@ -34,25 +34,25 @@ async function settleFromWebhook(context: CheckoutContext, event: WebhookEvent, 
  * wakes the long-polls following it. Every answer but a refusal or a failing `onEvent` is a 2xx,
  * so the service stops sending.
  */
-export async function receiveWebhook(context: CheckoutContext, { request }: RouteCall): Promise<Response> {
+export async function receiveWebhook(context: CheckoutContext, { call }: RouteCall): Promise<HttpAnswer> {
   const key = context.options.webhookKeyBase64;
   if (key === undefined) throw new CheckoutError(404, 'NOT_FOUND', 'Webhooks are not set up on this endpoint.');
   let raw: Uint8Array;
   try {
-    raw = await readBodyBytes(request, WEBHOOK_MAX_BODY_BYTES);
+    raw = await call.readBytes(WEBHOOK_MAX_BODY_BYTES);
   } catch (error) {
     throw bodyRefusal(error);
   }
   // The signature is checked over the exact bytes received, before anything parses them.
   // Header names are the configured prefix's (X-Beam- live), matched case-insensitively.
   const names = context.client.headers;
-  const signature = request.headers.get(names.signature);
+  const signature = call.header(names.signature);
   if (!(await verifyWebhookSignature(raw, signature, key))) {
     // A missing signature says which header was looked for: a prefix set wrong shows up here at once.
     const message = signature === null ? `The webhook has no ${names.signature} header.` : 'The webhook signature does not match.';
     throw new CheckoutError(401, 'INVALID_SIGNATURE', message);
   }
-  const name = request.headers.get(names.event) ?? '';
+  const name = call.header(names.event) ?? '';
   // Every delivery names its event: one without is broken on the way, not a new kind of event.
   if (name === '') throw new CheckoutError(400, 'INVALID_REQUEST', `The webhook has no ${names.event} header.`);
   let payload: unknown;
@@ -64,7 +64,7 @@ export async function receiveWebhook(context: CheckoutContext, { request }: Rout
   const parsed = parseWebhookEvent(name, payload);
   if (!parsed.ok) {
     // A new kind of event is acknowledged, so the service does not retry it for nothing.
-    if (parsed.error.startsWith('unknown webhook event')) return jsonResponse(200, { received: true, ignored: true });
+    if (parsed.error.startsWith('unknown webhook event')) return jsonAnswer(200, { received: true, ignored: true });
     throw new CheckoutError(400, 'INVALID_REQUEST', parsed.error);
   }
   const event = parsed.event;
@@ -74,7 +74,7 @@ export async function receiveWebhook(context: CheckoutContext, { request }: Rout
   const state = webhookState(event);
   const outcome = await context.webhooks.handleOnce(state, async () => {
     try {
-      await settleFromWebhook(context, event, request);
+      await settleFromWebhook(context, event, call);
       if (event.name === 'charge.succeeded' || event.name === 'charge.failed') await noteStatus(context.store, chargeStatusOf(event.payload), state.version);
       if (event.name.startsWith('card_authorization.')) await noteStatus(context.store, authorizationStatus(event.payload as CardAuthorization), state.version);
       await context.options.onEvent?.(event);
@@ -84,5 +84,5 @@ export async function receiveWebhook(context: CheckoutContext, { request }: Rout
     }
   });
   // A duplicate or an older state is acknowledged too, so the service stops sending it (see onEvent).
-  return jsonResponse(200, outcome === 'handled' ? { received: true } : { received: true, [outcome]: true });
+  return jsonAnswer(200, outcome === 'handled' ? { received: true } : { received: true, [outcome]: true });
 }

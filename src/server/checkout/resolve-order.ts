@@ -1,3 +1,4 @@
+import type { HttpCall } from '../../core/http-call.js';
 import { CURRENCY_THB, MAX_CHARGE_AMOUNT_SATANG, MIN_CHARGE_AMOUNT_SATANG } from '../../core/constants.js';
 import { CHECKOUT_INTENTS } from '../../core/schemas/checkout.js';
 import { ConfigurationError } from '../errors.js';
@@ -11,12 +12,19 @@ import type { CheckoutHandlerOptions, ResolvedOrder, ResolveOrderPurpose } from 
 export async function resolveOrder(
   options: Pick<CheckoutHandlerOptions, 'resolveOrder'>,
   orderReference: string,
-  request: Request,
+  call: HttpCall,
   purpose: ResolveOrderPurpose = 'charge',
 ): Promise<ResolvedOrder> {
   let order: ResolvedOrder | null | undefined;
   try {
-    order = await options.resolveOrder(orderReference, { request, purpose });
+    // The Fetch Request is made only if the merchant's code reads it (from node:http, it is made then).
+    const context = {
+      purpose,
+      get request() {
+        return call.request();
+      },
+    };
+    order = await options.resolveOrder(orderReference, context);
   } catch (error) {
     throw new CheckoutError(500, 'INTERNAL_ERROR', 'The shop could not look up this order. Please try again.', { retryable: true, cause: error });
   }

@@ -1,3 +1,4 @@
+import type { HttpAnswer } from '../../core/http-call.js';
 import { RouteTable, type RouteShape } from '../../core/route-table.js';
 import { chargeStatus } from './charge-status.js';
 import type { CheckoutContext, RouteCall } from './checkout-context.js';
@@ -7,7 +8,7 @@ import { verifySlip } from './verify-slip.js';
 
 /** One endpoint of the checkout handler: its method, its path under `basePath`, and what answers it. */
 export interface CheckoutRoute extends RouteShape {
-  handle: (context: CheckoutContext, call: RouteCall) => Promise<Response>;
+  handle: (context: CheckoutContext, call: RouteCall) => Promise<HttpAnswer>;
 }
 
 /** Every endpoint the widget and the service reach; each handler's JSDoc says what it does. */

@@ -7,6 +7,7 @@
  * second attempt finding the first one's payment.
  */
 
+import type { HttpCall } from '../../core/http-call.js';
 import type { CheckoutOrderOutcome } from '../../core/schemas/checkout.js';
 import { ServiceError, StateConflictError } from '../errors.js';
 import type { CheckoutContext } from './checkout-context.js';
@@ -196,12 +197,12 @@ export async function knownOutcome(context: CheckoutContext, chargeId: string): 
 export async function settlePayment(
   context: CheckoutContext,
   payment: SucceededPayment,
-  trigger: { request: Request; fromWebhook: boolean },
+  trigger: { call: HttpCall; fromWebhook: boolean },
 ): Promise<CheckoutOrderOutcome | undefined> {
   return context.settlements.run(payment.chargeId, () => settleLeased(context, payment, trigger));
 }
 
-async function settleLeased(context: CheckoutContext, payment: SucceededPayment, trigger: { request: Request; fromWebhook: boolean }): Promise<CheckoutOrderOutcome | undefined> {
+async function settleLeased(context: CheckoutContext, payment: SucceededPayment, trigger: { call: HttpCall; fromWebhook: boolean }): Promise<CheckoutOrderOutcome | undefined> {
   const { store } = context;
   const attempt = await attemptOf(context, payment);
   if (attempt === undefined) return undefined;
@@ -215,14 +216,14 @@ async function settleLeased(context: CheckoutContext, payment: SucceededPayment,
     // Another instance is settling it: its outcome is the one.
     const decided = await store.get(outcomeKey(payment.chargeId));
     if (decided !== undefined && (JSON.parse(decided) as OutcomeRecord).told) return (JSON.parse(decided) as OutcomeRecord).outcome;
-    if (Date.now() > waitUntil || trigger.request.signal.aborted) {
+    if (Date.now() > waitUntil || trigger.call.gone) {
       throw new CheckoutError(503, 'UPSTREAM_UNAVAILABLE', 'This payment is being confirmed. Please try again in a moment.', { retryable: true, headers: { 'retry-after': '1' } });
     }
     await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
   }
   try {
     const decided = await store.get(outcomeKey(payment.chargeId));
-    let record = decided === undefined ? await decide(context, payment, attempt, trigger.request) : (JSON.parse(decided) as OutcomeRecord);
+    let record = decided === undefined ? await decide(context, payment, attempt, trigger.call) : (JSON.parse(decided) as OutcomeRecord);
     if (record === undefined) return undefined;
     await keep(context, payment.chargeId, record);
     try {
@@ -243,18 +244,18 @@ async function settleLeased(context: CheckoutContext, payment: SucceededPayment,
 }
 
 /** The outcome of a success: paid, a duplicate, a payment at a price the order no longer has, or not the approved amount. */
-async function decide(context: CheckoutContext, payment: SucceededPayment, attempt: AttemptRecord, request: Request): Promise<OutcomeRecord | undefined> {
-  const taken = payment.amount !== undefined && payment.currency !== undefined ? { amount: payment.amount, currency: payment.currency } : await readPayment(context, payment, request);
+async function decide(context: CheckoutContext, payment: SucceededPayment, attempt: AttemptRecord, call: HttpCall): Promise<OutcomeRecord | undefined> {
+  const taken = payment.amount !== undefined && payment.currency !== undefined ? { amount: payment.amount, currency: payment.currency } : await readPayment(context, payment, call);
   if (taken === undefined) return undefined;
   const base = { amount: taken.amount, currency: taken.currency, told: false };
-  if (attempt.captureOf !== undefined) return decideCapture(context, attempt.captureOf, attempt, base, request);
+  if (attempt.captureOf !== undefined) return decideCapture(context, attempt.captureOf, attempt, base, call);
   if (taken.amount !== attempt.amount || taken.currency !== attempt.currency) return { ...base, outcome: 'amount_mismatch' };
   const paidKey = paidByKey(attempt.referenceId);
   const paidBy = await context.store.get(paidKey);
   if (paidBy !== undefined && paidBy !== payment.chargeId) return { ...base, outcome: 'duplicate_refunded', refundReason: 'duplicate_refunded', paidBy };
   const success: CheckoutOrderOutcome = payment.kind === 'authorization' ? 'authorized' : 'paid';
   if (paidBy === payment.chargeId) return { ...base, outcome: success };
-  const order = await currentOrder(context, attempt, request);
+  const order = await currentOrder(context, attempt, call);
   if (order?.amount !== attempt.amount || order.currency !== attempt.currency) {
     return { ...base, outcome: 'repriced_refunded', refundReason: 'repriced_refunded', orderAmount: order?.amount ?? null };
   }
@@ -273,12 +274,12 @@ async function decideCapture(
   cardAuthorizationId: string,
   attempt: AttemptRecord,
   base: Pick<OutcomeRecord, 'amount' | 'currency' | 'told'>,
-  request: Request,
+  call: HttpCall,
 ): Promise<OutcomeRecord> {
   if (base.currency !== attempt.currency) return { ...base, outcome: 'amount_mismatch' };
   let captured: number;
   try {
-    captured = (await context.client.cardAuthorizations.get(cardAuthorizationId, { signal: request.signal })).capturedAmount ?? 0;
+    captured = (await context.client.cardAuthorizations.get(cardAuthorizationId, { signal: call.signal })).capturedAmount ?? 0;
   } catch (error) {
     throw upstreamRefusal(error);
   }
@@ -286,13 +287,13 @@ async function decideCapture(
 }
 
 /** What the payment took, read from the service; undefined when it did not succeed after all. */
-async function readPayment(context: CheckoutContext, payment: SucceededPayment, request: Request): Promise<{ amount: number; currency: string } | undefined> {
+async function readPayment(context: CheckoutContext, payment: SucceededPayment, call: HttpCall): Promise<{ amount: number; currency: string } | undefined> {
   try {
     if (payment.kind === 'authorization') {
-      const authorization = await context.client.cardAuthorizations.get(payment.chargeId, { signal: request.signal });
+      const authorization = await context.client.cardAuthorizations.get(payment.chargeId, { signal: call.signal });
       return authorization.status === 'AUTHORIZED' || authorization.status === 'CAPTURED' ? { amount: authorization.amount, currency: authorization.currency } : undefined;
     }
-    const charge = await context.client.charges.get(payment.chargeId, { signal: request.signal });
+    const charge = await context.client.charges.get(payment.chargeId, { signal: call.signal });
     return charge.status === 'SUCCEEDED' ? { amount: charge.amount, currency: charge.currency } : undefined;
   } catch (error) {
     throw upstreamRefusal(error);
@@ -300,9 +301,9 @@ async function readPayment(context: CheckoutContext, payment: SucceededPayment, 
 }
 
 /** The order as the merchant prices it now; null when it can no longer be paid. */
-async function currentOrder(context: CheckoutContext, attempt: AttemptRecord, request: Request): Promise<ResolvedOrder | null> {
+async function currentOrder(context: CheckoutContext, attempt: AttemptRecord, call: HttpCall): Promise<ResolvedOrder | null> {
   try {
-    return await resolveOrder(context.options, attempt.orderReference, request, 'confirm');
+    return await resolveOrder(context.options, attempt.orderReference, call, 'confirm');
   } catch (error) {
     if (error instanceof CheckoutError && error.code === 'ORDER_NOT_FOUND') return null;
     throw error;

@@ -5,6 +5,7 @@
  * {@link readStatus}, the newest state winning whatever order they come in.
  */
 
+import type { HttpCall } from '../../core/http-call.js';
 import type { CardAuthorization } from '../../core/schemas/card-authorization.js';
 import type { Charge } from '../../core/schemas/charge.js';
 import type { CheckoutStatusResponse } from '../../core/schemas/checkout.js';
@@ -13,7 +14,7 @@ import { settlePayment } from './settle-payment.js';
 import { stateVersion, versionNow } from '../webhooks/webhook-state.js';
 import { upstreamRefusal } from './checkout-error.js';
 import { STATUS_CACHE_TTL_MS, STATUS_READ_REUSE_MS } from './checkout-options.js';
-import { untilAborted } from '../abortable.js';
+import { untilGone } from '../abortable.js';
 import type { CheckoutStore } from './checkout-store.js';
 import type { StatusTokenKind } from './status-tokens.js';
 
@@ -66,18 +67,20 @@ export function statusChannel(id: string): string {
 
 /**
  * A final status learnt from a webhook, else the service's answer: the charge's, or the card
- * authorization's in the widget's terms (AUTHORIZED, or already captured, is a success). Given the
- * shopper's `request`, a success is settled first and carries its `outcome` for the order.
+ * authorization's in the widget's terms (AUTHORIZED, or already captured, is a success). With
+ * `settle` (the shopper's own read), a success is settled first and carries its `outcome` for the
+ * order. The read is given up when the caller of `call` goes away (without one, it is the
+ * watch's own, see status-watch.ts).
  */
-export async function readStatus(context: CheckoutContext, id: string, kind: StatusTokenKind, signal: AbortSignal, request?: Request): Promise<CheckoutStatusResponse> {
-  const status = await readBareStatus(context, id, kind, signal);
-  if (status.status !== 'SUCCEEDED' || request === undefined) return status;
+export async function readStatus(context: CheckoutContext, id: string, kind: StatusTokenKind, call?: HttpCall, settle = false): Promise<CheckoutStatusResponse> {
+  const status = await readBareStatus(context, id, kind, call);
+  if (status.status !== 'SUCCEEDED' || !settle || call === undefined) return status;
   // A success is only news for the shopper with what it did for the order (see settle-payment.ts).
-  const outcome = await settlePayment(context, { chargeId: id, kind }, { request, fromWebhook: false });
+  const outcome = await settlePayment(context, { chargeId: id, kind }, { call, fromWebhook: false });
   return outcome === undefined ? status : { ...status, outcome };
 }
 
-async function readBareStatus(context: CheckoutContext, id: string, kind: StatusTokenKind, signal: AbortSignal): Promise<CheckoutStatusResponse> {
+async function readBareStatus(context: CheckoutContext, id: string, kind: StatusTokenKind, call: HttpCall | undefined): Promise<CheckoutStatusResponse> {
   const { store } = context;
   const cached = await store.get(statusKey(id));
   if (cached) return JSON.parse(cached) as CheckoutStatusResponse;
@@ -100,7 +103,7 @@ async function readBareStatus(context: CheckoutContext, id: string, kind: Status
     });
   });
   try {
-    return await Promise.race([untilAborted(shared, signal), noted]);
+    return await Promise.race([call ? untilGone(shared, call) : shared, noted]);
   } finally {
     unsubscribe();
   }

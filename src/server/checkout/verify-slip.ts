@@ -1,10 +1,11 @@
+import type { HttpAnswer } from '../../core/http-call.js';
 import { CHECKOUT_STATUS_TOKEN_HEADER, CheckoutSlipRequestSchema, type CheckoutSlipResponse } from '../../core/schemas/checkout.js';
 import { NotFoundError } from '../errors.js';
 import type { CheckoutContext, RouteCall } from './checkout-context.js';
 import { CheckoutError, serviceCause, upstreamRefusal } from './checkout-error.js';
 import { CHECKOUT_MAX_BODY_BYTES } from './checkout-options.js';
 import { parseRequest, readJson, requireStatusToken } from './checkout-request.js';
-import { jsonResponse } from './json-response.js';
+import { jsonAnswer } from './json-response.js';
 import { noteStatus } from './status-cache.js';
 
 /**
@@ -13,16 +14,16 @@ import { noteStatus } from './status-cache.js';
  * status token may send one (a card authorization is never paid by transfer, so its tokens are
  * refused). A slip that paid another charge is refused without naming it.
  */
-export async function verifySlip(context: CheckoutContext, { request, params, entry }: RouteCall): Promise<Response> {
+export async function verifySlip(context: CheckoutContext, { call, params, entry }: RouteCall): Promise<HttpAnswer> {
   const { chargeId = '' } = params;
   entry.chargeId = chargeId;
-  await requireStatusToken(context.tokens, chargeId, request.headers.get(CHECKOUT_STATUS_TOKEN_HEADER), ['charge']);
-  await context.limiter.check(request, 'slips');
-  const body = await readJson(request, context.options.maxBodyBytes ?? CHECKOUT_MAX_BODY_BYTES);
+  await requireStatusToken(context.tokens, chargeId, call.header(CHECKOUT_STATUS_TOKEN_HEADER), ['charge']);
+  await context.limiter.check(call, 'slips');
+  const body = await readJson(call, context.options.maxBodyBytes ?? CHECKOUT_MAX_BODY_BYTES);
   const { raw } = parseRequest(CheckoutSlipRequestSchema, body);
   let verified;
   try {
-    verified = await context.client.charges.verifyQrSlip({ format: 'RAW', raw }, { signal: request.signal });
+    verified = await context.client.charges.verifyQrSlip({ format: 'RAW', raw }, { signal: call.signal });
   } catch (error) {
     if (error instanceof NotFoundError) {
       throw new CheckoutError(404, 'SLIP_NOT_FOUND', 'This slip does not match a payment.', serviceCause(error));
@@ -33,5 +34,5 @@ export async function verifySlip(context: CheckoutContext, { request, params, en
   await noteStatus(context.store, { chargeId: verified.chargeId, status: 'SUCCEEDED', failureCode: null });
   if (verified.chargeId !== chargeId) throw new CheckoutError(409, 'SLIP_MISMATCH', 'This slip is for another payment.');
   const answer: CheckoutSlipResponse = { chargeId, status: 'SUCCEEDED', verificationResult: verified.verificationResult };
-  return jsonResponse(200, answer);
+  return jsonAnswer(200, answer);
 }

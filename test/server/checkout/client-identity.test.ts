@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLIENT_ADDRESS_HEADER, rememberSocketAddress } from '../../../src/node/client-address.js';
+import { callOfRequest } from '../../../src/server/checkout/fetch-call.js';
 import { checkTrustProxy, clientAddress, rateLimitBucket, type TrustProxy } from '../../../src/server/checkout/client-identity.js';
 import { ConfigurationError, createCheckoutHandler, toNodeListener, type CheckoutHandlerOptions } from '../../../src/server/index.js';
 
@@ -14,7 +15,7 @@ function requestFrom(socket: string | undefined, ...forwardedFor: string[]): Req
   return request;
 }
 
-const clientOf = (trustProxy: TrustProxy | undefined, socket: string | undefined, ...forwardedFor: string[]) => clientAddress(requestFrom(socket, ...forwardedFor), trustProxy);
+const clientOf = (trustProxy: TrustProxy | undefined, socket: string | undefined, ...forwardedFor: string[]) => clientAddress(callOfRequest(requestFrom(socket, ...forwardedFor)), trustProxy);
 
 describe('rateLimitBucket', () => {
   it('counts an IPv6 client by its /64, since one subscriber holds all of it, and IPv4 by the address', () => {
@@ -57,8 +58,8 @@ describe('clientAddress', () => {
     it('is unknown without a socket address, whatever X-Forwarded-For or a client address header claims', () => {
       expect(clientOf(false, undefined, '203.0.113.1')).toBeUndefined();
       const forged = new Request('https://shop.example/api/checkout/charges', { headers: { [CLIENT_ADDRESS_HEADER]: '198.51.100.7' } });
-      expect(clientAddress(forged, false)).toBeUndefined();
-      expect(clientAddress(forged, 1)).toBeUndefined();
+      expect(clientAddress(callOfRequest(forged), false)).toBeUndefined();
+      expect(clientAddress(callOfRequest(forged), 1)).toBeUndefined();
     });
 
     it('without the Node adapter, takes the entry the platform\'s proxy wrote only when trustProxy says proxies are in front', () => {

@@ -1,7 +1,8 @@
 /**
  * However many shoppers wait on one payment, the service is asked about it once at a time, and a
  * PENDING answer serves every read for a second; a shopper who leaves does not cancel the read the
- * others wait on.
+ * others wait on. Their long-polls are watched together: one poll per interval for the payment,
+ * and each waiter woken only by news.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { STATUS_READ_REUSE_MS } from '../../../src/server/checkout/checkout-options.js';
@@ -87,5 +88,37 @@ describe('status reads of one payment', () => {
     upstream.release();
     expect((await staying).body.status).toBe('PENDING');
     expect(upstream.reads).toHaveLength(1);
+  });
+
+  it('are watched together while they wait: the store and the service are asked per payment, not per waiter, and one webhook ends every wait', async () => {
+    let storeReads = 0;
+    class CountingStore extends MemoryCheckoutStore {
+      override get(key: string) {
+        storeReads += 1;
+        return super.get(key);
+      }
+    }
+    const reads: string[] = [];
+    harness = createCheckoutHarness(ORDERS, { rateLimit: false, store: new CountingStore(), statusPollIntervalMs: 100 }, {}, (request) => {
+      if (request.method === 'GET' && new URL(request.url).pathname.includes('/api/v1/charges/ch_')) reads.push(new URL(request.url).pathname);
+      return harness!.sandbox.fetch(request);
+    });
+    const { chargeId, statusToken } = await qrCharge(harness);
+    const waiters = 100;
+    const waits = Array.from({ length: waiters }, () => harness!.call('GET', `/charges/${chargeId}/status?wait=10`, { headers: { 'x-satang-status-token': statusToken } }));
+    // Every waiter makes its first read; then ten poll intervals pass with nothing new.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const storeReadsBefore = storeReads;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Each poll of the payment reads the store a few times; a poll per waiter would be 1,000 polls.
+    expect(storeReads - storeReadsBefore).toBeLessThan(waiters);
+    expect(reads.length).toBeLessThanOrEqual(3);
+
+    const started = Date.now();
+    harness.sandbox.payments.settleCharge(chargeId, { status: 'SUCCEEDED' });
+    const answers = await Promise.all(waits);
+    expect(answers.map((answer) => answer.body.status)).toEqual(Array.from({ length: waiters }, () => 'SUCCEEDED'));
+    expect(answers.filter((answer) => answer.body.outcome === 'paid')).toHaveLength(waiters);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });

@@ -1,15 +1,15 @@
 import { createServer, request as httpRequest, Agent, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { listenSandbox, SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
-import { createCheckoutHandler, toNodeListener } from '../../src/server/index.js';
 
 /**
  * One server of the proxy measurement, in its own process (so the load generator, the proxy and
  * the sandbox each have their own event loop):
  *
  *   node --import tsx test/bench/proxy-target.ts sandbox
- *   node --import tsx test/bench/proxy-target.ts shop <sandbox url>
+ *   SATANG_SERVER_MODULE=<built satang/server> node --import tsx test/bench/proxy-target.ts shop <sandbox url>
  *   node --import tsx test/bench/proxy-target.ts bare <sandbox url>
  *   node --expose-gc --import tsx test/bench/proxy-target.ts idle
  *
@@ -22,7 +22,7 @@ import { createCheckoutHandler, toNodeListener } from '../../src/server/index.js
  *
  * Prints `{"url": …}` on one line once it listens, and runs until killed. Lines on stdin ask:
  * `cpu` → `{"cpuUs": …, "requests": …}` (the process's CPU time, the requests it answered);
- * `mem` → `{"rss": …, "heapUsed": …}` after a forced GC (with --expose-gc); `reads` (sandbox) →
+ * `mem` → `{"rss": …, "heapUsed": …, "heapTotal": …, "newSpace": …}` after a forced GC (with --expose-gc); `reads` (sandbox) →
  * `{"reads": …}`, the charge reads (`GET /api/v1/charges/{id}`) it answered.
  */
 
@@ -41,8 +41,10 @@ function answerQuestions(): void {
     } else if (question === 'mem') {
       gc?.();
       gc?.();
-      const { rss, heapUsed } = process.memoryUsage();
-      console.log(JSON.stringify({ rss, heapUsed, gcForced: gc !== undefined }));
+      const { rss, heapUsed, heapTotal } = process.memoryUsage();
+      // The young generation's size apart: V8 grows it with the allocation rate, and keeps it.
+      const newSpace = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.physical_space_size ?? 0;
+      console.log(JSON.stringify({ rss, heapUsed, heapTotal, newSpace, gcForced: gc !== undefined }));
     } else if (question === 'reads') {
       console.log(JSON.stringify({ reads: chargeReads }));
     }
@@ -76,6 +78,8 @@ if (role === 'sandbox') {
   // Holds each request open and never answers: what a waiting request costs node:http itself.
   await serve(() => undefined);
 } else if (role === 'shop' && sandboxUrl) {
+  // The package as built (targets.ts builds it), else the sources when run by hand.
+  const { createCheckoutHandler, toNodeListener } = (await import(process.env.SATANG_SERVER_MODULE ?? '../../src/server/index.js')) as typeof import('../../src/server/index.js');
   const handler = createCheckoutHandler({
     service: { baseUrl: sandboxUrl, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey },
     resolveOrder: (reference) => {

@@ -704,6 +704,7 @@ function hotPathSection(r: BenchResults): string {
       ['Waits that ended before release (none paid, so none may)', String(sw.endedEarly)],
       ['RSS per waiter: handler / bare node:http floor', `${int(sw.handlerRssPerWaiter)} B / ${int(sw.floorRssPerWaiter)} B (**${x(sw.rssRatio)}**)`],
       ['Heap per waiter: handler / floor', `${int(sw.handlerHeapPerWaiter)} B / ${int(sw.floorHeapPerWaiter)} B (**${x(sw.heapRatio)}**)`],
+      ["V8's young generation grew (part of RSS): handler / floor", `${signedMib(sw.handlerNewSpaceGrowth)} / ${signedMib(sw.floorNewSpaceGrowth)}`],
     ],
     [':--', '--:'],
   );

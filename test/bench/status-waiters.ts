@@ -11,7 +11,9 @@ import { askTarget, startTarget, stopTarget, type Target } from './targets.js';
  *   waits were held, per charge per second. However many wait, one read per charge per interval.
  * - Memory per waiter: the shop's RSS and heap after a forced GC with every waiter held, less
  *   before, per waiter; against the same for a bare node:http server holding as many idle
- *   requests (proxy-target.ts idle), the floor a long-poll cannot go below.
+ *   requests (proxy-target.ts idle), the floor a long-poll cannot go below. The shop runs
+ *   `satang/server` as built (targets.ts). RSS includes V8's young generation, which V8 grows with
+ *   the allocation rate and keeps after a GC: its growth is reported beside.
  */
 
 
@@ -19,6 +21,8 @@ import { askTarget, startTarget, stopTarget, type Target } from './targets.js';
 interface Memory {
   rss: number;
   heapUsed: number;
+  /** V8's young generation, which it grows with the allocation rate and keeps: part of RSS. */
+  newSpace: number;
   gcForced: boolean;
 }
 
@@ -35,6 +39,9 @@ export interface StatusWaitersResult {
   handlerHeapPerWaiter: number;
   floorRssPerWaiter: number;
   floorHeapPerWaiter: number;
+  /** How much V8's young generation grew while the waiters were held (bytes): handler, floor. */
+  handlerNewSpaceGrowth: number;
+  floorNewSpaceGrowth: number;
   /** handler / floor, RSS and heap: the goal is at most 2. */
   rssRatio: number;
   heapRatio: number;
@@ -136,6 +143,8 @@ export async function measureStatusWaiters(options: { waiters?: number; charges?
       handlerHeapPerWaiter,
       floorRssPerWaiter,
       floorHeapPerWaiter,
+      handlerNewSpaceGrowth: shopHeld.newSpace - shopBefore.newSpace,
+      floorNewSpaceGrowth: floorHeld.newSpace - floorBefore.newSpace,
       rssRatio: handlerRssPerWaiter / floorRssPerWaiter,
       heapRatio: handlerHeapPerWaiter / floorHeapPerWaiter,
       endedEarly,

@@ -19,8 +19,8 @@ const EMPTY = new Uint8Array(0);
 
 /**
  * A node:http request as an {@link HttpCall}, read straight from node:http's own objects: the URL
- * is parsed once into two strings, headers are read from `req.headers`, one `close` listener tells
- * when the caller leaves, and a `Request` or `AbortController` is made only when something asks for
+ * is parsed once into three strings, headers are read from `req.rawHeaders`, one `close` listener
+ * tells when the caller leaves, and a `Request` or `AbortController` is made only when something asks for
  * one. A long-poll held by it costs little more than node:http's own request.
  */
 export class NodeCall implements HttpCall {

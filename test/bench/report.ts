@@ -134,10 +134,10 @@ export function goalsOf(r: BenchResults): Goal[] {
     met: sw.upstreamReadsPerChargePerSecond <= READS_PER_CHARGE_PER_SECOND_GOAL && sw.endedEarly === 0,
   });
   goals.push({
-    name: 'Memory per waiting shopper vs a bare node:http server holding the request (RSS after GC)',
-    target: `<= ${x(WAITER_MEMORY_RATIO_GOAL)}`,
-    measured: `${x(sw.rssRatio)} RSS (${int(sw.handlerRssPerWaiter)} vs ${int(sw.floorRssPerWaiter)} B), ${x(sw.heapRatio)} heap (${int(sw.handlerHeapPerWaiter)} vs ${int(sw.floorHeapPerWaiter)} B)`,
-    met: sw.rssRatio <= WAITER_MEMORY_RATIO_GOAL,
+    name: 'Memory per waiting shopper vs a bare node:http server holding the request (after GC: RSS without the young generation\'s resizing, and heap)',
+    target: `<= ${x(WAITER_MEMORY_RATIO_GOAL)} both`,
+    measured: `${x(sw.rssRatio)} RSS without the young generation's resizing (${int(sw.handlerRssPerWaiter)} vs ${int(sw.floorRssPerWaiter)} B), ${x(sw.heapRatio)} heap (${int(sw.handlerHeapPerWaiter)} vs ${int(sw.floorHeapPerWaiter)} B)`,
+    met: sw.rssRatio <= WAITER_MEMORY_RATIO_GOAL && sw.heapRatio <= WAITER_MEMORY_RATIO_GOAL,
   });
   goals.push({
     name: `Sandbox: the charge list at ${int(r.sandbox.charges)} charges vs at 1,000`,
@@ -704,7 +704,8 @@ function hotPathSection(r: BenchResults): string {
       ['Waits that ended before release (none paid, so none may)', String(sw.endedEarly)],
       ['RSS per waiter: handler / bare node:http floor', `${int(sw.handlerRssPerWaiter)} B / ${int(sw.floorRssPerWaiter)} B (**${x(sw.rssRatio)}**)`],
       ['Heap per waiter: handler / floor', `${int(sw.handlerHeapPerWaiter)} B / ${int(sw.floorHeapPerWaiter)} B (**${x(sw.heapRatio)}**)`],
-      ["V8's young generation grew (part of RSS): handler / floor", `${signedMib(sw.handlerNewSpaceGrowth)} / ${signedMib(sw.floorNewSpaceGrowth)}`],
+      ["V8's young generation grew (left out of RSS above): handler / floor", `${signedMib(sw.handlerNewSpaceGrowth)} / ${signedMib(sw.floorNewSpaceGrowth)}`],
+      ['RSS per waiter with it left in: handler / floor', `${int(sw.handlerRawRssPerWaiter)} B / ${int(sw.floorRawRssPerWaiter)} B`],
     ],
     [':--', '--:'],
   );
@@ -727,8 +728,10 @@ function hotPathSection(r: BenchResults): string {
 Every request a new PromptPay QR charge of a new order, ${cp.connections} at a time (autocannon), against the
 same sandbox: through \`toNodeListener(createCheckoutHandler(...))\` on node:http (prices the order,
 takes the attempt lock, calls the service, signs a status token), and through a bare forwarding
-proxy that only adds the API key and an idempotency key (\`proxy-target.ts bare\`). Each server runs
-in a process of its own and reports its own CPU time; runs alternate bare, handler, handler, bare.
+proxy that only adds the API key and an idempotency key (\`proxy-target.ts bare\`). The handler is
+\`satang/server\` as the package ships it (compiled by tsc into \`bench-results/server-build\`), as a
+merchant runs it. Each server runs in a process of its own and reports its own CPU time; runs
+alternate bare, handler, handler, bare.
 
 ${charge}
 
@@ -737,6 +740,10 @@ ${charge}
 ${int(sw.waiters)} long-polls (\`?wait=25\`, as the widget asks) on ${sw.charges} PENDING QR charges, held against the
 shop's handler (no webhooks: the worst case for reads) in a process of its own started with
 \`--expose-gc\`; the floor is a bare node:http server holding as many requests open (\`proxy-target.ts idle\`).
+Memory is read after a forced GC, with every request held, less before. RSS is counted without
+what V8's young generation grew or shrank meanwhile, on both sides: V8 sizes it by the allocation
+rate of the moment and keeps it after a GC (between runs it moved by 13 to 18 MB either way, more
+than the floor's 1,000 requests cost in all). Both figures are shown.
 
 ${waiters}
 ${

@@ -13,7 +13,8 @@ import { askTarget, startTarget, stopTarget, type Target } from './targets.js';
  *   before, per waiter; against the same for a bare node:http server holding as many idle
  *   requests (proxy-target.ts idle), the floor a long-poll cannot go below. The shop runs
  *   `satang/server` as built (targets.ts). RSS includes V8's young generation, which V8 grows with
- *   the allocation rate and keeps after a GC: its growth is reported beside.
+ *   the allocation rate and keeps after a GC: RSS is counted without its resizing, both sides, and
+ *   the raw figures are reported beside.
  */
 
 
@@ -34,7 +35,10 @@ export interface StatusWaitersResult {
   upstreamReads: number;
   upstreamReadsPerChargePerSecond: number;
   upstreamReadsPerSecond: number;
-  /** Bytes per held request, after GC: the handler's waits and the bare floor. */
+  /**
+   * Bytes per held request, after GC: the handler's waits and the bare floor. RSS less what the
+   * young generation grew or shrank meanwhile (V8 sizes it by the allocation rate, not by what is held).
+   */
   handlerRssPerWaiter: number;
   handlerHeapPerWaiter: number;
   floorRssPerWaiter: number;
@@ -42,6 +46,9 @@ export interface StatusWaitersResult {
   /** How much V8's young generation grew while the waiters were held (bytes): handler, floor. */
   handlerNewSpaceGrowth: number;
   floorNewSpaceGrowth: number;
+  /** RSS per held request with the young generation's resizing left in. */
+  handlerRawRssPerWaiter: number;
+  floorRawRssPerWaiter: number;
   /** handler / floor, RSS and heap: the goal is at most 2. */
   rssRatio: number;
   heapRatio: number;
@@ -128,9 +135,14 @@ export async function measureStatusWaiters(options: { waiters?: number; charges?
     idle.release();
 
     const upstreamReads = readsAfter - readsBefore;
-    const handlerRssPerWaiter = (shopHeld.rss - shopBefore.rss) / waiters;
+    // RSS without the young generation's resizing, which follows the allocation rate of the
+    // moment (it moved by ±13 to 18 MB between runs, more than the floor's whole cost), not the
+    // requests held; the raw figures are kept beside.
+    const handlerNewSpaceGrowth = shopHeld.newSpace - shopBefore.newSpace;
+    const floorNewSpaceGrowth = floorHeld.newSpace - floorBefore.newSpace;
+    const handlerRssPerWaiter = (shopHeld.rss - shopBefore.rss - handlerNewSpaceGrowth) / waiters;
     const handlerHeapPerWaiter = (shopHeld.heapUsed - shopBefore.heapUsed) / waiters;
-    const floorRssPerWaiter = (floorHeld.rss - floorBefore.rss) / waiters;
+    const floorRssPerWaiter = (floorHeld.rss - floorBefore.rss - floorNewSpaceGrowth) / waiters;
     const floorHeapPerWaiter = (floorHeld.heapUsed - floorBefore.heapUsed) / waiters;
     return {
       waiters,
@@ -143,8 +155,10 @@ export async function measureStatusWaiters(options: { waiters?: number; charges?
       handlerHeapPerWaiter,
       floorRssPerWaiter,
       floorHeapPerWaiter,
-      handlerNewSpaceGrowth: shopHeld.newSpace - shopBefore.newSpace,
-      floorNewSpaceGrowth: floorHeld.newSpace - floorBefore.newSpace,
+      handlerNewSpaceGrowth,
+      floorNewSpaceGrowth,
+      handlerRawRssPerWaiter: (shopHeld.rss - shopBefore.rss) / waiters,
+      floorRawRssPerWaiter: (floorHeld.rss - floorBefore.rss) / waiters,
       rssRatio: handlerRssPerWaiter / floorRssPerWaiter,
       heapRatio: handlerHeapPerWaiter / floorHeapPerWaiter,
       endedEarly,

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { callHandlerOf, type CallHandler } from '../core/http-call.js';
 import { CLIENT_ADDRESS_HEADER, rememberSocketAddress } from './client-address.js';
-import { NodeCall, writeAnswer, type NodeListenerOptions } from './node-call.js';
+import { NodeCall, readNodeBody, writeAnswer, type NodeListenerOptions } from './node-call.js';
 
 /** A Fetch-style handler: the shape of every Satang server piece. */
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -135,21 +135,8 @@ async function requestOf(req: IncomingMessage, options: NodeListenerOptions, res
   if (method === 'GET' || method === 'HEAD' || !Number.isSafeInteger(declared) || declared > BUFFERED_BODY_MAX_BYTES || req.headers['transfer-encoding'] !== undefined) {
     return toRequest(req, options, res);
   }
-  const body = await readWhole(req);
+  const body = await readNodeBody(req, declared, null);
   return toRequest(req, options, res, body);
-}
-
-/** The whole body of a request whose length node:http already holds it to. */
-function readWhole(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.once('end', () => resolve(Buffer.concat(chunks)));
-    req.once('error', reject);
-    req.once('close', () => {
-      if (!req.complete) reject(new Error('the client closed the connection before its request body arrived'));
-    });
-  });
 }
 
 function bodyAlreadyRead(req: IncomingMessage): boolean {

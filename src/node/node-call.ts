@@ -19,7 +19,7 @@ const EMPTY = new Uint8Array(0);
 
 /**
  * A node:http request as an {@link HttpCall}, read straight from node:http's own objects: the URL
- * is parsed once into three strings, headers are read from `req.rawHeaders`, one `close` listener
+ * is parsed once into three strings, headers are read from `req.headers`, one `close` listener
  * tells when the caller leaves, and a `Request` or `AbortController` is made only when something asks for
  * one. A long-poll held by it costs little more than node:http's own request.
  */
@@ -27,6 +27,8 @@ export class NodeCall implements HttpCall {
   readonly method: string;
   readonly pathname: string;
   readonly origin: string;
+  /** Read at once: node:http forgets it when the socket closes. */
+  readonly socketAddress: string | undefined;
   readonly #search: string;
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
@@ -53,6 +55,9 @@ export class NodeCall implements HttpCall {
     this.pathname = url.pathname;
     this.origin = url.origin;
     this.#search = url.search;
+    this.socketAddress = req.socket.remoteAddress;
+    // Gone already (a middleware in front took its time): then no 'close' is still to come.
+    this.#gone = req.socket.destroyed && !res.writableFinished;
     // `on`, not `once`: a response closes once, and `once` would wrap the listener in two more objects.
     res.on('close', () => {
       if (res.writableFinished) return;
@@ -72,21 +77,10 @@ export class NodeCall implements HttpCall {
     const key = name.toLowerCase();
     // Only the socket knows who is calling: the header a client could forge is never read.
     if (key === CLIENT_ADDRESS_HEADER) return null;
-    // Read from the raw lines, which node:http keeps anyway: `req.headers` is built on first use
-    // and would cost every held long-poll a second copy of its headers.
-    const raw = this.#req.rawHeaders;
-    let value: string | null = null;
-    for (let i = 0; i + 1 < raw.length; i += 2) {
-      const line = raw[i];
-      const given = raw[i + 1];
-      if (line === undefined || given === undefined) break;
-      if (line.length === key.length && line.toLowerCase() === key) value = value === null ? given : `${value}, ${given}`;
-    }
-    return value;
-  }
-
-  get socketAddress(): string | undefined {
-    return this.#req.socket.remoteAddress;
+    // As node:http reads it (a repeated Content-Type keeps its first), and so as `toRequest` does.
+    const value = this.#req.headers[key];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
   }
 
   get gone(): boolean {
@@ -133,8 +127,11 @@ export class NodeCall implements HttpCall {
   }
 
   request(): Request {
-    this.#request ??= this.#toRequest(this.#req, this.#options, this.#res, this.#body ?? EMPTY);
-    return this.#request;
+    if (this.#request) return this.#request;
+    const request = this.#toRequest(this.#req, this.#options, this.#res, this.#body ?? EMPTY);
+    // Kept once the body is read, with it; asked before that (`getClientId`), made afresh later.
+    if (this.#body !== undefined || this.method === 'GET' || this.method === 'HEAD') this.#request = request;
+    return request;
   }
 }
 
@@ -146,6 +143,9 @@ export function readNodeBody(req: IncomingMessage, maxBytes: number, contentLeng
   const declared = Number(contentLength);
   if (contentLength !== null && Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge(maxBytes));
   if (req.readableEnded) return Promise.resolve(new Uint8Array(0));
+  // Broken off before anyone listened (the client left while something was awaited): its
+  // 'close' has been and gone, and waiting for an end would wait for ever.
+  if (req.destroyed || (!req.complete && req.socket.destroyed)) return Promise.reject(new RequestBodyError('unreadable', 'request body broke off before its end'));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -6,7 +6,7 @@ import { ConfigurationError } from '../errors.js';
 import { ServiceClient } from '../service/service-client.js';
 import { KeyedQueue } from '../webhooks/keyed-queue.js';
 import { WebhookLedger } from '../webhooks/webhook-ledger.js';
-import { WEBHOOK_DEDUPE_TTL_MS, type CheckoutHandlerOptions, type CheckoutLogEntry } from './checkout-options.js';
+import { MIN_STATUS_POLL_INTERVAL_MS, WEBHOOK_DEDUPE_TTL_MS, type CheckoutHandlerOptions, type CheckoutLogEntry } from './checkout-options.js';
 import { MemoryCheckoutStore, type CheckoutStore } from './checkout-store.js';
 import { checkTrustProxy } from './client-identity.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -64,6 +64,11 @@ export function createCheckoutContext(options: CheckoutHandlerOptions): Checkout
   const ttlMs = options.statusTokenTtlMs;
   if (ttlMs !== undefined && (!Number.isSafeInteger(ttlMs) || ttlMs <= 0)) {
     throw new ConfigurationError(`statusTokenTtlMs must be a positive whole number of milliseconds, e.g. 3600000 for an hour (got ${String(ttlMs)})`);
+  }
+  const pollMs = options.statusPollIntervalMs;
+  if (pollMs !== undefined && (!Number.isSafeInteger(pollMs) || pollMs < MIN_STATUS_POLL_INTERVAL_MS)) {
+    // 0 would poll the payment in a loop for as long as a shopper waits.
+    throw new ConfigurationError(`statusPollIntervalMs must be a whole number of milliseconds, at least ${MIN_STATUS_POLL_INTERVAL_MS} (got ${String(pollMs)})`);
   }
   const tokens = new StatusTokens(secret, { ttlMs });
   checkTrustProxy(options.trustProxy ?? false);

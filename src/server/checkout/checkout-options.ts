@@ -174,7 +174,7 @@ export interface CheckoutHandlerOptions {
    * the long-polls and this is only the fallback, a random 15 to 30 s each time unless set. The
    * poll is per payment on each instance, not per shopper waiting, and wakes them only with news;
    * across instances sharing a store, the service is asked about a payment at most once per
-   * {@link STATUS_READ_REUSE_MS}.
+   * {@link STATUS_READ_REUSE_MS}. At least {@link MIN_STATUS_POLL_INTERVAL_MS}.
    */
   statusPollIntervalMs?: number;
   log?: (entry: CheckoutLogEntry) => void;
@@ -194,6 +194,8 @@ export const CHECKOUT_MAX_BODY_BYTES = 16 * 1024;
  * largest resource the service sends (a payment link with its items) is a few kilobytes.
  */
 export const WEBHOOK_MAX_BODY_BYTES = 64 * 1024;
+/** Least `statusPollIntervalMs` taken. */
+export const MIN_STATUS_POLL_INTERVAL_MS = 10;
 /** Default of `statusPollIntervalMs` without webhooks. */
 export const STATUS_POLL_INTERVAL_MS = 2_000;
 /** The fallback poll of a long-poll when webhooks wake it: a random time in this range, so waits do not poll in step. */

@@ -633,6 +633,8 @@ describe('createCheckoutHandler', () => {
       ['a payment method that does not exist', { paymentMethods: ['CASH'] }, /paymentMethods/],
       ['a base path without a leading slash', { basePath: 'api' }, /basePath/],
       ['a status token lifetime that is not a positive whole number of ms', { statusTokenTtlMs: 0 }, /statusTokenTtlMs/],
+      ['a status poll of 0 ms, which would poll for as long as a shopper waits', { statusPollIntervalMs: 0 }, /statusPollIntervalMs must be a whole number of milliseconds, at least 10/],
+      ['a status poll that is not a whole number', { statusPollIntervalMs: 2.5 }, /statusPollIntervalMs/],
       ['a trustProxy that is not false, a number or a list of addresses', { trustProxy: true }, /trustProxy/],
       ['a trustProxy list with something that is not an address', { trustProxy: ['10.0.0.0/8', 'proxy.internal'] }, /trustProxy: "proxy\.internal"/],
     ];

@@ -187,7 +187,8 @@ export function readNodeBody(req: IncomingMessage, maxBytes: number, contentLeng
 
 /** Writes an {@link HttpAnswer} in one go: status, headers with the body's length, body. */
 export function writeAnswer(answer: HttpAnswer, res: ServerResponse, closeAfter: boolean): void {
-  const headers: Record<string, string> = { ...answer.headers };
+  // The answer is the handler's own, made for this request: its headers are completed in place.
+  const { headers } = answer;
   if (answer.body !== null) headers['content-length'] = String(answer.body.byteLength);
   if (closeAfter) headers.connection = 'close';
   res.writeHead(answer.status, headers);

@@ -55,6 +55,16 @@ function raw(url: string, text: string): Promise<string> {
   });
 }
 
+/** A PromptPay QR charge of order cart-1, made through the shop: its id and status token. */
+async function qrCharge(shop: string): Promise<{ chargeId: string; statusToken: string }> {
+  const created = await fetch(`${shop}/api/checkout/charges`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ orderReference: 'cart-1', amount: 12_900, paymentMethod: { type: 'QR_PROMPT_PAY' } }),
+  });
+  return (await created.json()) as { chargeId: string; statusToken: string };
+}
+
 /** What a client sees of an answer, without the headers that differ by the clock. */
 async function seen(response: Response) {
   const headers = Object.fromEntries([...response.headers].filter(([name]) => name !== 'date' && name !== 'keep-alive' && name !== 'connection'));
@@ -114,12 +124,7 @@ describe('the checkout handler on node:http', () => {
     const native = await listen(toNodeListener(handler));
     // The same handler behind a plain Fetch function: the adapter then converts through Request and Response.
     const viaFetch = await listen(toNodeListener((request) => handler(request)));
-    const created = await fetch(`${native}/api/checkout/charges`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ orderReference: 'cart-1', amount: 12_900, paymentMethod: { type: 'QR_PROMPT_PAY' } }),
-    });
-    const { chargeId, statusToken } = (await created.json()) as { chargeId: string; statusToken: string };
+    const { chargeId, statusToken } = await qrCharge(native);
     const cases: [string, RequestInit][] = [
       ['/api/checkout/charges', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"orderReference":' }],
       ['/api/checkout/charges', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }],
@@ -161,12 +166,7 @@ describe('the checkout handler on node:http', () => {
     const logs: CheckoutLogEntry[] = [];
     const handler = await checkout({ log: (entry) => logs.push(entry) });
     const shop = await listen(toNodeListener(handler));
-    const created = await fetch(`${shop}/api/checkout/charges`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ orderReference: 'cart-1', amount: 12_900, paymentMethod: { type: 'QR_PROMPT_PAY' } }),
-    });
-    const { chargeId, statusToken } = (await created.json()) as { chargeId: string; statusToken: string };
+    const { chargeId, statusToken } = await qrCharge(shop);
     const leaving = new AbortController();
     const wait = fetch(`${shop}/api/checkout/charges/${chargeId}/status?wait=25`, { headers: { 'x-satang-status-token': statusToken }, signal: leaving.signal }).catch(() => 'left');
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineConfig, type BuildEnvironmentOptions, type Plugin } from 'vite';
+import { linkLazyChunksThroughEntry } from './build/link-lazy-chunks.js';
 
 /**
  * The browser build of the elements, into dist/browser/:
@@ -143,6 +144,7 @@ function checkEntries(): Plugin {
   return {
     name: 'satang:check-entries',
     apply: 'build',
+    applyToEnvironment: (environment) => environment.name !== 'module',
     generateBundle(_options, bundle) {
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== 'chunk' || !chunk.isEntry) continue;
@@ -253,17 +255,58 @@ function browserBuild(name: string, file: string, emptyOutDir: boolean): BuildEn
   };
 }
 
+/** lit stays an import of the package in the module build: the page gets one lit, the merchant's. */
+const MODULE_EXTERNALS = /^(lit|lit-html|lit-element|@lit\/reactive-element)($|\/)/;
+
+/**
+ * dist/module/: `import 'satang'` as a merchant's bundler takes it in. Unminified ES modules (the
+ * bundler minifies) that import lit from the package. The entry file holds everything the first
+ * render needs, and the lazy chunks get what they share with it from the entry when it runs
+ * (`linkLazyChunksThroughEntry`), so that no bundler makes a shared chunk the entry would wait
+ * for. The QR libraries are CommonJS: they come built in (as ES modules, in the lazy chunks of
+ * dist/browser), since a bundler converting them would add its interop helpers in a file every
+ * chunk imports, the entry included.
+ */
+function moduleBuild(): BuildEnvironmentOptions {
+  return {
+    outDir: MODULE_OUT_DIR,
+    emptyOutDir: true,
+    copyPublicDir: false,
+    target: 'es2022',
+    minify: false,
+    sourcemap: false,
+    // The notices of qrcode, jsqr and dijkstrajs, which the chunks carry.
+    license: { fileName: 'satang.licenses.md' },
+    lib: { entry: { satang: 'src/elements/index.ts' }, formats: ['es'], fileName: (_format, entryName) => `${entryName}.js` },
+    rolldownOptions: {
+      preserveEntrySignatures: 'allow-extension',
+      external: MODULE_EXTERNALS,
+      output: {
+        chunkFileNames: (chunk) => (isQrcodeChunk(chunk.moduleIds) ? 'chunks/qrcode-[hash].js' : isJsqrChunk(chunk.moduleIds) ? 'chunks/jsqr-[hash].js' : 'chunks/[name]-[hash].js'),
+      },
+    },
+  };
+}
+
+const MODULE_OUT_DIR = 'dist/module';
+
+/** Only the module build: its lazy chunks take what they share with the entry from the entry. */
+function moduleOnly(plugin: Plugin): Plugin {
+  return { ...plugin, applyToEnvironment: (environment) => environment.name === 'module' };
+}
+
 export default defineConfig({
-  plugins: [qrcodeFacade(), jsqrAsEsModule(), inlineEntryImports(), minifyCssTemplates(), checkEntries()],
+  plugins: [qrcodeFacade(), jsqrAsEsModule(), inlineEntryImports(), minifyCssTemplates(), checkEntries(), moduleOnly(linkLazyChunksThroughEntry())],
   environments: {
     client: { build: browserBuild('satang', 'src/elements/index.ts', true) },
     checkout: { consumer: 'client', build: browserBuild('satang-checkout', 'src/elements/checkout.ts', false) },
     card: { consumer: 'client', build: browserBuild('satang-card', 'src/elements/card.ts', false) },
+    module: { consumer: 'client', build: moduleBuild() },
   },
   builder: {
     async buildApp(builder) {
       // One after the other: the first empties dist/browser, the others add to it.
-      for (const name of ['client', 'checkout', 'card']) {
+      for (const name of ['client', 'checkout', 'card', 'module']) {
         const environment = builder.environments[name];
         if (!environment) throw new Error(`no ${name} environment to build`);
         await builder.build(environment);

@@ -12,7 +12,7 @@ import { measureStatusWaiters } from './status-waiters.js';
 import { goalsOf, renderMarkdown, renderTable, type BenchResults, type PerfBefore, type SizeRow } from './report.js';
 import type { SandboxLoadResult } from './sandbox-load.js';
 import { measureSandboxMemory } from './sandbox-memory.js';
-import { buildCheckout, buildConsumer, buildEntry, checkBudgets, DEFAULT_ENTRY, measureFile, REPO_ROOT, writeFiles } from './sizes.js';
+import { buildCheckout, buildConsumer, buildEntry, buildModule, checkBudgets, measureFile, REPO_ROOT, writeFiles } from './sizes.js';
 import { startBenchStack } from './stack.js';
 
 /**
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   const checkoutCard = await buildEntry('test/bench/entries/checkout-card.ts', 'checkout-card');
   const floor = await buildEntry('test/bench/baselines/lit-floor.ts', 'lit-floor');
   // As a merchant's bundler ships them: `import 'satang'`, and the floor, through esbuild.
-  const consumer = await buildConsumer(DEFAULT_ENTRY, 'satang');
+  const consumer = await buildConsumer(await buildModule(), 'satang');
   const consumerFloor = await buildConsumer('test/bench/baselines/lit-floor.ts', 'lit-floor');
   const adyen = await buildEntry('test/bench/baselines/adyen-card.ts', 'adyen-card');
   const braintree = await buildEntry('test/bench/baselines/braintree-hosted-fields.js', 'braintree-hosted-fields');

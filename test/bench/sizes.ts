@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
@@ -30,7 +30,7 @@ export const BUDGETS = {
   defaultEntryConsumerBrotli: 16 * KB,
 } as const;
 
-/** The default entry, as bundlers see `import 'satang'`. */
+/** The default entry's source; bundlers get it built (`buildModule`, dist/module/satang.js). */
 export const DEFAULT_ENTRY = 'src/elements/index.ts';
 
 export interface Size {
@@ -221,6 +221,31 @@ export async function buildEntry(entry: string, name: string): Promise<{ entry: 
   });
 }
 
+/**
+ * dist/module/: what `import 'satang'` resolves to, as the package ships it (vite.config.ts's
+ * `module` environment), built in memory and written under bench-results/module-out/ (inside the
+ * repository, so that a bundler resolves `lit` from its node_modules). Answers the entry's path,
+ * for {@link buildConsumer}.
+ */
+export async function buildModule(): Promise<string> {
+  return asProduction(async () => {
+    const builder = await createBuilder({
+      root: REPO_ROOT,
+      configFile: join(REPO_ROOT, 'vite.config.ts'),
+      mode: 'production',
+      logLevel: 'error',
+      environments: { module: { build: { write: false } } },
+    });
+    const chunks = chunksOf(await builder.build(builder.environments.module!));
+    const dir = join(REPO_ROOT, 'bench-results', 'module-out');
+    await rm(dir, { recursive: true, force: true });
+    await writeFiles(dir, chunks.map((c) => ({ fileName: c.fileName, code: c.code })));
+    const entry = chunks.find((c) => c.isEntry);
+    if (!entry) throw new Error('the module build has no entry');
+    return relative(REPO_ROOT, join(dir, entry.fileName));
+  });
+}
+
 /** Size of a file as shipped (e.g. a stylesheet a library also needs). */
 export async function measureFile(path: string): Promise<Size> {
   return measure(await readFile(resolve(REPO_ROOT, path)));
@@ -267,8 +292,9 @@ export function describeBudget(check: BudgetCheck): string {
 /**
  * An entry as a merchant's bundler ships it: `import 'satang'` bundled by esbuild (the bundler
  * under Vite's dev server and many others), minified, ES modules with code splitting, for
- * browsers. Lit and the package's modules are bundled from source through the same module graph
- * the published `dist/elements/*.js` has (esbuild compiles the TypeScript as tsconfig.json says).
+ * browsers. For `satang`, the entry is the package's dist/module/satang.js ({@link buildModule}),
+ * with lit bundled from node_modules; a TypeScript entry (the floor) is compiled as tsconfig.json
+ * says.
  * `initial` is every file the browser loads before the first render: the entry and the files it
  * imports statically, transitively; `lazy` is what `import()` fetches later. Each file is
  * compressed on its own, as it is served.

@@ -1,0 +1,109 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildConsumer, buildModule, writeFiles, type ConsumerBuild } from '../bench/sizes.js';
+import { startBenchStack, type BenchStack } from '../bench/stack.js';
+
+/**
+ * dist/module/ (what `import 'satang'` resolves to), bundled by esbuild as a merchant's app
+ * bundles it, then paid with in Chromium: the first render comes from one file, and the lazy
+ * chunks, which take lit and the entry's code from the entry when it has run
+ * (build/link-lazy-chunks.ts), work: the payment code after a card payment, the QR element and
+ * the QR renderer after a PromptPay one.
+ */
+
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const YEAR = String((new Date().getFullYear() + 2) % 100).padStart(2, '0');
+
+let consumer: ConsumerBuild;
+let www: string;
+let stack: BenchStack;
+let browser: Browser;
+
+beforeAll(async () => {
+  consumer = await buildConsumer(await buildModule(), 'satang');
+  www = await mkdtemp(join(tmpdir(), 'satang-module-'));
+  await writeFiles(join(www, 'consumer'), consumer.files);
+  stack = await startBenchStack(www);
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+}, 180_000);
+
+afterAll(async () => {
+  await browser.close();
+  await stack.close();
+  await rm(www, { recursive: true, force: true });
+});
+
+/** The bundled checkout's page, with every script error and failed request of the page kept. */
+async function openCheckout(): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
+  await page.goto(`${stack.origin}/consumer.html`);
+  await page.waitForFunction(() => window.__bench.ready !== null, null, { timeout: 15_000 });
+  return { page, problems, close: () => context.close() };
+}
+
+function outcome(page: Page): Promise<string> {
+  return page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        document.addEventListener('satang-success', () => resolve('success'), { once: true });
+        document.addEventListener('satang-failure', (e) => resolve(`failure ${e.failureCode}`), { once: true });
+        document.addEventListener('satang-error', (e) => resolve(`error ${e.code} ${e.message}`), { once: true });
+      }),
+  );
+}
+
+describe("import 'satang' bundled by esbuild from dist/module", () => {
+  it('loads one file before the first render, lit included, and everything else lazily', () => {
+    expect(consumer.initial.map((f) => f.fileName)).toEqual(['satang.js']);
+    const entry = consumer.files.find((f) => f.fileName === 'satang.js')!.code;
+    expect(entry).toContain('customElements.define');
+    // The payment code and the QR libraries are not in it.
+    expect(consumer.lazy.length).toBeGreaterThanOrEqual(4);
+    expect(entry).not.toContain('createCheckoutCharge');
+  });
+
+  it('pays by card: the card rules, the token call and the payment code come lazily and work', async () => {
+    const { page, problems, close } = await openCheckout();
+    try {
+      const field = (id: string) => page.locator(`satang-checkout satang-card-form #${id}`);
+      await field('number').fill('4111111111111111');
+      await field('expiry').fill(`12/${YEAR}`);
+      await field('cvc').fill('123');
+      await field('holder').fill('Somchai Jaidee');
+      const result = outcome(page);
+      await page.locator('satang-checkout [part="pay-button"]').click();
+      expect(await result).toBe('success');
+      await expect.poll(() => page.locator('satang-checkout [part="outcome"]').textContent()).toMatch(/paid|success/i);
+      const loaded = await page.evaluate(() => (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => new URL(e.name).pathname));
+      expect(loaded.some((path) => /\/consumer\/pay-path-[\w-]+\.js$/.test(path))).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('shows a PromptPay QR code: the QR element and the QR renderer come lazily and work', async () => {
+    const { page, problems, close } = await openCheckout();
+    try {
+      await page.locator('satang-checkout [part="method"]', { hasText: 'PromptPay' }).click();
+      await page.locator('satang-checkout [part="pay-button"]').click();
+      await expect
+        .poll(() => page.evaluate(() => Boolean(document.querySelector('satang-checkout')?.shadowRoot?.querySelector('satang-qr-payment')?.shadowRoot?.querySelector('svg, img'))), { timeout: 15_000 })
+        .toBe(true);
+      expect(await page.evaluate(() => customElements.get('satang-qr-payment') !== undefined)).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});

@@ -30,8 +30,9 @@ import { linkLazyChunksThroughEntry } from './build/link-lazy-chunks.js';
  * the smallest first download, and satang.js and satang-card.js carry it inline
  * (`INLINED_IN_ONE_FILE_BUILDS`).
  *
- * `npm run build:browser` (vite build) builds all three. The dev server (`vite`) serves the project
- * root as it is; none of this applies to it.
+ * `npm run build:browser` (vite build) builds all three, then the module builds for bundlers
+ * (dist/module/, `moduleBuild`). The dev server (`vite`) serves the project root as it is; none of
+ * this applies to it.
  */
 
 const OUT_DIR = 'dist/browser';
@@ -144,7 +145,7 @@ function checkEntries(): Plugin {
   return {
     name: 'satang:check-entries',
     apply: 'build',
-    applyToEnvironment: (environment) => environment.name !== 'module',
+    applyToEnvironment: (environment) => !isModuleBuild(environment.name),
     generateBundle(_options, bundle) {
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== 'chunk' || !chunk.isEntry) continue;
@@ -259,25 +260,30 @@ function browserBuild(name: string, file: string, emptyOutDir: boolean): BuildEn
 const MODULE_EXTERNALS = /^(lit|lit-html|lit-element|@lit\/reactive-element)($|\/)/;
 
 /**
- * dist/module/: `import 'satang'` as a merchant's bundler takes it in. Unminified ES modules (the
- * bundler minifies) that import lit from the package. The entry file holds everything the first
- * render needs, and the lazy chunks get what they share with it from the entry when it runs
- * (`linkLazyChunksThroughEntry`), so that no bundler makes a shared chunk the entry would wait
- * for. The QR libraries are CommonJS: they come built in (as ES modules, in the lazy chunks of
- * dist/browser), since a bundler converting them would add its interop helpers in a file every
- * chunk imports, the entry included.
+ * dist/module/: `import 'satang'`, `satang/checkout` and `satang/card` as a merchant's bundler
+ * takes them in. Unminified ES modules (the bundler minifies) that import lit from the package.
+ * Each entry file holds everything its first render needs, and its lazy chunks get what they
+ * share with it from the entry when it runs (`linkLazyChunksThroughEntry`), so that no bundler
+ * makes a shared chunk the entry would wait for. The QR libraries are CommonJS: they come built
+ * in (as ES modules, in lazy chunks), since a bundler converting them would add its interop
+ * helpers in a file every chunk imports, the entry included.
+ *
+ *   dist/module/satang.js                 + chunks/        (src/elements/index.ts)
+ *   dist/module/checkout/satang-checkout.js + checkout/chunks/ (src/elements/checkout.ts)
+ *   dist/module/card/satang-card.js       + card/chunks/   (src/elements/card.ts)
  */
-function moduleBuild(): BuildEnvironmentOptions {
+function moduleBuild(name: string, file: string, dir: string): BuildEnvironmentOptions {
   return {
-    outDir: MODULE_OUT_DIR,
-    emptyOutDir: true,
+    outDir: dir,
+    // The first of them empties dist/module; the others write into folders of it.
+    emptyOutDir: dir === MODULE_OUT_DIR,
     copyPublicDir: false,
     target: 'es2022',
     minify: false,
     sourcemap: false,
     // The notices of qrcode, jsqr and dijkstrajs, which the chunks carry.
-    license: { fileName: 'satang.licenses.md' },
-    lib: { entry: { satang: 'src/elements/index.ts' }, formats: ['es'], fileName: (_format, entryName) => `${entryName}.js` },
+    license: { fileName: `${name}.licenses.md` },
+    lib: { entry: { [name]: file }, formats: ['es'], fileName: (_format, entryName) => `${entryName}.js` },
     rolldownOptions: {
       preserveEntrySignatures: 'allow-extension',
       external: MODULE_EXTERNALS,
@@ -289,10 +295,12 @@ function moduleBuild(): BuildEnvironmentOptions {
 }
 
 const MODULE_OUT_DIR = 'dist/module';
+const MODULE_BUILDS = ['module', 'moduleCheckout', 'moduleCard'];
+const isModuleBuild = (environment: string) => MODULE_BUILDS.includes(environment);
 
-/** Only the module build: its lazy chunks take what they share with the entry from the entry. */
+/** Only the module builds: their lazy chunks take what they share with the entry from the entry. */
 function moduleOnly(plugin: Plugin): Plugin {
-  return { ...plugin, applyToEnvironment: (environment) => environment.name === 'module' };
+  return { ...plugin, applyToEnvironment: (environment) => isModuleBuild(environment.name) };
 }
 
 export default defineConfig({
@@ -301,12 +309,14 @@ export default defineConfig({
     client: { build: browserBuild('satang', 'src/elements/index.ts', true) },
     checkout: { consumer: 'client', build: browserBuild('satang-checkout', 'src/elements/checkout.ts', false) },
     card: { consumer: 'client', build: browserBuild('satang-card', 'src/elements/card.ts', false) },
-    module: { consumer: 'client', build: moduleBuild() },
+    module: { consumer: 'client', build: moduleBuild('satang', 'src/elements/index.ts', MODULE_OUT_DIR) },
+    moduleCheckout: { consumer: 'client', build: moduleBuild('satang-checkout', 'src/elements/checkout.ts', `${MODULE_OUT_DIR}/checkout`) },
+    moduleCard: { consumer: 'client', build: moduleBuild('satang-card', 'src/elements/card.ts', `${MODULE_OUT_DIR}/card`) },
   },
   builder: {
     async buildApp(builder) {
       // One after the other: the first empties dist/browser, the others add to it.
-      for (const name of ['client', 'checkout', 'card', 'module']) {
+      for (const name of ['client', 'checkout', 'card', ...MODULE_BUILDS]) {
         const environment = builder.environments[name];
         if (!environment) throw new Error(`no ${name} environment to build`);
         await builder.build(environment);

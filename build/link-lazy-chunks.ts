@@ -64,8 +64,7 @@ export function linkLazyChunksThroughEntry(): Plugin {
           const source = fromEntry ? entry.fileName : statement.from;
           if (statement.unsupported) this.error(`${chunk.fileName}: \`${statement.text}\` is a form of import this cannot hand over`);
           if (statement.names === undefined) {
-            if (!fromEntry) this.error(`${chunk.fileName}: \`${statement.text}\` would share ${statement.from} with the entry`);
-            // The entry has run before any lazy chunk: its side effects are there already.
+            // The entry (and what it imports) has run before any lazy chunk: its side effects are there already.
             code = code.replace(statement.text, '');
             continue;
           }

@@ -141,11 +141,11 @@ const specifierOf = (key: string): string => (key === '.' ? manifest.name : `${m
 
 /**
  * How an export can be checked in Node: JSON is imported as JSON; the elements (dist/elements,
- * dist/browser) need a DOM and are only resolved; anything else is imported.
+ * dist/module, dist/browser) need a DOM and are only resolved; anything else is imported.
  */
 function kindOf(target: string): 'json' | 'browser' | 'node' {
   if (target.endsWith('.json')) return 'json';
-  if (/^\.\/dist\/(elements|browser)\//.test(target)) return 'browser';
+  if (/^\.\/dist\/(elements|module|browser)\//.test(target)) return 'browser';
   return 'node';
 }
 
@@ -313,6 +313,19 @@ describe('installed with its peers, as a bundler or TypeScript project gets it',
     );
     expect(results).toEqual(expected);
   });
+
+  it.each(['satang', 'satang/checkout', 'satang/card'])("bundles `import '%s'` with esbuild into one file before the first render, lit included", async (specifier) => {
+    const esbuild = await import('esbuild');
+    const app = `app-${specifier.replace('/', '-')}.js`;
+    await writeFile(join(withPeers, app), `import '${specifier}';\n`);
+    const result = await esbuild.build({ absWorkingDir: withPeers, entryPoints: [app], bundle: true, splitting: true, format: 'esm', minify: true, outdir: 'out', write: false, metafile: true, logLevel: 'error' });
+    const [entry] = Object.entries(result.metafile.outputs).filter(([, output]) => output.entryPoint === app);
+    expect(entry, 'the entry file').toBeDefined();
+    const [, output] = entry!;
+    expect(output.imports.filter((i) => i.kind === 'import-statement'), 'files the entry waits for').toEqual([]);
+    expect(Object.keys(output.inputs).some((input) => input.includes('node_modules/lit-html/')), 'lit, from the project').toBe(true);
+    expect(output.imports.filter((i) => i.kind === 'dynamic-import').length, 'the lazy chunks').toBeGreaterThan(0);
+  }, STEP_TIMEOUT_MS);
 
   it('type-checks code using every export with tsc --strict --moduleResolution nodenext', async () => {
     const typed = Object.entries(manifest.exports).filter(([, target]) => kindOf(targetOf(target)) !== 'json');

@@ -577,7 +577,9 @@ discarded load of each. The checkout pages are \`<satang-checkout>\` (all method
 with \`satang.js\` (the script-tag file, every element at once) or with \`satang-checkout.js\` (the
 \`satang/checkout\` entry: the QR element and the payment code come after the first render); the floor
 page is one bare Lit element with four labelled inputs (lit-floor.js). All are built minified the same way
-and served from the same local server. Times are
+and served from the same local server. \`import 'satang'\` is the package's dist/module/satang.js (the
+file a bundler gets for it, built by the same run) bundled by esbuild with code splitting; the floor's
+TypeScript is bundled the same way. Times are
 \`performance.now()\` from navigation start.
 
 ${firstRender}

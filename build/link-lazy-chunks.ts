@@ -72,7 +72,9 @@ export function linkLazyChunksThroughEntry(): Plugin {
           wanted.set(source, take);
           for (const { imported } of statement.names) take.add(imported);
           const pattern = statement.names.map(({ imported, local }) => (imported === local ? local : `${JSON.stringify(imported)}: ${local}`));
-          code = code.replace(statement.text, `const { ${pattern.join(', ')} } = ${kitRef}[${JSON.stringify(source)}];`);
+          // A function, so that a `$` in a name is not read as a replacement pattern.
+          const handedOver = `const { ${pattern.join(', ')} } = ${kitRef}[${JSON.stringify(source)}];`;
+          code = code.replace(statement.text, () => handedOver);
         }
         const left = parseImports(code).filter((i) => entryImports.has(i.from) || (i.from.startsWith('.') && posix.join(posix.dirname(chunk.fileName), i.from) === entry.fileName));
         if (left.length > 0) this.error(`${chunk.fileName}: still imports ${left.map((i) => i.from).join(', ')} statically`);
@@ -102,7 +104,7 @@ export function linkLazyChunksThroughEntry(): Plugin {
       }
       const kept = [...entryExports.bindings].filter(([exported]) => publicNames.has(exported));
       const exportStatement = kept.length > 0 ? `export { ${kept.map(([exported, local]) => (exported === local ? local : `${local} as ${exported}`)).join(', ')} };` : '';
-      code = code.replace(entryExports.text, exportStatement);
+      code = code.replace(entryExports.text, () => exportStatement);
       const handOver = `if (!${kitRef}) Object.defineProperty(globalThis, Symbol.for(${JSON.stringify(key)}), { value: Object.freeze({ ${members.join(', ')} }) });\n`;
       entry.code = `${added.join('\n')}${added.length > 0 ? '\n' : ''}${code.replace(/\n*$/, '\n')}${members.length > 0 ? handOver : ''}`;
     },

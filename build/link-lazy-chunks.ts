@@ -16,13 +16,14 @@ import type { Plugin, Rolldown } from 'vite';
  * So the lazy chunks do not import them. The entry hands them over when it runs:
  *
  *   - the entry chunk ends by setting a frozen object on `globalThis` under
- *     `Symbol.for('satang.kit.<hash>')`, with a getter for each of its bindings a lazy chunk uses,
- *     and the `lit` exports they use (the entry imports those from `lit` itself);
+ *     `Symbol.for('satang.kit.<hash>')`, with each of its bindings a lazy chunk uses, and the `lit`
+ *     exports they use (the entry imports those from `lit` itself);
  *   - each lazy chunk's `import { a as b } from "../satang.js"` and `import { html } from "lit"`
  *     become `const { a: b } = globalThis[Symbol.for('satang.kit.<hash>')]["../satang.js"]`.
  *
  * A lazy chunk is evaluated only after the entry has run (it is loaded with `import()` by the
- * entry's code), so the object is there. The hash is taken over the whole build: two builds never
+ * entry's code), so the object is there. A chunk reads each binding once, when it runs, so the
+ * build refuses to hand over one declared with `let` or `var`, which could change later. The hash is taken over the whole build: two builds never
  * share an object, and two copies of one build share one (the first to run sets it, and it is the
  * one whose elements are defined). Nothing secret is in it: the same functions the page already
  * runs.
@@ -91,7 +92,9 @@ export function linkLazyChunksThroughEntry(): Plugin {
           for (const name of names) {
             const local = entryExports.bindings.get(name);
             if (!local) this.error(`${entry.fileName}: a chunk imports \`${name}\`, which the entry does not export`);
-            fields.push(`get ${JSON.stringify(name)}() { return ${local}; }`);
+            // A chunk reads the binding once, when it runs: one that could change later would be stale there.
+            if (mayChange(code, local)) this.error(`${entry.fileName}: \`${local}\` may be assigned again, and a lazy chunk would not see it change`);
+            fields.push(`${JSON.stringify(name)}: ${local}`);
           }
         } else {
           [...names].forEach((name, n) => {
@@ -109,6 +112,18 @@ export function linkLazyChunksThroughEntry(): Plugin {
       entry.code = `${added.join('\n')}${added.length > 0 ? '\n' : ''}${code.replace(/\n*$/, '\n')}${members.length > 0 ? handOver : ''}`;
     },
   };
+}
+
+/**
+ * Whether a binding of the entry may change after its declaration: declared with `let` or `var`
+ * and assigned anywhere but there (`var X = class …`, as bundlers write some classes, stays put).
+ */
+function mayChange(code: string, local: string): boolean {
+  const name = local.replaceAll('$', '\\$');
+  if (!new RegExp(`(^|[\\s;,{(])(let|var)\\s+${name}(?![\\w$])`, 'm').test(code)) return false;
+  const assignments = code.match(new RegExp(`(?<![\\w$.])${name}\\s*(?:[-+*/%&|^]|\\*\\*|<<|>>>?|&&|\\|\\||\\?\\?)?=(?!=)|(?:\\+\\+|--)${name}(?![\\w$])|(?<![\\w$.])${name}(?:\\+\\+|--)`, 'g')) ?? [];
+  const declaredWithValue = new RegExp(`(^|[\\s;,{(])(let|var)\\s+${name}\\s*=(?!=)`, 'm').test(code);
+  return assignments.length !== (declaredWithValue ? 1 : 0);
 }
 
 interface ImportStatement {

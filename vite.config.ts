@@ -281,8 +281,9 @@ function moduleBuild(name: string, file: string, dir: string): BuildEnvironmentO
     target: 'es2022',
     minify: false,
     sourcemap: false,
-    // The notices of qrcode, jsqr and dijkstrajs, which the chunks carry.
-    license: { fileName: `${name}.licenses.md` },
+    // The notices of qrcode, jsqr and dijkstrajs, which the chunks of satang and satang/checkout
+    // carry (the card form's build carries no other package's code).
+    license: name === 'satang-card' ? false : { fileName: `${name}.licenses.md` },
     lib: { entry: { [name]: file }, formats: ['es'], fileName: (_format, entryName) => `${entryName}.js` },
     rolldownOptions: {
       preserveEntrySignatures: 'allow-extension',

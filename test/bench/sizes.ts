@@ -240,6 +240,9 @@ export async function buildModule(): Promise<string> {
     const dir = join(REPO_ROOT, 'bench-results', 'module-out');
     await rm(dir, { recursive: true, force: true });
     await writeFiles(dir, chunks.map((c) => ({ fileName: c.fileName, code: c.code })));
+    // A package of its own, as dist/module is in the package: not side-effect free (the
+    // repository's package.json lists which of its folders have side effects).
+    await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
     const entry = chunks.find((c) => c.isEntry);
     if (!entry) throw new Error('the module build has no entry');
     return relative(REPO_ROOT, join(dir, entry.fileName));

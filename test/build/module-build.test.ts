@@ -1,9 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright';
+import { build as viteBuild, type Rolldown } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildConsumer, buildModule, writeFiles, type ConsumerBuild } from '../bench/sizes.js';
+import { buildConsumer, buildModule, REPO_ROOT, writeFiles, type ConsumerBuild } from '../bench/sizes.js';
 import { startBenchStack, type BenchStack } from '../bench/stack.js';
 
 /**
@@ -18,12 +19,14 @@ const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const YEAR = String((new Date().getFullYear() + 2) % 100).padStart(2, '0');
 
 let consumer: ConsumerBuild;
+let modulePath: string;
 let www: string;
 let stack: BenchStack;
 let browser: Browser;
 
 beforeAll(async () => {
-  consumer = await buildConsumer(await buildModule(), 'satang');
+  modulePath = join(REPO_ROOT, await buildModule());
+  consumer = await buildConsumer(modulePath, 'satang');
   www = await mkdtemp(join(tmpdir(), 'satang-module-'));
   await writeFiles(join(www, 'consumer'), consumer.files);
   stack = await startBenchStack(www);
@@ -71,6 +74,24 @@ describe("import 'satang' bundled by esbuild from dist/module", () => {
     expect(consumer.lazy.length).toBeGreaterThanOrEqual(4);
     expect(entry).not.toContain('createCheckoutCharge');
   });
+
+  // Vite's app build keeps code shared with a lazy chunk in the entry whatever it is given: this
+  // checks that dist/module keeps it one file there too, and builds.
+  it('is one file before the first render for a Vite app too', async () => {
+    const app = await mkdtemp(join(tmpdir(), 'satang-vite-app-'));
+    try {
+      await writeFile(join(app, 'main.js'), `import ${JSON.stringify(modulePath)};\n`);
+      await writeFile(join(app, 'index.html'), '<!doctype html><script type="module" src="./main.js"></script><satang-checkout></satang-checkout>\n');
+      const output = (await viteBuild({ root: app, configFile: false, logLevel: 'error', mode: 'production', build: { write: false } })) as Rolldown.RolldownOutput;
+      const chunks = output.output.filter((item): item is Rolldown.OutputChunk => item.type === 'chunk');
+      const [entry] = chunks.filter((c) => c.isEntry);
+      expect(entry?.imports, 'files the entry waits for').toEqual([]);
+      expect(entry?.code).toContain('customElements.define');
+      expect(entry?.dynamicImports.length, 'the lazy chunks').toBeGreaterThanOrEqual(4);
+    } finally {
+      await rm(app, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('pays by card: the card rules, the token call and the payment code come lazily and work', async () => {
     const { page, problems, close } = await openCheckout();

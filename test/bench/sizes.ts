@@ -280,7 +280,7 @@ export function checkBudgets(build: Pick<CheckoutBuild, 'checkout' | 'card' | 'q
     line('QR chunk (lazy)', build.qrChunk, BUDGETS.qrChunkBrotli),
   ];
   if (consumer) {
-    const files = `import 'satang', esbuild: ${consumer.initial.length} files before the first render`;
+    const files = `import 'satang', esbuild: ${consumer.initial.length} file${consumer.initial.length === 1 ? '' : 's'} before the first render`;
     checks.push(line('default entry as bundled, initial', { fileName: files, brotli: consumer.initialTotal.brotli }, BUDGETS.defaultEntryConsumerBrotli));
   }
   return checks;

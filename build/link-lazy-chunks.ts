@@ -19,14 +19,15 @@ import type { Plugin, Rolldown } from 'vite';
  *     `Symbol.for('satang.kit.<hash>')`, with each of its bindings a lazy chunk uses, and the `lit`
  *     exports they use (the entry imports those from `lit` itself);
  *   - each lazy chunk's `import { a as b } from "../satang.js"` and `import { html } from "lit"`
- *     become `const { a: b } = globalThis[Symbol.for('satang.kit.<hash>')]["../satang.js"]`.
+ *     become `const { "a": b } = globalThis[Symbol.for("satang.kit.<hash>")]["satang.js"]` (and
+ *     `…["lit"]`).
  *
  * A lazy chunk is evaluated only after the entry has run (it is loaded with `import()` by the
  * entry's code), so the object is there. A chunk reads each binding once, when it runs, so the
- * build refuses to hand over one declared with `let` or `var`, which could change later. The hash is taken over the whole build: two builds never
- * share an object, and two copies of one build share one (the first to run sets it, and it is the
- * one whose elements are defined). Nothing secret is in it: the same functions the page already
- * runs.
+ * build refuses to hand over one that is assigned again after its declaration. The hash is taken
+ * over the whole build: two builds never share an object, and two copies of one build share one
+ * (the first to run sets it, and it is the one whose elements are defined). Nothing secret is in
+ * it: the same functions the page already runs.
  *
  * The entry keeps only its own exports (the internal names the chunks used are removed). The
  * build fails when a lazy chunk still imports the entry or a package the entry imports, or when a

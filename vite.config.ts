@@ -41,6 +41,9 @@ const OUT_DIR = 'dist/browser';
 const LAZY_ONLY = /[\\/]node_modules[\\/](qrcode|dijkstrajs|jsqr)[\\/]/;
 const isQrcodeChunk = (moduleIds: readonly string[]) => moduleIds.some((id) => /[\\/]node_modules[\\/]qrcode[\\/]/.test(id));
 const isJsqrChunk = (moduleIds: readonly string[]) => moduleIds.some((id) => /[\\/]node_modules[\\/]jsqr[\\/]/.test(id));
+/** The QR libraries' chunks keep a name of their own in every build: qrcode-*.js, jsqr-*.js. */
+const qrLibraryChunkName = (moduleIds: readonly string[]) =>
+  isQrcodeChunk(moduleIds) ? 'chunks/qrcode-[hash].js' : isJsqrChunk(moduleIds) ? 'chunks/jsqr-[hash].js' : undefined;
 
 const QRCODE_FACADE = '\0satang:qrcode';
 
@@ -244,13 +247,8 @@ function browserBuild(name: string, file: string, emptyOutDir: boolean): BuildEn
         minify: true,
         comments: false,
         chunkFileNames: (chunk) =>
-          isQrcodeChunk(chunk.moduleIds)
-            ? 'chunks/qrcode-[hash].js'
-            : isJsqrChunk(chunk.moduleIds)
-              ? 'chunks/jsqr-[hash].js'
-              : chunk.moduleIds.some((id) => id.includes('satang-qr-payment'))
-                ? 'chunks/qr-payment-[hash].js'
-                : 'chunks/[name]-[hash].js',
+          qrLibraryChunkName(chunk.moduleIds) ??
+          (chunk.moduleIds.some((id) => id.includes('satang-qr-payment')) ? 'chunks/qr-payment-[hash].js' : 'chunks/[name]-[hash].js'),
       },
     },
   };
@@ -289,7 +287,7 @@ function moduleBuild(name: string, file: string, dir: string): BuildEnvironmentO
       preserveEntrySignatures: 'allow-extension',
       external: MODULE_EXTERNALS,
       output: {
-        chunkFileNames: (chunk) => (isQrcodeChunk(chunk.moduleIds) ? 'chunks/qrcode-[hash].js' : isJsqrChunk(chunk.moduleIds) ? 'chunks/jsqr-[hash].js' : 'chunks/[name]-[hash].js'),
+        chunkFileNames: (chunk) => qrLibraryChunkName(chunk.moduleIds) ?? 'chunks/[name]-[hash].js',
       },
     },
   };

@@ -98,11 +98,9 @@ export function linkLazyChunksThroughEntry(): Plugin {
             fields.push(`${JSON.stringify(name)}: ${local}`);
           }
         } else {
-          [...names].forEach((name, n) => {
-            const local = `__satangKit${added.length}_${n}`;
-            fields.push(`${JSON.stringify(name)}: ${local}`);
-            if (n === names.size - 1) added.push(`import { ${[...names].map((imported, i) => `${imported} as __satangKit${added.length}_${i}`).join(', ')} } from ${JSON.stringify(source)};`);
-          });
+          const locals = [...names].map((name, n) => [name, `__satangKit${added.length}_${n}`] as const);
+          for (const [name, local] of locals) fields.push(`${JSON.stringify(name)}: ${local}`);
+          added.push(`import { ${locals.map(([name, local]) => `${name} as ${local}`).join(', ')} } from ${JSON.stringify(source)};`);
         }
         members.push(`${JSON.stringify(source)}: Object.freeze({ ${fields.join(', ')} })`);
       }

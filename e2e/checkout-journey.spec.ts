@@ -63,6 +63,24 @@ test('a reload while the QR shows brings the same QR back with the time it has l
   expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED', paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } });
 });
 
+test('coming to the checkout again by a link while the QR is open shows the same QR, read just after the first frame', async ({ page, context, request }) => {
+  const reference = await openShop(page);
+  const rawData = await showQr(page);
+  const address = page.url();
+
+  // A new navigation in the same tab (the shopper followed a link to the checkout): neither a
+  // reload nor a return, so the kept attempt is looked for after the first frame, not before it.
+  await page.goto('about:blank');
+  await page.goto(address);
+  expect(await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).type)).toBe('navigate');
+  await expect(qrCode(page)).toBeVisible();
+  await expect(page.locator('satang-qr-payment')).toHaveAttribute('raw-data', rawData);
+
+  await payQrInSandbox(context, rawData);
+  await expectPaid(page);
+  expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED', paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } });
+});
+
 test('in the React SPA, a reload while the QR shows brings the same QR back, and its payment shows', async ({ page, context, request }) => {
   await page.goto('/demo/spa/');
   await page.getByRole('button', { name: 'Continue to payment' }).click();

@@ -5,6 +5,7 @@
  * (`pay-path.ts`).
  */
 import { html, nothing, type TemplateResult } from 'lit';
+import { RETURN_PARAM } from '../../client/attempt-key.js';
 import { abandonAttempt, clearAttempt, loadAttempt, saveAttempt, wasAbandoned, type SavedAttempt } from '../../client/attempt-store.js';
 import { createCheckoutCharge } from '../../client/checkout-api.js';
 import { asClientError, CheckoutClientError } from '../../client/client-error.js';
@@ -35,6 +36,8 @@ export async function charge(payment: Payment, method: PaymentMethod, deviceType
   // No payment starts while the configuration is wrong, a bad return-url included.
   const returnUrl = returnUrlOf(host);
   if (!returnUrl) throw new CheckoutClientError('config', 'return-url is not an http(s) URL', 'CONFIG', false);
+  // The page the shopper comes back to sees at once that there may be a payment to pick up.
+  returnUrl.searchParams.set(RETURN_PARAM, '1');
   const body: CheckoutChargeRequest = {
     orderReference: host.orderReference,
     paymentMethod: method,

@@ -1,5 +1,5 @@
 import { nothing, type ReactiveController, type TemplateResult } from 'lit';
-import { hasSavedAttempt } from '../../client/attempt-key.js';
+import { hasSavedAttempt, resumeBeforeFirstRender } from '../../client/attempt-key.js';
 import { asClientError, type CheckoutClientError } from '../../client/client-error.js';
 import type { CheckoutChargeResponse } from '../../core/schemas/checkout.js';
 import type { DeviceType } from '../../core/schemas/payment-method.js';
@@ -60,7 +60,8 @@ export class CheckoutPayment implements ReactiveController, Payment {
   }
 
   hostConnected(): void {
-    this.#resume();
+    if (resumeBeforeFirstRender()) this.#resume();
+    else afterPaint(() => this.#resume());
     addEventListener('pageshow', this.#onPageShow);
   }
 
@@ -79,11 +80,12 @@ export class CheckoutPayment implements ReactiveController, Payment {
   /**
    * Picks up the attempt this tab kept for the order: a QR code shows again with the time it has
    * left, a redirect or a charge being checked is followed to its outcome, a paid one shows as
-   * paid ("checking your payment" meanwhile).
+   * paid ("checking your payment" meanwhile). Looked for before the first render when the page
+   * may well hold one (see `resumeBeforeFirstRender`), else just after the first frame.
    */
   #resume(): void {
-    const { orderReference } = this.host;
-    if (this.state !== 'idle' || this.charge || !orderReference || !hasSavedAttempt(orderReference) || configProblem(this.host)) return;
+    const { orderReference, isConnected } = this.host;
+    if (!isConnected || this.state !== 'idle' || this.charge || !orderReference || !hasSavedAttempt(orderReference) || configProblem(this.host)) return;
     this.resumed = true;
     this.show('waiting');
     void this.#run((code) => code.resume(this));

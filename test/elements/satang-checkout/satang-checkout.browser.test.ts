@@ -330,7 +330,7 @@ describe('<satang-checkout>', () => {
       await action;
       // After the OTP page the shopper lands on the return URL the charge was given.
       const done = await fetch(target!.pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'otp=123456' });
-      expect(done.url).toBe(`${location.origin}/checkout/return?step=2`);
+      expect(done.url).toBe(`${location.origin}/checkout/return?step=2&satang-return=1`);
     });
 
     it('explains on a desktop that a bank app needs the phone, and does not submit', async () => {

@@ -3,6 +3,7 @@ import { CURRENCY_THB, INSTALLMENT_MIN_AMOUNT_SATANG, type InstallmentPeriod } f
 import { deviceTypeFromUserAgent } from '../../core/device.js';
 import { formatAmount } from '../../core/money.js';
 import type { CheckoutIntent, CheckoutPaymentMethodType } from '../../core/schemas/checkout.js';
+import type { DeviceType } from '../../core/schemas/payment-method.js';
 import { LocalizeController } from '../controllers/localize-controller.js';
 import { SatangChangeEvent, SatangErrorEvent, SatangReadyEvent } from '../events.js';
 import { checkoutMessages } from '../i18n/checkout.js';
@@ -12,7 +13,7 @@ import { afterPaint, lazyModule, prefetch } from '../lazy.js';
 import { methodMark } from '../marks/method-marks.js';
 import type { SatangCardForm } from '../satang-card-form/satang-card-form.js';
 import { cardFormView, cardPayment, installmentsPayment } from './card-panel.js';
-import { configProblem, offeredTypes } from './checkout-config.js';
+import { configProblem, offeredTypes, type ConfigProblem } from './checkout-config.js';
 import { CheckoutPayment } from './checkout-payment.js';
 import type { PaymentMethod } from './payment-state.js';
 import { DEFAULT_METHODS, groupOf, isCardGroup, isCardType, type MethodGroup } from './payment-methods.js';
@@ -210,8 +211,11 @@ export class SatangCheckout extends LitElement {
     return formatAmount(this.amount, this.currency);
   }
 
-  get #deviceType() {
-    return deviceTypeFromUserAgent(navigator.userAgent, navigator.maxTouchPoints);
+  /** The shopper's device does not change under the page: read once. */
+  #device: DeviceType | undefined;
+
+  get #deviceType(): DeviceType {
+    return (this.#device ??= deviceTypeFromUserAgent(navigator.userAgent, navigator.maxTouchPoints));
   }
 
   get #onComputer(): boolean {
@@ -229,7 +233,7 @@ export class SatangCheckout extends LitElement {
   }
 
   protected override firstUpdated(): void {
-    const problem = configProblem(this);
+    const problem = this.#problem;
     if (problem) {
       void import('./config-messages.js').then(({ describeConfigProblem }) => {
         const text = (this.configText = describeConfigProblem(problem));
@@ -243,7 +247,11 @@ export class SatangCheckout extends LitElement {
     afterPaint(() => this.#loadPanels());
   }
 
+  /** What is wrong with the attributes, worked out once per update (the render and `firstUpdated` read it). */
+  #problem: ConfigProblem | undefined;
+
   protected override willUpdate(changed: PropertyValues<this>): void {
+    this.#problem = configProblem(this);
     if (changed.has('methods') || changed.has('intent') || this.group === undefined) {
       const groups = this.#groups;
       if (!this.group || !groups.includes(this.group)) this.group = groups[0];
@@ -334,7 +342,7 @@ export class SatangCheckout extends LitElement {
 
   protected override render() {
     const l = this.#localize;
-    if (configProblem(this)) return html`<div part="config-error" class="config-error" role="alert">${l.msg('error.config', { detail: this.configText })}</div>`;
+    if (this.#problem) return html`<div part="config-error" class="config-error" role="alert">${l.msg('error.config', { detail: this.configText })}</div>`;
     // One stable template: the form below is never re-created, so nothing entered is lost while
     // a payment runs, fails or is retried.
     const { state, announcement } = this.#payment;

@@ -3,6 +3,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineConfig, type BuildEnvironmentOptions, type Plugin } from 'vite';
 import { linkLazyChunksThroughEntry } from './build/link-lazy-chunks.js';
+import { prepareLitTemplates } from './build/prepare-lit-templates.js';
 
 /**
  * The browser build of the elements, into dist/browser/:
@@ -255,6 +256,13 @@ function browserBuild(name: string, file: string, emptyOutDir: boolean): BuildEn
 }
 
 /** lit stays an import of the package in the module build: the page gets one lit, the merchant's. */
+/**
+ * The card form alone (satang-card.js, satang/card) keeps its templates prepared at run time: one
+ * element with few templates gains little from preparing them at build time, and its download
+ * budget is the tightest (12 KB).
+ */
+const CARD_ONLY_BUILDS = new Set(['card', 'moduleCard']);
+
 const MODULE_EXTERNALS = /^(lit|lit-html|lit-element|@lit\/reactive-element)($|\/)/;
 
 /**
@@ -303,7 +311,7 @@ function moduleOnly(plugin: Plugin): Plugin {
 }
 
 export default defineConfig({
-  plugins: [qrcodeFacade(), jsqrAsEsModule(), inlineEntryImports(), minifyCssTemplates(), checkEntries(), moduleOnly(linkLazyChunksThroughEntry())],
+  plugins: [qrcodeFacade(), jsqrAsEsModule(), inlineEntryImports(), minifyCssTemplates(), prepareLitTemplates((environment) => !CARD_ONLY_BUILDS.has(environment)), checkEntries(), moduleOnly(linkLazyChunksThroughEntry())],
   environments: {
     client: { build: browserBuild('satang', 'src/elements/index.ts', true) },
     checkout: { consumer: 'client', build: browserBuild('satang-checkout', 'src/elements/checkout.ts', false) },

@@ -1,6 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright';
 import { build as viteBuild, type Rolldown } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,6 +73,17 @@ describe("import 'satang' bundled by esbuild from dist/module", () => {
     // The payment code and the QR libraries are not in it.
     expect(consumer.lazy.length).toBeGreaterThanOrEqual(4);
     expect(entry).not.toContain('createCheckoutCharge');
+  });
+
+  it('carries its templates prepared at build time, in the entry and the lazy chunks alike', async () => {
+    const dir = dirname(modulePath);
+    const files = [modulePath, ...(await readdir(join(dir, 'chunks'))).filter((f) => f.endsWith('.js')).map((f) => join(dir, 'chunks', f))];
+    const code = await Promise.all(files.map((f) => readFile(f, 'utf8')));
+    // Not one left for lit-html to prepare at the first render.
+    expect(code.filter((c) => /\bhtml\s*`/.test(c))).toEqual([]);
+    expect(code[0]).toContain('_$litType$');
+    // lit-html's part classes reach the lazy chunks through the entry, like lit.
+    expect(code[0]).toContain('"lit-html/private-ssr-support.js": Object.freeze(');
   });
 
   // Vite's app build keeps code shared with a lazy chunk in the entry whatever it is given: this

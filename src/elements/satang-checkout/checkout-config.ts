@@ -24,7 +24,7 @@ function methodsOf(config: CheckoutConfig) {
 }
 
 /** The payment method types offered, in the order to show them; none when `methods` names an unknown one. */
-export function offeredTypes(config: CheckoutConfig): CheckoutPaymentMethodType[] {
+export function offeredTypes(config: CheckoutConfig): readonly CheckoutPaymentMethodType[] {
   const parsed = methodsOf(config);
   return 'types' in parsed ? parsed.types : [];
 }

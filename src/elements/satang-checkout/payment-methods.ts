@@ -45,18 +45,29 @@ export function isCardType(type: CheckoutPaymentMethodType): boolean {
   return isCardGroup(groupOf(type));
 }
 
+/** What a `methods` attribute says: the types to offer, in order, or the first name it does not know. */
+export type ParsedMethods = { readonly types: readonly CheckoutPaymentMethodType[] } | { readonly unknown: string };
+
+/** The last text read and what it said: a checkout reads its `methods` several times in one render. */
+let last: { text: string; parsed: ParsedMethods } | undefined;
+
 /**
  * Reads the `methods` attribute: names separated by commas or spaces (`card, promptpay,
  * ewallet`), in the order to show them. Answers the types, or the first name it does not know.
  */
-export function parseMethods(text: string): { types: CheckoutPaymentMethodType[] } | { unknown: string } {
+export function parseMethods(text: string): ParsedMethods {
+  if (last?.text !== text) last = { text, parsed: readMethods(text) };
+  return last.parsed;
+}
+
+function readMethods(text: string): ParsedMethods {
   const types: CheckoutPaymentMethodType[] = [];
   for (const name of text.split(/[\s,]+/).filter(Boolean)) {
     const found = ALIASES[name.toLowerCase()];
     if (!found) return { unknown: name };
     for (const type of found) if (!types.includes(type)) types.push(type);
   }
-  return types.length > 0 ? { types } : { unknown: text };
+  return types.length > 0 ? { types: Object.freeze(types) } : { unknown: text };
 }
 
 /** The choices that group several services, each chosen in a panel of its own. */

@@ -191,7 +191,7 @@ export class SatangCheckout extends LitElement {
     return this.renderRoot.querySelector('satang-card-form');
   }
 
-  get #types(): CheckoutPaymentMethodType[] {
+  get #types(): readonly CheckoutPaymentMethodType[] {
     return offeredTypes(this);
   }
 
@@ -284,7 +284,7 @@ export class SatangCheckout extends LitElement {
 
   /** Focus on the chosen method (`type`'s, when given): where the shopper starts again after leaving a payment. */
   async #focusMethod(type?: string): Promise<void> {
-    const types: string[] = this.#types;
+    const types: readonly string[] = this.#types;
     if (type && types.includes(type)) {
       this.group = groupOf(type as CheckoutPaymentMethodType);
       this.provider = type as CheckoutPaymentMethodType;

@@ -12,6 +12,15 @@ describe('parseMethods', () => {
     expect(parseMethods('card, bitcoin')).toEqual({ unknown: 'bitcoin' });
     expect(parseMethods(' , ')).toEqual({ unknown: ' , ' });
   });
+
+  it('reads a text again only when it changed, and hands out a list nobody can change', () => {
+    const first = parseMethods('card, promptpay');
+    expect(parseMethods('card, promptpay')).toBe(first);
+    expect(parseMethods('ewallet')).toEqual({ types: ['TRUE_MONEY', 'LINE_PAY', 'SHOPEE_PAY', 'ALIPAY', 'WECHAT_PAY', 'MAKE'] });
+    expect(parseMethods('card, promptpay')).toEqual({ types: ['CARD_TOKEN', 'QR_PROMPT_PAY'] });
+    if (!('types' in first)) throw new Error('expected types');
+    expect(Object.isFrozen(first.types)).toBe(true);
+  });
 });
 
 describe('groupOf', () => {

@@ -15,7 +15,8 @@ export default defineConfig({
   workers: 2,
   forbidOnly: Boolean(process.env.CI),
   // The JSON report feeds the one-line summary that .ci/run prints.
-  reporter: [['list'], ['json', { outputFile: 'reports/playwright.json' }]],
+  // E2E_ELEMENTS=built (npm run test:e2e:built) serves the pages the built elements (e2e/support.ts).
+  reporter: [['list'], ['json', { outputFile: process.env.E2E_ELEMENTS === 'built' ? 'reports/playwright-built.json' : 'reports/playwright.json' }]],
   outputDir: 'test-results',
   use: {
     baseURL: `http://localhost:${E2E_SHOP_PORT}`,

@@ -13,11 +13,15 @@ if (unit) {
   failed += unit.numFailedTests;
   skipped += unit.numPendingTests + (unit.numTodoTests ?? 0);
 }
+// The end-to-end tests run twice: on the source modules, then on the built elements.
 const e2e = read('reports/playwright.json');
-if (e2e) {
-  passed += e2e.stats.expected + e2e.stats.flaky;
-  failed += e2e.stats.unexpected;
-  skipped += e2e.stats.skipped;
+const e2eBuilt = read('reports/playwright-built.json');
+for (const report of [e2e, e2eBuilt]) {
+  if (!report) continue;
+  passed += report.stats.expected + report.stats.flaky;
+  failed += report.stats.unexpected;
+  skipped += report.stats.skipped;
 }
-if (!unit || !e2e) console.log(`(missing report: ${!unit ? 'unit ' : ''}${!e2e ? 'e2e' : ''})`);
+const missing = [!unit && 'unit', !e2e && 'e2e', !e2eBuilt && 'e2e on the built elements'].filter(Boolean);
+if (missing.length > 0) console.log(`(missing report: ${missing.join(', ')})`);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import {
   CARDS,
   chooseMethod,
+  ELEMENT_FILES,
   expect,
   expectPaid,
   expectSamePage,
@@ -13,10 +14,10 @@ import {
   qrCode,
   SANDBOX,
   scanQr,
+  serveBuiltElements,
   test,
   typeCard,
 } from './support.js';
-import { buildCheckout } from '../test/bench/sizes.js';
 
 /**
  * Every path of the checkout on /demo/csp/, whose policy allows scripts and styles only as files
@@ -79,26 +80,16 @@ test('the strict-CSP page enforces Trusted Types, and a violation there is heard
 /** Where the page's elements come from: the source modules the dev server serves, or the built file a merchant ships. */
 type Source = 'the source modules' | 'the built satang.js';
 
-let built: Promise<Map<string, string>> | undefined;
-
 /**
- * Serves the page's `<script src="/src/elements/index.ts">` from the production build of
- * vite.config.ts (satang.js, its lazy chunks next to it), made once per worker in memory, or lets
- * the dev server serve the sources. Answers the paths the page requests.
+ * Serves the page's elements from the production build (`serveBuiltElements`), or lets the dev
+ * server serve the sources. Answers the paths the page requests.
  */
 async function loadElements(page: Page, source: Source): Promise<string[]> {
   const paths: string[] = [];
   page.on('request', (r) => void paths.push(new URL(r.url()).pathname));
-  if (source === 'the source modules') return paths;
-  built ??= buildCheckout().then((b) => new Map(b.files.map((f) => [f.fileName, f.code])));
-  const files = await built;
-  // The lazy chunks import the entry back as `../satang.js`: it is served under that name, and the
-  // page's script tag loads it from there, so the entry is evaluated once as on a merchant's site.
-  await page.route(/\/src\/elements\/(index\.ts|satang\.js|chunks\/[\w.-]+\.js)(\?.*)?$/, async (route) => {
-    const name = new URL(route.request().url()).pathname.replace('/src/elements/', '');
-    const code = name === 'index.ts' ? "import './satang.js';" : files.get(name);
-    await (code === undefined ? route.fulfill({ status: 404 }) : route.fulfill({ contentType: 'text/javascript', body: code }));
-  });
+  if (source === 'the built satang.js') await serveBuiltElements(page);
+  // Where every test runs on the built files (E2E_ELEMENTS=built), this one still wants the sources.
+  else await page.route(ELEMENT_FILES, (route) => route.continue());
   return paths;
 }
 

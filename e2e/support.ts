@@ -3,6 +3,7 @@ import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { E2E_SANDBOX_PORT, E2E_SHOP_PORT } from '../playwright.config.js';
 import { SANDBOX_DEFAULTS, SANDBOX_OTP_CODE } from '../src/sandbox/defaults.js';
+import { buildCheckout } from '../test/bench/sizes.js';
 
 /**
  * What the checkout end-to-end tests share: the shop page as a shopper sees it, the sandbox's test
@@ -18,9 +19,33 @@ import { SANDBOX_DEFAULTS, SANDBOX_OTP_CODE } from '../src/sandbox/defaults.js';
 export const test = base.extend({
   context: async ({ context }, use) => {
     await context.routeWebSocket((url) => url.port === String(E2E_SHOP_PORT) && url.searchParams.has('token'), () => undefined);
+    if (process.env.E2E_ELEMENTS === 'built') await serveBuiltElements(context);
     await use(context);
   },
 });
+
+let built: Promise<Map<string, string>> | undefined;
+
+/** The requests for the elements a page makes: its script tag's module, and the chunks the built entry loads. */
+export const ELEMENT_FILES = /\/src\/elements\/(index\.ts|satang\.js|chunks\/[\w.-]+\.js)(\?.*)?$/;
+
+/**
+ * Serves the pages' `<script src="/src/elements/index.ts">` from the production build of
+ * vite.config.ts (satang.js, its lazy chunks next to it), made once per worker in memory, instead
+ * of the source modules the dev server serves: the files a merchant ships, templates prepared at
+ * build time. `npm run test:e2e:built` runs every test so (`E2E_ELEMENTS=built`).
+ */
+export async function serveBuiltElements(target: Page | BrowserContext): Promise<void> {
+  built ??= buildCheckout().then((b) => new Map(b.files.map((f) => [f.fileName, f.code])));
+  const files = await built;
+  // The lazy chunks import the entry back as `../satang.js`: it is served under that name, and the
+  // page's script tag loads it from there, so the entry is evaluated once as on a merchant's site.
+  await target.route(ELEMENT_FILES, async (route) => {
+    const name = new URL(route.request().url()).pathname.replace('/src/elements/', '');
+    const code = name === 'index.ts' ? "import './satang.js';" : files.get(name);
+    await (code === undefined ? route.fulfill({ status: 404 }) : route.fulfill({ contentType: 'text/javascript', body: code }));
+  });
+}
 export { expect };
 
 // jsqr is CommonJS whose types declare an ES default export: under NodeNext the function is `.default`.

@@ -149,7 +149,6 @@ function checkEntries(): Plugin {
   return {
     name: 'satang:check-entries',
     apply: 'build',
-    applyToEnvironment: (environment) => !isModuleBuild(environment.name),
     generateBundle(_options, bundle) {
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== 'chunk' || !chunk.isEntry) continue;
@@ -255,14 +254,14 @@ function browserBuild(name: string, file: string, emptyOutDir: boolean): BuildEn
   };
 }
 
-/** lit stays an import of the package in the module build: the page gets one lit, the merchant's. */
 /**
  * The card form alone (satang-card.js, satang/card) keeps its templates prepared at run time: one
  * element with few templates gains little from preparing them at build time, and its download
  * budget is the tightest (12 KB).
  */
-const CARD_ONLY_BUILDS = new Set(['card', 'moduleCard']);
+const CARD_ONLY_BUILDS = ['card', 'moduleCard'];
 
+/** lit stays an import of the package in the module build: the page gets one lit, the merchant's. */
 const MODULE_EXTERNALS = /^(lit|lit-html|lit-element|@lit\/reactive-element)($|\/)/;
 
 /**
@@ -305,13 +304,22 @@ const MODULE_OUT_DIR = 'dist/module';
 const MODULE_BUILDS = ['module', 'moduleCheckout', 'moduleCard'];
 const isModuleBuild = (environment: string) => MODULE_BUILDS.includes(environment);
 
-/** Only the module builds: their lazy chunks take what they share with the entry from the entry. */
-function moduleOnly(plugin: Plugin): Plugin {
-  return { ...plugin, applyToEnvironment: (environment) => isModuleBuild(environment.name) };
+/** `plugin` in the builds whose environment name `applies` accepts only. */
+function onlyIn(applies: (environment: string) => boolean, plugin: Plugin): Plugin {
+  return { ...plugin, applyToEnvironment: (environment) => applies(environment.name) };
 }
 
 export default defineConfig({
-  plugins: [qrcodeFacade(), jsqrAsEsModule(), inlineEntryImports(), minifyCssTemplates(), prepareLitTemplates((environment) => !CARD_ONLY_BUILDS.has(environment)), checkEntries(), moduleOnly(linkLazyChunksThroughEntry())],
+  plugins: [
+    qrcodeFacade(),
+    jsqrAsEsModule(),
+    inlineEntryImports(),
+    minifyCssTemplates(),
+    onlyIn((environment) => !CARD_ONLY_BUILDS.includes(environment), prepareLitTemplates()),
+    onlyIn((environment) => !isModuleBuild(environment), checkEntries()),
+    // Only the module builds: their lazy chunks take what they share with the entry from the entry.
+    onlyIn(isModuleBuild, linkLazyChunksThroughEntry()),
+  ],
   environments: {
     client: { build: browserBuild('satang', 'src/elements/index.ts', true) },
     checkout: { consumer: 'client', build: browserBuild('satang-checkout', 'src/elements/checkout.ts', false) },

@@ -18,16 +18,16 @@ const PRIVATE_API = 'lit-html/private-ssr-support.js';
  * module builds can hand it to the lazy chunks like the rest of lit (`link-lazy-chunks.ts`).
  *
  * Prepared templates are larger (their HTML and a list of parts, where the template had only its
- * HTML) and need that private API's module: `appliesTo` names the builds where the faster first
- * render is worth the bytes.
+ * HTML) and need that private API's module: vite.config.ts applies this to the builds where the
+ * faster first render is worth the bytes.
  */
-export function prepareLitTemplates(appliesTo: (environment: string) => boolean): Plugin {
+export function prepareLitTemplates(): Plugin {
   const transformers: ts.CustomTransformers = { before: [compileLitTemplates()] };
   return {
     name: 'satang:prepare-lit-templates',
     apply: 'build',
     transform(code, id) {
-      if (!appliesTo(this.environment.name) || !/[\\/]src[\\/]elements[\\/].*\.ts$/.test(id) || !/\b(html|svg)`/.test(code)) return null;
+      if (!/[\\/]src[\\/]elements[\\/].*\.ts$/.test(id) || !/\b(html|svg)`/.test(code)) return null;
       const { outputText } = ts.transpileModule(code, {
         fileName: id.replace(/\.ts$/, '.js'),
         compilerOptions: { target: ts.ScriptTarget.ESNext, module: ts.ModuleKind.ESNext, allowJs: true },

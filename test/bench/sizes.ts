@@ -30,9 +30,6 @@ export const BUDGETS = {
   defaultEntryConsumerBrotli: 16 * KB,
 } as const;
 
-/** The default entry's source; bundlers get it built (`buildModule`, dist/module/satang.js). */
-export const DEFAULT_ENTRY = 'src/elements/index.ts';
-
 export interface Size {
   /** Minified bytes, as written to disk. */
   minified: number;

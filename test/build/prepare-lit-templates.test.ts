@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { Plugin } from 'vite';
 import { prepareLitTemplates } from '../../build/prepare-lit-templates.js';
+import config from '../../vite.config.js';
 
 /**
  * The build step that prepares the elements' Lit templates (`@lit-labs/compiler`). That the
@@ -10,11 +12,13 @@ import { prepareLitTemplates } from '../../build/prepare-lit-templates.js';
 const ELEMENT = '/repo/src/elements/x/x.ts';
 const SOURCE = "import { html } from 'lit';\nexport const view = (kind, text) => html`<p class=\"note ${kind}\">${text}</p>`;\n";
 
+/** The plugin as vite.config.ts applies it: `environment` is the build's environment name. */
 function transform(code: string, id = ELEMENT, environment = 'client'): string | null {
-  const plugin = prepareLitTemplates((name) => name !== 'card');
+  const plugin = config.plugins!.flat().find((p): p is Plugin => Boolean(p) && (p as Plugin).name === prepareLitTemplates().name)!;
+  const applies = plugin.applyToEnvironment as (environment: { name: string }) => boolean;
+  if (!applies({ name: environment })) return null;
   const hook = plugin.transform as (this: unknown, code: string, id: string) => string | null;
   const context = {
-    environment: { name: environment },
     error: (message: string) => {
       throw new Error(message);
     },

@@ -1,6 +1,6 @@
 import { chromium, type Browser, type Page } from 'playwright';
 import type { BenchStack } from './stack.js';
-import { summarize, type Summary } from './stats.js';
+import { ratioOfMediansInterval, summarize, type Summary } from './stats.js';
 
 /**
  * The measurements made in Chromium against the bench stack (stack.ts), on the built, minified
@@ -108,6 +108,8 @@ export interface FirstRenderResult {
   consumerFloorReady: Summary;
   /** Median bundled checkout / median bundled floor: the goal's figure, as a merchant's bundler ships both. */
   consumerReadyRatio: number;
+  /** 90% bootstrap interval of `consumerReadyRatio`: how far this run's figure can be trusted. */
+  consumerReadyRatioInterval: [low: number, high: number];
   inputsRatio: number;
   fcpRatio: number;
   /** Fastest checkout / fastest floor: the least disturbed runs, a check on the medians on a busy machine. */
@@ -164,6 +166,7 @@ export async function measureFirstRender(browser: Browser, origin: string, runs 
     readyRatioOfMinima: result.checkoutReady.min / result.floorReady.min,
     entryReadyRatio: result.entryReady.median / result.floorReady.median,
     consumerReadyRatio: result.consumerReady.median / result.consumerFloorReady.median,
+    consumerReadyRatioInterval: ratioOfMediansInterval(consumer.map((m) => m.ready!), consumerFloor.map((m) => m.ready!)),
   };
 }
 

@@ -81,6 +81,41 @@ new PerformanceObserver(function (list) {
 }).observe({ type: 'paint', buffered: true });
 `;
 
+/**
+ * The shop's pages (checkout, floor, probe) and the built files in `wwwDir`, for the server at
+ * `origin()`. The stack serves them with its APIs; the first render has them served by a process
+ * of their own (page-server.ts).
+ */
+export function pageListener(wwwDir: string, origin: () => string): (req: IncomingMessage, res: ServerResponse) => void {
+  const checkoutPage = (script: string) =>
+    page(
+      'Satang checkout (bench)',
+      `<script type="module" src="/${script}"></script>`,
+      `<satang-checkout merchant-id="${SANDBOX_DEFAULTS.merchantId}" publishable-key="${SANDBOX_DEFAULTS.publishableKey}" service-url="${origin()}" endpoint="/api/checkout" amount="${BENCH_AMOUNT_SATANG}" order-reference="order-${BENCH_AMOUNT_SATANG}-${crypto.randomUUID()}" locale="en"></satang-checkout>`,
+    );
+  const floorPage = (script = '/lit-floor.js') => page('Lit floor (bench)', `<script type="module" src="${script}"></script>`, '<lit-floor></lit-floor>');
+  return (req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const send = (status: number, type: string, body: string | Buffer) => {
+      // Cross-origin isolated pages get performance.now() at 5 µs rather than 100 µs.
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });
+      res.end(body);
+    };
+    if (path === '/checkout.html') return send(200, TYPES['.html']!, checkoutPage('satang.js'));
+    if (path === '/checkout-entry.html') return send(200, TYPES['.html']!, checkoutPage('satang-checkout.js'));
+    if (path === '/floor.html') return send(200, TYPES['.html']!, floorPage());
+    if (path === '/consumer.html') return send(200, TYPES['.html']!, checkoutPage('consumer/satang.js'));
+    if (path === '/consumer-floor.html') return send(200, TYPES['.html']!, floorPage('/consumer-floor/lit-floor.js'));
+    if (path === '/bench-probe.js') return send(200, TYPES['.js']!, PROBE);
+    const file = normalize(join(wwwDir, path));
+    if (!file.startsWith(wwwDir)) return send(404, 'text/plain', 'not found');
+    readFile(file).then(
+      (body) => send(200, TYPES[extname(file)] ?? 'application/octet-stream', body),
+      () => send(404, 'text/plain', 'not found'),
+    );
+  };
+}
+
 export async function startBenchStack(wwwDir: string): Promise<BenchStack> {
   const sandbox = await listenSandbox({ port: 0 });
   const handlerErrors: CheckoutLogEntry[] = [];
@@ -108,36 +143,14 @@ export async function startBenchStack(wwwDir: string): Promise<BenchStack> {
   const log: BenchStack['log'] = [];
   let origin = '';
 
-  const checkoutPage = (script: string) =>
-    page(
-      'Satang checkout (bench)',
-      `<script type="module" src="/${script}"></script>`,
-      `<satang-checkout merchant-id="${SANDBOX_DEFAULTS.merchantId}" publishable-key="${SANDBOX_DEFAULTS.publishableKey}" service-url="${origin}" endpoint="/api/checkout" amount="${BENCH_AMOUNT_SATANG}" order-reference="order-${BENCH_AMOUNT_SATANG}-${crypto.randomUUID()}" locale="en"></satang-checkout>`,
-    );
-  const floorPage = (script = '/lit-floor.js') => page('Lit floor (bench)', `<script type="module" src="${script}"></script>`, '<lit-floor></lit-floor>');
+  const pages = pageListener(wwwDir, () => origin);
 
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0]!;
     log.push({ method: req.method ?? 'GET', path: req.url ?? '/', at: performance.now() });
     if (path.startsWith('/api/checkout/')) return made.handler?.(req, res);
     if (path.startsWith('/client/')) return sandboxListener(req, res);
-    const send = (status: number, type: string, body: string | Buffer) => {
-      // Cross-origin isolated pages get performance.now() at 5 µs rather than 100 µs.
-      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });
-      res.end(body);
-    };
-    if (path === '/checkout.html') return send(200, TYPES['.html']!, checkoutPage('satang.js'));
-    if (path === '/checkout-entry.html') return send(200, TYPES['.html']!, checkoutPage('satang-checkout.js'));
-    if (path === '/floor.html') return send(200, TYPES['.html']!, floorPage());
-    if (path === '/consumer.html') return send(200, TYPES['.html']!, checkoutPage('consumer/satang.js'));
-    if (path === '/consumer-floor.html') return send(200, TYPES['.html']!, floorPage('/consumer-floor/lit-floor.js'));
-    if (path === '/bench-probe.js') return send(200, TYPES['.js']!, PROBE);
-    const file = normalize(join(wwwDir, path));
-    if (!file.startsWith(wwwDir)) return send(404, 'text/plain', 'not found');
-    readFile(file).then(
-      (body) => send(200, TYPES[extname(file)] ?? 'application/octet-stream', body),
-      () => send(404, 'text/plain', 'not found'),
-    );
+    pages(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -35,3 +35,29 @@ export function summarize(values: readonly number[]): Summary {
     mean: sorted.reduce((s, v) => s + v, 0) / (sorted.length || 1),
   };
 }
+
+/** A pseudo-random sequence in [0, 1) from a seed (mulberry32): the same interval for the same samples. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * How far the ratio of medians `median(a) / median(b)` can be trusted: a percentile bootstrap,
+ * each list resampled with replacement on its own, `resamples` times. Answers the interval holding
+ * `confidence` of the resampled ratios (e.g. 0.9: from the 5th to the 95th percentile).
+ */
+export function ratioOfMediansInterval(a: readonly number[], b: readonly number[], confidence = 0.9, resamples = 2000, seed = 1): [low: number, high: number] {
+  if (a.length === 0 || b.length === 0) return [Number.NaN, Number.NaN];
+  const random = seeded(seed);
+  const resample = (list: readonly number[]) => list.map(() => list[Math.floor(random() * list.length)]!);
+  const ratios = Array.from({ length: resamples }, () => median(resample(a)) / median(resample(b))).sort((x, y) => x - y);
+  const tail = (1 - confidence) / 2;
+  return [percentile(ratios, tail), percentile(ratios, 1 - tail)];
+}

@@ -8,7 +8,6 @@
  * lazy chunk, after its first render).
  */
 import '../core/card.js';
-import '../core/card-format.js';
 import '../core/constants.js';
 import '../core/device.js';
 import '../core/money.js';

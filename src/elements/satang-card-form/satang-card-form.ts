@@ -1,6 +1,5 @@
 import { html, LitElement, nothing, svg } from 'lit';
-import { normalizeDigits, securityCodeLength, type CardBrand } from '../../core/card.js';
-import { formatCardNumber, formatExpiry } from '../../core/card-format.js';
+import { securityCodeLength, type CardBrand } from '../../core/card.js';
 import type { CardField } from '../../core/card-rules.js';
 import type { TokenizeConfig } from '../../client/card-tokens.js';
 import { SatangChangeEvent, SatangReadyEvent } from '../events.js';
@@ -8,10 +7,9 @@ import { afterPaint, lazyModule } from '../lazy.js';
 import { LocalizeController } from '../controllers/localize-controller.js';
 import { cardMessages } from '../i18n/card.js';
 import type { Locale, MessageKey } from '../i18n/localize.js';
-import { replaceKeepingCaret } from './replace-keeping-caret.js';
 import { styles } from './satang-card-form.styles.js';
 
-/** The rules, their messages and the tokenization call: needed once digits are typed, so fetched after the first render. */
+/** The formatting, the rules, their messages and the tokenization call: needed once digits are typed, so fetched after the first render. */
 const extras = lazyModule(() => import('./card-form-extras.js'));
 /** The brands' marks, data only: the same file for every entry. */
 const brandMarks = lazyModule(() => import('../marks/card-brand-marks.js'));
@@ -147,7 +145,21 @@ export class SatangCardForm extends LitElement {
    * and `complete` need them. `tokenize()` waits for them itself.
    */
   async whenReady(): Promise<void> {
-    this.extras ??= await extras();
+    if (!this.extras) this.#useExtras(await extras());
+  }
+
+  /**
+   * The formatting and the rules are here. Whatever was typed before they came (an autofill, or a
+   * shopper quicker than the network) is formatted now, as it would have been while typed.
+   */
+  #useExtras(code: typeof import('./card-form-extras.js')): void {
+    if (this.extras) return;
+    this.extras = code;
+    for (const field of FIELDS) {
+      const input = this.#input(field);
+      if (input?.value) this.brand = code.formatInput(field, input, this.brand, false);
+    }
+    this.#syncValidity();
   }
 
   /**
@@ -186,8 +198,8 @@ export class SatangCardForm extends LitElement {
     await this.whenReady();
     if (!this.validate()) throw new Error('card details are not valid');
     if (this.#token) return this.#token;
+    const { createCardToken, parseExpiry, normalizeDigits } = await extras();
     const number = normalizeDigits(this.#value('number'));
-    const { createCardToken, parseExpiry } = await extras();
     const expiry = parseExpiry(this.#value('expiry'), new Date());
     if ('error' in expiry) throw new Error('card expiry is not valid');
     const cardTokenId = await createCardToken(
@@ -263,10 +275,7 @@ export class SatangCardForm extends LitElement {
     this.dispatchEvent(new SatangReadyEvent());
     afterPaint(() => {
       extras().then(
-        (code) => {
-          this.extras = code;
-          this.#syncValidity();
-        },
+        (code) => this.#useExtras(code),
         () => undefined, // The fields still show whether they are valid.
       );
       brandMarks().then(
@@ -283,15 +292,10 @@ export class SatangCardForm extends LitElement {
 
   #onInput(field: CardField, event: Event): void {
     const input = event.target as HTMLInputElement;
-    if (field === 'number') {
-      const { formatted, brand } = formatCardNumber(input.value);
-      replaceKeepingCaret(input, formatted);
-      this.brand = brand;
-    } else if (field === 'expiry') {
-      replaceKeepingCaret(input, formatExpiry(input.value, event instanceof InputEvent && event.inputType.startsWith('delete')));
-    } else if (field === 'cvc') {
-      replaceKeepingCaret(input, normalizeDigits(input.value).replace(/\D/g, '').slice(0, this.brand === 'UNKNOWN' ? 4 : securityCodeLength(this.brand)));
-    }
+    // Formatted as typed once the formatting is here, moments after the first render; text typed
+    // sooner is formatted as it arrives (#useExtras).
+    const deleting = event instanceof InputEvent && event.inputType.startsWith('delete');
+    if (this.extras) this.brand = this.extras.formatInput(field, input, this.brand, deleting);
     this.#token = undefined;
     this.#internals.setFormValue(null);
     // A shown error goes as soon as the field is fixed, and until then says what is wrong now (a

@@ -122,6 +122,35 @@ describe('<satang-card-form>', () => {
       }
     });
 
+    it('formats what was typed before its formatting arrived, as soon as it arrives', async () => {
+      // Mounted without waiting for the formatting and rules, which come right after the first frame.
+      const element = document.createElement('satang-card-form');
+      element.setAttribute('locale', 'en');
+      document.body.append(element);
+      await element.updateComplete;
+      expect(element.ready).toBe(false);
+      const typeRaw = (id: FieldId, text: string) => {
+        input(element, id).value = text;
+        input(element, id).dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText' }));
+      };
+      typeRaw('number', '378282246310005');
+      typeRaw('expiry', `12${YEAR}`);
+      typeRaw('cvc', '๑๒๓๔๕');
+      await element.updateComplete;
+      expect(input(element, 'number').value).toBe('378282246310005');
+
+      await element.whenReady();
+      await element.updateComplete;
+      expect(input(element, 'number').value).toBe('3782 822463 10005');
+      expect(input(element, 'expiry').value).toBe(`12/${YEAR}`);
+      // An American Express security code has four digits; Thai digits count as digits.
+      expect(input(element, 'cvc').value).toBe('1234');
+      expect(root(element).querySelector('[part="brand"]')).not.toBeNull();
+      // Then the form formats as it is typed in, as ever.
+      await type(element, 'number', '{Backspace}');
+      expect(input(element, 'number').value).toBe('3782 822463 1000');
+    });
+
     it('says nothing when the person tabs through fields they have not typed in', async () => {
       const element = await mount();
       await userEvent.click(input(element, 'number'));

@@ -229,15 +229,23 @@ test('the chosen method stands out by more than colour, in the light and dark th
     const looks = await element.evaluate((node) =>
       [...node.shadowRoot!.querySelectorAll('[part="method"]')].map((label) => {
         const style = getComputedStyle(label);
-        return { checked: label.querySelector('input')!.checked, border: style.borderTopWidth, weight: style.fontWeight, background: style.backgroundColor };
+        return {
+          checked: label.querySelector('input')!.checked,
+          ring: style.boxShadow,
+          background: style.backgroundColor,
+          weight: style.fontWeight,
+          textHeight: label.querySelector('span')!.getBoundingClientRect().height,
+        };
       }),
     );
     const chosen = looks.find((l) => l.checked)!;
     const other = looks.find((l) => !l.checked)!;
-    expect(chosen.border, theme).toBe('2px');
-    expect(other.border, theme).toBe('1px');
-    expect(Number(chosen.weight), theme).toBeGreaterThan(Number(other.weight));
+    // A thicker border, drawn inward, and a tint: not by colour alone, and nothing in the label moves.
+    expect(chosen.ring, theme).toContain('inset');
+    expect(other.ring, theme).toBe('none');
     expect(chosen.background, theme).not.toBe(other.background);
+    expect(chosen.weight, theme).toBe(other.weight);
+    expect(chosen.textHeight, theme).toBe(other.textHeight);
   }
   await page.emulateMedia({ forcedColors: 'active' });
   const outlines = await page

@@ -16,6 +16,7 @@ export const tokens = css`
     line-height: var(--satang-line-height);
   }
   :host(:not([data-satang-nested])) {
+    color-scheme: light;
     --satang-color-accent: #0b57d0;
     --satang-color-on-accent: #ffffff;
     --satang-color-text: #1b1c1f;
@@ -37,6 +38,8 @@ export const tokens = css`
     display: none;
   }
   :host([theme='dark']:not([data-satang-nested])) {
+    /* The browser's own controls (radio buttons, autofill) in the theme's colours too. */
+    color-scheme: dark;
     --satang-color-accent: #a8c7fa;
     --satang-color-on-accent: #062e6f;
     --satang-color-text: #e3e3e8;
@@ -49,6 +52,7 @@ export const tokens = css`
   }
   @media (prefers-color-scheme: dark) {
     :host([theme='auto']:not([data-satang-nested])) {
+      color-scheme: dark;
       --satang-color-accent: #a8c7fa;
       --satang-color-on-accent: #062e6f;
       --satang-color-text: #e3e3e8;

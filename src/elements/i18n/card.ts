@@ -8,8 +8,8 @@ export const cardMessages = {
     'card.expiry': 'Expiry date',
     'card.expiryHint': 'MM/YY',
     'card.cvc': 'Security code',
-    'card.cvcHint': '{n} digits on the back of the card',
-    'card.cvcHintAmex': '4 digits on the front of the card',
+    'card.cvcHint': '{n} digits on the back',
+    'card.cvcHintAmex': '4 digits on the front',
     'card.holderName': 'Name on card',
   },
   th: {

@@ -41,7 +41,8 @@ export const qrMessages = {
     'qr.alt': 'คิวอาร์โค้ดพร้อมเพย์ ยอด {amount}',
     'qr.statusRetrying': 'ขณะนี้ยังตรวจสอบการชำระเงินไม่ได้ ระบบกำลังลองใหม่ หากคุณชำระแล้ว กรุณาเปิดหน้านี้ไว้',
     'qr.statusUnavailable': 'ไม่สามารถยืนยันการชำระเงินบนหน้านี้ได้ หากคุณชำระแล้ว ร้านค้าจะยืนยันคำสั่งซื้อให้คุณ',
-    'qr.slipUpload': 'โอนเงินผ่านธนาคารแล้ว? อัปโหลดสลิป',
+    // A word joiner keeps อัปโหลด (a loanword line breaking does not know) on one line.
+    'qr.slipUpload': 'โอนเงินผ่านธนาคารแล้ว? อัป\u2060โหลดสลิป',
     'qr.slipReading': 'กำลังอ่านสลิป…',
     'qr.slipNoCode': 'ไม่พบคิวอาร์โค้ดในรูปนี้ ลองถ่ายรูปสลิปให้คมชัดขึ้น',
     'qr.slipVerifying': 'กำลังตรวจสอบสลิป…',

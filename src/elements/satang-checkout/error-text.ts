@@ -12,9 +12,13 @@ import { BANKS, WALLETS } from './payment-methods.js';
 import { PROVIDER_NAMES } from './provider-names.js';
 import type { Declined } from './payment-state.js';
 
-/** A declined payment, as the notice over the form says it: a heading, then the reason in the method's words. */
+/**
+ * A declined payment, as the notice over the form says it: a heading, then the reason in the
+ * method's words. After a card's, the form has cleared the security code: the notice says so.
+ */
 export function declineView(l: LocalizeController, declined: Declined): TemplateResult {
-  return html`<strong>${l.msg('failure.title')}</strong> ${failureText(l, declined)}`;
+  const card = declined.type === 'CARD_TOKEN' || declined.type === 'CARD_TOKEN_INSTALLMENTS';
+  return html`<strong>${l.msg('failure.title')}</strong> ${failureText(l, declined)}${card ? ` ${l.msg('failure.securityCodeAgain')}` : ''}`;
 }
 
 /** The failed charge's reason: by card, a reason per failure code; otherwise in the words of PromptPay, the wallet or the bank app. */

@@ -15,17 +15,24 @@ export const paymentStyles = css`
       align-items: center;
       gap: 10px;
       min-height: var(--satang-field-height);
-      padding: 0 12px;
+      padding: 8px 12px;
       margin: 0;
       font-weight: 500;
+      line-height: 1.4;
       background: var(--satang-color-field);
       border: 1px solid var(--satang-color-border);
       border-radius: var(--satang-radius);
       cursor: pointer;
     }
+    /* Chosen: the border thickened inward, so nothing in the box moves. */
     .option:has(input:checked) {
-      border: 2px solid var(--satang-color-accent);
+      border-color: var(--satang-color-accent);
+      box-shadow: inset 0 0 0 1px var(--satang-color-accent);
       background: color-mix(in srgb, var(--satang-color-accent) 10%, var(--satang-color-field));
+    }
+    .option:has(input:focus-visible) {
+      outline: 2px solid var(--satang-color-accent);
+      outline-offset: 2px;
     }
     .option input {
       width: 20px;
@@ -47,14 +54,16 @@ export const paymentStyles = css`
       margin: 0 0 8px;
     }
     .others {
-      display: flex;
-      flex-wrap: wrap;
+      display: grid;
+      grid-template-columns: repeat(auto-fit, minmax(min(100%, 160px), 1fr));
       gap: 8px;
     }
     .others .secondary {
       display: inline-flex;
       align-items: center;
+      justify-content: center;
       gap: 8px;
+      padding: 0 12px;
     }
     .secondary {
       min-height: var(--satang-field-height);

@@ -4,7 +4,8 @@ import { tokens } from '../shared-styles.js';
 /** The checkout's first render: the picker, the card form's place, the notice and the pay button. The rest is in `payment.styles.ts`. */
 export const styles = [
   tokens,
-  // The chosen method: a thicker accent border, a tint of the accent and bold text, so it reads in every theme (not by colour alone).
+  // The chosen method: a thicker accent border (drawn inward, so no label moves or wraps) and a tint of the accent, with
+  // the radio's dot, so it reads in every theme (not by colour alone). A busy pay button keeps its colours: it says "Processing".
   css`
     .container,.form{display:grid;gap:calc(var(--satang-space) * 1.5)}
     .container{background:var(--satang-color-surface)}
@@ -12,7 +13,8 @@ export const styles = [
     legend{font-weight:600;margin-block-end:8px;padding:0}
     .methods{display:grid;gap:8px;grid-template-columns:repeat(auto-fit,minmax(min(100%,192px),1fr))}
     .method{display:flex;align-items:center;gap:8px;min-height:var(--satang-field-height);padding:0 10px;margin:0;font-weight:500;line-height:1.3;background:var(--satang-color-field);border:1px solid var(--satang-color-border);border-radius:var(--satang-radius);cursor:pointer}
-    .method:has(input:checked){border:2px solid var(--satang-color-accent);background:color-mix(in srgb,var(--satang-color-accent) 14%,var(--satang-color-field));font-weight:700}
+    .method:has(input:checked){border-color:var(--satang-color-accent);box-shadow:inset 0 0 0 1px var(--satang-color-accent);background:color-mix(in srgb,var(--satang-color-accent) 14%,var(--satang-color-field))}
+    .method:has(input:focus-visible){outline:2px solid var(--satang-color-accent);outline-offset:2px}
     .method input{width:20px;min-height:20px;margin:0;flex:none;accent-color:var(--satang-color-accent)}
     .mark{width:24px;height:24px;flex:none}
     .glyph{fill:none;stroke:currentColor;stroke-width:1.8;stroke-linejoin:round;stroke-linecap:round}
@@ -23,6 +25,7 @@ export const styles = [
     .message:focus{outline:2px solid var(--satang-color-error);outline-offset:2px}
     .pay{min-height:var(--satang-field-height);border-radius:var(--satang-radius);font-weight:700;border:0;background:var(--satang-color-accent);color:var(--satang-color-on-accent);font-size:1.0625em}
     .pay:disabled{opacity:0.55;cursor:not-allowed}
+    .pay[aria-busy=true]{opacity:1;cursor:progress}
     .config-error{padding:12px;border:2px dashed var(--satang-color-error);color:var(--satang-color-error);border-radius:var(--satang-radius)}
     @media (forced-colors:active){.method:has(input:checked){outline:3px solid Highlight;outline-offset:2px}
     .pay{border:2px solid ButtonText}

@@ -369,7 +369,7 @@ export class SatangCheckout extends LitElement {
           </label>`,
         )}
       </fieldset>
-      ${bankLeftOut && this.panelCode ? html`<p part="method-note" class="notice note">${l.msg('bank.onComputer')}</p>` : nothing}
+      ${bankLeftOut && this.panelCode && this.group !== 'QR_PROMPT_PAY' ? html`<p part="method-note" class="notice note">${l.msg('bank.onComputer')}</p>` : nothing}
       ${noticeText
         ? html`<div part="message" class="message" role="alert" tabindex="-1">${noticeText}</div>`
         : nothing}
@@ -386,7 +386,8 @@ export class SatangCheckout extends LitElement {
    */
   #cardForm(): TemplateResult | typeof nothing {
     if (!this.#types.some(isCardType)) return nothing;
-    return cardFormView(this.#localize.locale, this.theme, isCardGroup(this.group), this.#payment.state === 'submitting', () => this.#payment.newAttempt());
+    // Not shown while the order is too small for installments: nothing can be paid with it then.
+    return cardFormView(this.#localize.locale, this.theme, isCardGroup(this.group) && !this.#noPlan, this.#payment.state === 'submitting', () => this.#payment.newAttempt());
   }
 
   /** The chosen method's own panel, under the card form; fetched after the first render. */

@@ -386,7 +386,7 @@ describe('<satang-card-form>', () => {
     it('takes three digits for a Visa card', async () => {
       const element = await mount();
       await type(element, 'number', VISA);
-      expect(hintOf(element, 'cvc')).toBe('3 digits on the back of the card');
+      expect(hintOf(element, 'cvc')).toBe('3 digits on the back');
       await type(element, 'cvc', '1234');
       expect(input(element, 'cvc').value).toBe('123');
     });
@@ -394,7 +394,7 @@ describe('<satang-card-form>', () => {
     it('takes four digits for an Amex card, and asks for the fourth', async () => {
       const element = await mount();
       await type(element, 'number', AMEX);
-      expect(hintOf(element, 'cvc')).toBe('4 digits on the front of the card');
+      expect(hintOf(element, 'cvc')).toBe('4 digits on the front');
       await type(element, 'cvc', '123');
       await tab(element);
       expect(errorOf(element, 'cvc')).toBe('The security code has 4 digits.');

@@ -153,6 +153,7 @@ describe('<satang-checkout>', () => {
       const message = root(element).querySelector<HTMLElement>('[part="message"]')!;
       expect(message.textContent).toContain('Payment not completed');
       expect(message.textContent).toContain('insufficient funds. Try another card, or pay with PromptPay');
+      expect(message.textContent).toContain('To pay with this card again, enter its security code.');
       await vi.waitFor(() => expect(root(element).activeElement).toBe(message));
       // Above the form, which stays as it was: only the security code is to be typed again.
       expect(message.compareDocumentPosition(cardForm(element)) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
@@ -344,6 +345,10 @@ describe('<satang-checkout>', () => {
       const methods = [...root(element).querySelectorAll('[part="method"]')].map((m) => m.textContent.trim());
       expect(methods).toEqual(['Card', 'Installments', 'PromptPay QR', 'E-wallet']);
       expect(root(element).querySelector('[part="method-note"]')!.textContent).toContain('choose PromptPay QR and scan it with the app');
+      // Once PromptPay is chosen, the panel itself says to scan with a banking app: the note would say it twice.
+      await userEvent.click([...root(element).querySelectorAll<HTMLElement>('[part="method"]')].find((m) => m.textContent.includes('PromptPay'))!);
+      await element.updateComplete;
+      expect(root(element).querySelector('[part="method-note"]')).toBeNull();
     });
 
     it('lists the wallets to choose from', async () => {
@@ -378,12 +383,18 @@ describe('<satang-checkout>', () => {
       const element = await mount({ methods: 'installments,card,promptpay' }, 100_000);
       expect(root(element).querySelector('[part="notice"]')!.textContent).toContain('Installments start at ฿3,000.00, and this order is ฿1,000.00');
       expect(payButton(element).disabled).toBe(true);
+      // No card form to fill in for nothing.
+      expect(root(element).querySelector('satang-card-form')!.hidden).toBe(true);
       const others = [...root(element).querySelectorAll<HTMLButtonElement>('[part="other-method"]')];
       expect(others.map((b) => b.textContent.trim())).toEqual(['Card', 'PromptPay QR']);
       await userEvent.click(others[1]!);
       await element.updateComplete;
       expect(root(element).querySelector<HTMLInputElement>('input[name="method"]:checked')!.parentElement!.textContent).toContain('PromptPay QR');
       expect(payButton(element).disabled).toBe(false);
+      // Card (the second choice) shows the form again.
+      await userEvent.click(root(element).querySelectorAll<HTMLInputElement>('input[name="method"]')[1]!);
+      await element.updateComplete;
+      expect(root(element).querySelector('satang-card-form')!.hidden).toBe(false);
     });
   });
 

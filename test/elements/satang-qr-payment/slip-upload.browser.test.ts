@@ -369,7 +369,7 @@ describe('<satang-qr-payment> with a bank transfer slip', () => {
 
     it('speaks Thai with locale="th"', async () => {
       const element = await mount(await qrCharge(), { locale: 'th' });
-      expect(slipInput(element)!.labels?.[0]?.textContent.trim()).toBe('โอนเงินผ่านธนาคารแล้ว? อัปโหลดสลิป');
+      expect(slipInput(element)!.labels?.[0]?.textContent.trim()).toBe('โอนเงินผ่านธนาคารแล้ว? อัป\u2060โหลดสลิป');
       await userEvent.upload(slipInput(element)!, await pictureWithoutQr());
       await vi.waitFor(() => expect(part(element, 'slip-status')?.textContent).toBe('ไม่พบคิวอาร์โค้ดในรูปนี้ ลองถ่ายรูปสลิปให้คมชัดขึ้น'), { timeout: 10_000 });
     });

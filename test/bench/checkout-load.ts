@@ -5,6 +5,7 @@ import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_STATUS_TOKEN_HEADER, LIST_MAX_LIM
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
 import { LOAD_BASE_PATH, startLoadSandbox, startLoadShop, type LoadShopOptions, type MemorySample, type ShopStats } from './load-stack.js';
 import { summarize, type Summary } from './stats.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 /**
  * Many shoppers checking out at once, through the shop's checkout handler to the sandbox, on real
@@ -224,17 +225,6 @@ export interface LoadRun {
 
 class LoadError extends Error {}
 
-/** mulberry32: a small seeded generator, so the mix of a run is the same every time. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pickKind(r: number): ShopperKind {
   let edge = 0;
@@ -463,7 +453,7 @@ class Driver {
 export async function runCheckoutLoad(stack: LoadStack, options: LoadOptions): Promise<LoadRun> {
   const waitSeconds = options.waitSeconds ?? LOAD_WAIT_SECONDS;
   const driver = new Driver(stack, { target: options.target, waitSeconds });
-  const next = random(options.seed ?? 20_261_121);
+  const next = seededRandom(options.seed ?? 20_261_121);
   const records: CheckoutRecord[] = [];
   const shopSamples: MemorySample[] = [];
   const shopHeapGc: MemorySample[] = [await stack.sampleShop(true)];

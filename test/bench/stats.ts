@@ -1,3 +1,5 @@
+import { seededRandom } from '../support/seeded-random.js';
+
 /** Order statistics of a list of samples (ms, bytes, whatever the caller measured). */
 export interface Summary {
   n: number;
@@ -36,17 +38,6 @@ export function summarize(values: readonly number[]): Summary {
   };
 }
 
-/** A pseudo-random sequence in [0, 1) from a seed (mulberry32): the same interval for the same samples. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * How far the ratio of medians `median(a) / median(b)` can be trusted: a percentile bootstrap,
@@ -55,7 +46,7 @@ function seeded(seed: number): () => number {
  */
 export function ratioOfMediansInterval(a: readonly number[], b: readonly number[], confidence = 0.9, resamples = 2000, seed = 1): [low: number, high: number] {
   if (a.length === 0 || b.length === 0) return [Number.NaN, Number.NaN];
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const resample = (list: readonly number[]) => list.map(() => list[Math.floor(random() * list.length)]!);
   const ratios = Array.from({ length: resamples }, () => median(resample(a)) / median(resample(b))).sort((x, y) => x - y);
   const tail = (1 - confidence) / 2;

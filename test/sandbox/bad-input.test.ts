@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SERVICE_HEADERS } from '../../src/core/constants.js';
 import { SERVICE_ERROR_STATUS, type ServiceErrorCode } from '../../src/core/service-error.js';
 import { SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_PAGES_PATH, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { seededRandom } from '../support/seeded-random.js';
 import {
   API_AUTH,
   basic,
@@ -966,21 +967,11 @@ describe('hosted pages under /sandbox/pages/', () => {
 // ---------------------------------------------------------------------------------------------
 // A generated sweep of requests mixing methods, paths, headers and bodies.
 
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 class Dice {
   readonly #next: () => number;
   constructor(seed: number) {
-    this.#next = mulberry32(seed);
+    this.#next = seededRandom(seed);
   }
   float(): number {
     return this.#next();

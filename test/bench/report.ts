@@ -97,9 +97,10 @@ export function goalsOf(r: BenchResults): Goal[] {
   }));
   goals.push({
     name: `First render vs bare Lit, both as a bundler ships them (\`import 'satang'\` through esbuild; navigation start -> ready, median of ${r.firstRender.runs})`,
-    target: `<= ${x(FIRST_RENDER_RATIO_GOAL)}`,
+    // Met only when the run shows it: the whole 90% interval of the ratio at or under the goal.
+    target: `<= ${x(FIRST_RENDER_RATIO_GOAL)}, the ratio's 90% interval included`,
     measured: `${x(r.firstRender.consumerReadyRatio)} (${ms(r.firstRender.consumerReady.median, 1)} vs ${ms(r.firstRender.consumerFloorReady.median, 1)}; 90% interval ${interval(r.firstRender.consumerReadyRatioInterval)}); script tag satang.js ${x(r.firstRender.readyRatio)}`,
-    met: r.firstRender.consumerReadyRatio <= FIRST_RENDER_RATIO_GOAL,
+    met: r.firstRender.consumerReadyRatioInterval[1] <= FIRST_RENDER_RATIO_GOAL,
   });
   const rt = r.roundTrips;
   goals.push({

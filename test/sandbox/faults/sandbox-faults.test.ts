@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ServiceErrorBodySchema } from '../../../src/core/service-error.js';
 import { listenSandbox, REPLAYED_HEADER, type RunningSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { SANDBOX_FAULT_KINDS, type SandboxFaultInput } from '../../../src/sandbox/faults/fault-rules.js';
@@ -290,9 +290,14 @@ describe('a fault rule on a socket', () => {
   it('a hanging answer ends when the caller gives up, and the sandbox still serves', async () => {
     running = await listenSandbox({ port: 0 });
     ({ sandbox } = running);
-    sandbox.faults.add({ path: '/api/v1/charges', kind: 'timeout' });
-    const error = await fetch(chargeRequest(running.url, 'a', AbortSignal.timeout(50))).then(() => undefined, (e: unknown) => e);
-    expect((error as Error).name).toBe('TimeoutError');
+    const { faultId } = sandbox.faults.add({ path: '/api/v1/charges', kind: 'timeout' });
+    // The caller gives up once the sandbox holds its request (a fixed delay could end before the
+    // request arrives on a busy machine, and leave the rule for the next one).
+    const caller = new AbortController();
+    const answer = fetch(chargeRequest(running.url, 'a', caller.signal)).then(() => undefined, (e: unknown) => e);
+    await vi.waitFor(() => expect(sandbox.faults.get(faultId)!.hits).toHaveLength(1), { timeout: 5_000 });
+    caller.abort();
+    expect(((await answer) as Error).name).toBe('AbortError');
     expect((await fetch(chargeRequest(running.url, 'a'))).status).toBe(201);
   });
 });

@@ -5,10 +5,11 @@
  */
 import { html, type TemplateResult } from 'lit';
 import type { CheckoutClientError } from '../../client/client-error.js';
+import type { CheckoutPaymentMethodType } from '../../core/schemas/checkout.js';
 import { failureMessageKey } from '../../core/failure.js';
 import type { LocalizeController } from '../controllers/localize-controller.js';
 import type { MessageKey } from '../i18n/localize.js';
-import { BANKS, WALLETS } from './payment-methods.js';
+import { BANKS, isCardType, WALLETS } from './payment-methods.js';
 import { PROVIDER_NAMES } from './provider-names.js';
 import type { Declined } from './payment-state.js';
 
@@ -17,7 +18,7 @@ import type { Declined } from './payment-state.js';
  * method's words. After a card's, the form has cleared the security code: the notice says so.
  */
 export function declineView(l: LocalizeController, declined: Declined): TemplateResult {
-  const card = declined.type === 'CARD_TOKEN' || declined.type === 'CARD_TOKEN_INSTALLMENTS';
+  const card = isCardType(declined.type as CheckoutPaymentMethodType);
   return html`<strong>${l.msg('failure.title')}</strong> ${failureText(l, declined)}${card ? ` ${l.msg('failure.securityCodeAgain')}` : ''}`;
 }
 

@@ -97,5 +97,10 @@ export const LIST_MAX_LIMIT = 100;
 export const CHECKOUT_IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** Header that carries the status token to `GET /charges/{id}/status` (or `?token=`). */
 export const CHECKOUT_STATUS_TOKEN_HEADER = 'X-Satang-Status-Token';
+/**
+ * Header that carries the order token to `GET /orders/{orderReference}/state`: signed by the
+ * merchant's server for one order (`handler.orderToken(orderReference)`), rendered into the page.
+ */
+export const CHECKOUT_ORDER_TOKEN_HEADER = 'X-Satang-Order-Token';
 /** Longest a status request may wait for a change, in seconds. */
 export const CHECKOUT_MAX_WAIT_SECONDS = 30;

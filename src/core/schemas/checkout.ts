@@ -11,7 +11,7 @@ import { QR_SLIP_RAW_MAX_LENGTH, QR_SLIP_VERIFICATION_RESULTS } from './qr-slip.
  */
 
 // The protocol's header names live in constants.ts, which the browser imports without zod.
-export { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_MAX_WAIT_SECONDS, CHECKOUT_STATUS_TOKEN_HEADER } from '../constants.js';
+export { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_MAX_WAIT_SECONDS, CHECKOUT_ORDER_TOKEN_HEADER, CHECKOUT_STATUS_TOKEN_HEADER } from '../constants.js';
 
 /** Methods a shopper can pay with through the proxy. */
 export const CHECKOUT_PAYMENT_METHOD_TYPES = [
@@ -105,8 +105,54 @@ export const CheckoutStatusResponseSchema = z.looseObject({
    * it is not SUCCEEDED, and for a payment the handler did not start.
    */
   outcome: z.optional(z.string()),
+  /**
+   * `paid` while this payment is PENDING but its order was paid by another payment meanwhile (a
+   * card in another tab, say): the shopper has nothing left to pay here. Should this payment go
+   * through all the same, it is refunded.
+   */
+  order: z.optional(z.literal('paid')),
 });
 export type CheckoutStatusResponse = z.infer<typeof CheckoutStatusResponseSchema>;
+
+/**
+ * Where an order stands, as the merchant's server knows it (`GET {endpoint}/orders/{orderReference}/state`,
+ * for the holder of the order's token):
+ * - `open`: nothing is being paid; the shopper may pay;
+ * - `paying`: a payment of the order may be going through: `payment` says which, with what the
+ *   shopper does next (its QR code, its redirect) and a status token to follow it; without
+ *   `payment`, it is being created right now (ask again in a moment);
+ * - `paid`: the order is paid (or, with the authorize intent, authorized) by `paidBy`;
+ * - `refunded`: it was paid, and that payment was refunded since: nothing is left to pay or to do.
+ */
+export const CHECKOUT_ORDER_STATES = ['open', 'paying', 'paid', 'refunded'] as const;
+export type CheckoutOrderState = (typeof CHECKOUT_ORDER_STATES)[number];
+
+/** The payment of an order that may be going through, as the order's state hands it to the holder of the order token. */
+export const CheckoutOrderPaymentSchema = z.looseObject({
+  chargeId: z.string(),
+  /** The method it is paid with (`CARD_TOKEN`, `QR_PROMPT_PAY`, `TRUE_MONEY`…). */
+  paymentMethodType: z.string(),
+  intent: z.optional(z.enum(CHECKOUT_INTENTS)),
+  actionRequired: ActionRequiredSchema,
+  redirect: z.optional(z.nullable(RedirectSchema)),
+  encodedImage: z.optional(z.nullable(EncodedImageSchema)),
+  /** Follows this payment, as the one handed to the page that created it. */
+  statusToken: z.string(),
+});
+export type CheckoutOrderPayment = z.infer<typeof CheckoutOrderPaymentSchema>;
+
+/** The answer of `GET {endpoint}/orders/{orderReference}/state`. */
+export const CheckoutOrderStateResponseSchema = z.looseObject({
+  orderReference: z.string(),
+  state: z.enum(CHECKOUT_ORDER_STATES),
+  /** With `paying`: the payment under way, when it has been created. */
+  payment: z.optional(CheckoutOrderPaymentSchema),
+  /** With `paid` and `refunded`: the payment that paid the order. */
+  paidBy: z.optional(z.string()),
+  /** With `paid`: `paid`, or `authorized` for the authorize intent. */
+  outcome: z.optional(z.string()),
+});
+export type CheckoutOrderStateResponse = z.infer<typeof CheckoutOrderStateResponseSchema>;
 
 /**
  * The body of `POST {endpoint}/charges/{id}/slip`: the text of the QR code printed on the
@@ -169,6 +215,8 @@ export const CHECKOUT_ERROR_CODES = [
   'INTENT_MISMATCH',
   'ORDER_NOT_FOUND',
   'INVALID_STATUS_TOKEN',
+  'INVALID_ORDER_TOKEN',
+  'ORDER_TOKEN_EXPIRED',
   'STATUS_TOKEN_EXPIRED',
   'AMOUNT_CHANGED',
   'PAYMENT_IN_PROGRESS',

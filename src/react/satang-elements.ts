@@ -80,6 +80,11 @@ export interface SatangCheckoutProperties {
   currency: SatangCurrency;
   /** The merchant's order reference the server prices. */
   orderReference: string;
+  /**
+   * The order's token from the merchant's server (`handler.orderToken(orderReference)`): with it the
+   * checkout shows the order as the server knows it (paid, or a payment under way) in any tab.
+   */
+  orderToken: string;
   /** The methods, in the order to show them; all of them by default. */
   methods: SatangMethods;
   /** th or en; by default the page's language. */
@@ -134,6 +139,7 @@ export const CHECKOUT_ATTRIBUTES = {
   amount: 'amount',
   currency: 'currency',
   orderReference: 'order-reference',
+  orderToken: 'order-token',
   methods: 'methods',
   locale: 'locale',
   returnUrl: 'return-url',

@@ -126,6 +126,7 @@ export class SatangCheckout extends LitElement {
     amount: { type: Number },
     currency: {},
     orderReference: { attribute: 'order-reference' },
+    orderToken: { attribute: 'order-token' },
     methods: {},
     locale: {},
     returnUrl: { attribute: 'return-url' },
@@ -156,6 +157,14 @@ export class SatangCheckout extends LitElement {
   currency = CURRENCY_THB;
   /** The merchant's order reference the server prices. */
   orderReference = '';
+  /**
+   * The order's token, signed by the merchant's server for this order (`handler.orderToken(orderReference)`
+   * in `satang/server`) and rendered into the page. With it, the checkout asks the server where the
+   * order stands whenever it starts or resumes (after its first render): a paid order shows paid,
+   * and a payment under way (a QR code, a bank or 3-D Secure page) is picked up, in any tab or
+   * device. Without it, only what this tab kept is picked up.
+   */
+  orderToken = '';
   /** Methods in the order to show them: card, installments, promptpay, ewallet, mobile-banking, or single services (truemoney, kplus…). */
   methods = DEFAULT_METHODS;
   /** th or en; by default the page's language. */

@@ -2,16 +2,17 @@
  * `satang/server`: what a merchant runs on its server. The checkout handler the widget talks to,
  * a typed client of the whole service API, webhook verification, and a Node adapter.
  */
-export { createCheckoutHandler } from './checkout/create-checkout-handler.js';
+export { createCheckoutHandler, type CheckoutHandler } from './checkout/create-checkout-handler.js';
 export { CheckoutError } from './checkout/checkout-error.js';
 export { findCardData } from './checkout/find-card-data.js';
 export type { CheckoutHandlerOptions, CheckoutLogEntry, ResolvedOrder, ResolveOrderPurpose } from './checkout/checkout-options.js';
-export { ORDER_RECORD_TTL_MS, STATUS_CACHE_TTL_MS, WEBHOOK_MAX_BODY_BYTES } from './checkout/checkout-options.js';
+export { ORDER_RECORD_TTL_MS, ORDER_TOKEN_TTL_MS, STATUS_CACHE_TTL_MS, WEBHOOK_MAX_BODY_BYTES } from './checkout/checkout-options.js';
 export type { OrderEvent, OrderEventType } from './checkout/order-events.js';
 export { ATTEMPT_CREATE_TTL_MS, ATTEMPT_OPEN_TTL_MS } from './checkout/order-attempts.js';
 export { CheckoutStoreError, MemoryCheckoutStore, type CheckoutStore } from './checkout/checkout-store.js';
 export { CLIENT_ADDRESS_HEADER } from '../node/client-address.js';
 export { StatusTokens, type StatusTokenKind } from './checkout/status-tokens.js';
+export { OrderTokens, ORDER_REFERENCE_MAX_LENGTH, type OrderTokenCheck, type OrderTokensOptions } from './checkout/order-tokens.js';
 export { ServiceClient, type ServiceClientOptions } from './service/service-client.js';
 export { captureAuthorization, cancelAuthorization, type CaptureOptions, type CardAuthorizationsApi } from './service/card-authorizations.js';
 export { type ChargeListQuery, type ChargesApi } from './service/charges.js';

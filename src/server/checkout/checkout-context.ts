@@ -9,6 +9,7 @@ import { WebhookLedger } from '../webhooks/webhook-ledger.js';
 import { MIN_STATUS_POLL_INTERVAL_MS, WEBHOOK_DEDUPE_TTL_MS, type CheckoutHandlerOptions, type CheckoutLogEntry } from './checkout-options.js';
 import { MemoryCheckoutStore, type CheckoutStore } from './checkout-store.js';
 import { checkTrustProxy } from './client-identity.js';
+import { OrderTokens } from './order-tokens.js';
 import { RateLimiter } from './rate-limiter.js';
 import { StatusTokens } from './status-tokens.js';
 import type { StatusWatch } from './status-watch.js';
@@ -18,6 +19,8 @@ export interface CheckoutContext {
   readonly options: CheckoutHandlerOptions;
   readonly client: ServiceClient;
   readonly tokens: StatusTokens;
+  /** Order tokens, signed with the status tokens' secret. */
+  readonly orderTokens: OrderTokens;
   readonly store: CheckoutStore;
   readonly limiter: RateLimiter;
   readonly webhooks: WebhookLedger;
@@ -61,16 +64,15 @@ export function createCheckoutContext(options: CheckoutHandlerOptions): Checkout
   if (!secret || secret.length < 16) {
     throw new ConfigurationError('set statusTokenSecret (at least 16 characters); it can only be derived from service.apiKey when the handler builds its own client');
   }
-  const ttlMs = options.statusTokenTtlMs;
-  if (ttlMs !== undefined && (!Number.isSafeInteger(ttlMs) || ttlMs <= 0)) {
-    throw new ConfigurationError(`statusTokenTtlMs must be a positive whole number of milliseconds, e.g. 3600000 for an hour (got ${String(ttlMs)})`);
-  }
+  const ttlMs = checkTtlMs('statusTokenTtlMs', options.statusTokenTtlMs, '3600000 for an hour');
+  const orderTtlMs = checkTtlMs('orderTokenTtlMs', options.orderTokenTtlMs, '86400000 for a day');
   const pollMs = options.statusPollIntervalMs;
   if (pollMs !== undefined && (!Number.isSafeInteger(pollMs) || pollMs < MIN_STATUS_POLL_INTERVAL_MS)) {
     // 0 would poll the payment in a loop for as long as a shopper waits.
     throw new ConfigurationError(`statusPollIntervalMs must be a whole number of milliseconds, at least ${MIN_STATUS_POLL_INTERVAL_MS} (got ${String(pollMs)})`);
   }
   const tokens = new StatusTokens(secret, { ttlMs });
+  const orderTokens = new OrderTokens(secret, { ttlMs: orderTtlMs });
   checkTrustProxy(options.trustProxy ?? false);
   if (options.webhookKeyBase64 !== undefined) decodeWebhookKey(options.webhookKeyBase64);
   const store = options.store ?? new MemoryCheckoutStore();
@@ -91,6 +93,7 @@ export function createCheckoutContext(options: CheckoutHandlerOptions): Checkout
     options,
     client,
     tokens,
+    orderTokens,
     store,
     limiter: new RateLimiter(store, options),
     webhooks: new WebhookLedger(store, WEBHOOK_DEDUPE_TTL_MS),
@@ -127,6 +130,14 @@ function serviceClientOf(options: CheckoutHandlerOptions): ServiceClient {
     throw new ConfigurationError(`headerPrefix "${headerPrefix}" differs from service.headerPrefix "${own}": set one of them`);
   }
   return new ServiceClient(headerPrefix === undefined ? service : { ...service, headerPrefix });
+}
+
+/** A token lifetime option as given; a {@link ConfigurationError} unless it is a positive whole number of milliseconds. */
+function checkTtlMs(option: string, ttlMs: number | undefined, example: string): number | undefined {
+  if (ttlMs !== undefined && (!Number.isSafeInteger(ttlMs) || ttlMs <= 0)) {
+    throw new ConfigurationError(`${option} must be a positive whole number of milliseconds, e.g. ${example} (got ${String(ttlMs)})`);
+  }
+  return ttlMs;
 }
 
 function originOf(value: string, option: string): string {

@@ -94,6 +94,14 @@ export interface CheckoutHandlerOptions {
    */
   statusTokenTtlMs?: number;
   /**
+   * How long an order token (`handler.orderToken(orderReference)`, rendered into the page so it
+   * can read its order's state) is accepted, in ms; {@link ORDER_TOKEN_TTL_MS} by default. Signed
+   * with the status tokens' secret. A page older than that is answered
+   * `403 ORDER_TOKEN_EXPIRED` and asked to reload, which renders a fresh token. It applies to
+   * tokens signed from then on.
+   */
+  orderTokenTtlMs?: number;
+  /**
    * base64 webhook key of the service; without it `POST /webhooks` answers 404. A delivery is
    * read only up to {@link WEBHOOK_MAX_BODY_BYTES} (413 past it) and accepted only when its
    * signature (HMAC-SHA256 of the raw body bytes, no timestamp or nonce) verifies with this key
@@ -223,3 +231,8 @@ export const WEBHOOK_DEDUPE_TTL_MS = 3 * 24 * 60 * 60 * 1000;
 export const STATUS_TOKEN_TTL_MS = 60 * 60 * 1000;
 /** How long a final status learnt from a webhook or a read is kept. */
 export const STATUS_CACHE_TTL_MS = 60 * 60 * 1000;
+/**
+ * Default of `orderTokenTtlMs`: a day, longer than a shopper keeps a checkout page open, and as
+ * long as an open attempt holds its order (`ATTEMPT_OPEN_TTL_MS`).
+ */
+export const ORDER_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,12 +1,32 @@
 import { CALL_HANDLER, type CallHandler, type HttpAnswer, type HttpCall } from '../../core/http-call.js';
-import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_STATUS_TOKEN_HEADER } from '../../core/schemas/checkout.js';
+import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_ORDER_TOKEN_HEADER, CHECKOUT_STATUS_TOKEN_HEADER } from '../../core/schemas/checkout.js';
 import { createCheckoutContext, type CheckoutContext } from './checkout-context.js';
 import { CheckoutError } from './checkout-error.js';
 import { callOfRequest, responseOf } from './fetch-call.js';
 import type { CheckoutHandlerOptions, CheckoutLogEntry } from './checkout-options.js';
 import { CHECKOUT_ROUTES } from './routes.js';
 
-const ALLOWED_REQUEST_HEADERS = ['content-type', CHECKOUT_IDEMPOTENCY_HEADER.toLowerCase(), CHECKOUT_STATUS_TOKEN_HEADER.toLowerCase()].join(', ');
+const ALLOWED_REQUEST_HEADERS = ['content-type', CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_STATUS_TOKEN_HEADER, CHECKOUT_ORDER_TOKEN_HEADER]
+  .map((name) => name.toLowerCase())
+  .join(', ');
+
+/**
+ * The checkout handler: a Fetch handler (`(Request) => Promise<Response>`) to mount at `basePath`,
+ * and what the merchant's own pages need of it.
+ */
+export type CheckoutHandler = ((request: Request) => Promise<Response>) & {
+  /**
+   * The order token of the order a checkout page shows (its `orderReference`, as the page gives it
+   * to `<satang-checkout order-reference>`): render it into the page as
+   * `<satang-checkout order-token="…">`, so the page can read where its order stands
+   * (`GET {basePath}/orders/{orderReference}/state`) when it loads, and every tab of the order
+   * agrees. Sign it when rendering the page; it is accepted for `orderTokenTtlMs` (a day by
+   * default) by every instance sharing the status token secret. Rejects with a RangeError for an
+   * empty reference or one longer than 255 characters.
+   */
+  orderToken(orderReference: string): Promise<string>;
+};
+
 
 /**
  * The merchant's checkout endpoint as one `(Request) => Promise<Response>`: the only thing the
@@ -18,15 +38,19 @@ const ALLOWED_REQUEST_HEADERS = ['content-type', CHECKOUT_IDEMPOTENCY_HEADER.toL
  *   status token, held up to N seconds while it is PENDING.
  * - `POST {basePath}/charges/{chargeId}/slip`: the QR text of the shopper's bank transfer slip,
  *   for the holder of the charge's status token; the service checks it and the charge succeeds.
+ * - `GET {basePath}/orders/{orderReference}/state`: where the order stands (open, paying, paid,
+ *   refunded), for the holder of its order token (`handler.orderToken(orderReference)`).
  * - `POST {basePath}/webhooks`: the service's signed webhooks.
  *
  * The routes are the table in `./routes.ts`, one file per route. Throws a
  * {@link ConfigurationError} at once when an option is missing or wrong.
  */
-export function createCheckoutHandler(options: CheckoutHandlerOptions): (request: Request) => Promise<Response> {
+export function createCheckoutHandler(options: CheckoutHandlerOptions): CheckoutHandler {
   const context = createCheckoutContext(options);
   const handleCall: CallHandler = (call) => answer(context, call);
-  const handler = async (request: Request) => responseOf(await handleCall(callOfRequest(request)));
+  const handler: CheckoutHandler = Object.assign(async (request: Request) => responseOf(await handleCall(callOfRequest(request))), {
+    orderToken: (orderReference: string) => context.orderTokens.sign(orderReference),
+  });
   // The way in for `toNodeListener`, which then builds no Fetch objects for a node:http request.
   Object.defineProperty(handler, CALL_HANDLER, { value: handleCall });
   return handler;
@@ -85,8 +109,9 @@ function route(context: CheckoutContext, call: HttpCall, entry: CheckoutLogEntry
     case 'method-not-allowed':
       throw new CheckoutError(405, 'METHOD_NOT_ALLOWED', `Use ${match.allowed.join(' or ')} here.`, { headers: { allow: match.allowed.join(', ') } });
     case 'malformed':
-      // The only parameters are payment ids, each guarded by its status token: an id that is not
-      // even valid percent-encoding was never given one.
+      // Every parameter is guarded by a token (a payment id by its status token, an order by its
+      // order token): one that is not even valid percent-encoding was never given one.
+      if (match.parameter === 'orderReference') throw new CheckoutError(403, 'INVALID_ORDER_TOKEN', 'This order cannot be looked up from here.');
       throw new CheckoutError(403, 'INVALID_STATUS_TOKEN', 'This payment cannot be looked up from here.');
     case 'not-found':
       throw new CheckoutError(404, 'NOT_FOUND', 'No such checkout endpoint.');

@@ -1,5 +1,4 @@
-import { base64Decode } from '../../core/base64.js';
-import { base64Url } from './base64-url.js';
+import { base64Url, base64UrlDecode } from './base64-url.js';
 import { STATUS_TOKEN_TTL_MS } from './checkout-options.js';
 import { HmacSha256 } from './hashing.js';
 
@@ -65,9 +64,7 @@ export class StatusTokens {
    * RangeError when `ttlMs` is not a positive whole number of milliseconds.
    */
   constructor(secret: string, options: StatusTokensOptions = {}) {
-    const ttlMs = options.ttlMs ?? STATUS_TOKEN_TTL_MS;
-    if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw new RangeError(`ttlMs must be a positive whole number of milliseconds (got ${ttlMs})`);
-    this.#ttlMs = ttlMs;
+    this.#ttlMs = tokenTtlMs(options.ttlMs, STATUS_TOKEN_TTL_MS);
     this.#now = options.now ?? (() => Date.now());
     this.#key = new HmacSha256(secret);
   }
@@ -129,16 +126,20 @@ export class StatusTokens {
   }
 }
 
+/**
+ * A token's lifetime as given, else `fallback`. Throws a RangeError when it is not a positive
+ * whole number of milliseconds (shared by status and order tokens).
+ */
+export function tokenTtlMs(ttlMs: number | undefined, fallback: number): number {
+  const value = ttlMs ?? fallback;
+  if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`ttlMs must be a positive whole number of milliseconds (got ${value})`);
+  return value;
+}
+
 const INVALID: StatusTokenCheck = Object.freeze({ ok: false, reason: 'invalid' });
 const EXPIRED: StatusTokenCheck = Object.freeze({ ok: false, reason: 'expired' });
 
 /** What the MAC covers: each field as the token carries it, so no two tokens sign the same text. */
 function signedText(id: string, kind: StatusTokenKind, encodedReference: string, expiry: string): Uint8Array<ArrayBuffer> {
   return encoder.encode(JSON.stringify([STATUS_TOKEN_CONTEXT, kind, id, encodedReference, expiry]));
-}
-
-/** Strict: a base64url text with leftover bits (another spelling of the same bytes) throws. */
-function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> {
-  const standard = text.replace(/-/g, '+').replace(/_/g, '/');
-  return base64Decode(standard + '='.repeat((4 - (standard.length % 4)) % 4));
 }

@@ -5,6 +5,7 @@ import { CheckoutError } from './checkout-error.js';
 import { STATUS_FALLBACK_POLL_MS, STATUS_POLL_INTERVAL_MS } from './checkout-options.js';
 import { requireStatusToken } from './checkout-request.js';
 import { jsonAnswer } from './json-response.js';
+import { payerOf } from './settle-payment.js';
 import { readStatus } from './status-cache.js';
 import { watchStatus } from './status-watch.js';
 
@@ -15,13 +16,14 @@ import { watchStatus } from './status-watch.js';
  * the address it would end up in access logs and browser history, so one in the query is ignored
  * (403). The wait ends as soon as a webhook or a slip on any instance sharing the store tells of
  * a final status, and otherwise asks the service every `statusPollIntervalMs`, so it ends even
- * when no webhook reaches this instance.
+ * when no webhook reaches this instance. A PENDING answer carries `order: 'paid'` once another
+ * payment paid its order.
  */
 export async function chargeStatus(context: CheckoutContext, { call, params, entry }: RouteCall): Promise<HttpAnswer> {
   const { chargeId = '' } = params;
   entry.chargeId = chargeId;
   // The token says what the id is: a charge, or a card authorization made with the authorize intent.
-  const { kind } = await requireStatusToken(context.tokens, chargeId, call.header(CHECKOUT_STATUS_TOKEN_HEADER), ['charge', 'authorization']);
+  const { kind, referenceId } = await requireStatusToken(context.tokens, chargeId, call.header(CHECKOUT_STATUS_TOKEN_HEADER), ['charge', 'authorization']);
   await context.limiter.check(call, 'status');
   const waitText = call.query('wait');
   let waitSeconds = 0;
@@ -33,7 +35,7 @@ export async function chargeStatus(context: CheckoutContext, { call, params, ent
   }
 
   const read = () => readStatus(context, chargeId, kind, call, true);
-  if (waitSeconds === 0) return jsonAnswer(200, await read());
+  if (waitSeconds === 0) return jsonAnswer(200, await withOrder(context, await read(), referenceId));
 
   const deadline = Date.now() + waitSeconds * 1000;
   // Listening before the first read, not after: news that lands while it is under way (the
@@ -75,7 +77,17 @@ export async function chargeStatus(context: CheckoutContext, { call, params, ent
   } finally {
     unsubscribe();
   }
-  return jsonAnswer(200, status);
+  return jsonAnswer(200, await withOrder(context, status, referenceId));
+}
+
+/**
+ * A PENDING answer says so when its order (the token's) was paid by another payment meanwhile
+ * (`order: 'paid'`): the shopper has nothing left to pay here. One store read, on PENDING answers only.
+ */
+async function withOrder(context: CheckoutContext, status: CheckoutStatusResponse, referenceId: string): Promise<CheckoutStatusResponse> {
+  if (status.status !== 'PENDING') return status;
+  const payer = await payerOf(context, referenceId);
+  return payer !== undefined && payer !== status.chargeId ? { ...status, order: 'paid' } : status;
 }
 
 /** The fallback poll of a payment's waiters: the option, else 2 s without webhooks, else a random 15 to 30 s. */

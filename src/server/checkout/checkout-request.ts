@@ -3,6 +3,7 @@ import type { HttpCall } from '../../core/http-call.js';
 import { parseJsonBody } from '../../core/request-body.js';
 import { describeFieldIssues, toFieldIssues } from '../../core/validation.js';
 import { bodyRefusal, CheckoutError } from './checkout-error.js';
+import type { OrderTokens } from './order-tokens.js';
 import type { StatusTokenKind, StatusTokens } from './status-tokens.js';
 
 const decoder = new TextDecoder();
@@ -47,4 +48,17 @@ export async function requireStatusToken(
   }
   if (expired) throw new CheckoutError(403, 'STATUS_TOKEN_EXPIRED', 'This payment page has expired. Please reload the page.');
   throw new CheckoutError(403, 'INVALID_STATUS_TOKEN', 'This payment cannot be looked up from here.');
+}
+
+/**
+ * Refuses a request for the order `orderReference` unless `token` is that order's order token: a
+ * genuine token past its expiry is a 403 `ORDER_TOKEN_EXPIRED` that asks the shopper to reload
+ * (the page then renders a fresh one); a missing, forged or altered token, or another order's, is
+ * a 403 `INVALID_ORDER_TOKEN`, which says nothing of whether the order exists.
+ */
+export async function requireOrderToken(tokens: OrderTokens, orderReference: string, token: string | null | undefined): Promise<void> {
+  const check = await tokens.verify(orderReference, token);
+  if (check.ok) return;
+  if (check.reason === 'expired') throw new CheckoutError(403, 'ORDER_TOKEN_EXPIRED', 'This checkout page has expired. Please reload the page.');
+  throw new CheckoutError(403, 'INVALID_ORDER_TOKEN', 'This order cannot be looked up from here.');
 }

@@ -97,7 +97,7 @@ export async function claimOrder(context: CheckoutContext, input: AttemptInput):
     if (held?.state === 'creating') throw inProgress(held, false);
   }
   if (!retry && held?.state === 'open' && held.chargeId && held.kind) {
-    const live = await openPayment(context, held, input.call);
+    const live = await openPayment(context, { chargeId: held.chargeId, kind: held.kind }, input.call);
     if (live === 'paid') throw alreadyPaid();
     if (live === 'pending') {
       const sameAmount = held.amount === input.order.amount && held.currency === input.order.currency;
@@ -178,15 +178,36 @@ export async function releaseClaim(context: CheckoutContext, input: AttemptInput
   await context.store.setIfNewer(lockKey(input.order.referenceId), version(generation, 'released'), JSON.stringify(lock), ATTEMPT_CREATE_TTL_MS);
 }
 
+/**
+ * The order's attempt as its lock has it, for reading only (the order's state): none (never taken,
+ * released after a refusal or a failure, or forgotten), a charge being created, or an open payment
+ * with the answer its attempt got (its status token apart).
+ */
+export type OrderAttempt =
+  | { state: 'none' }
+  | { state: 'creating'; paymentMethodType: string }
+  | { state: 'open'; paymentMethodType: string; chargeId: string; kind: StatusTokenKind; answer: AttemptAnswer };
+
+/** Where the order's attempt lock stands; writes nothing. */
+export async function readOrderAttempt(context: CheckoutContext, referenceId: string): Promise<OrderAttempt> {
+  const held = await readLock(context, referenceId);
+  if (held?.state === 'creating') return { state: 'creating', paymentMethodType: held.paymentMethodType };
+  if (held?.state === 'open' && held.chargeId && held.kind && held.answer) {
+    return { state: 'open', paymentMethodType: held.paymentMethodType, chargeId: held.chargeId, kind: held.kind, answer: held.answer };
+  }
+  return { state: 'none' };
+}
+
 async function readLock(context: CheckoutContext, referenceId: string): Promise<OrderLock | undefined> {
   const text = await context.store.get(lockKey(referenceId));
   return text === undefined ? undefined : (JSON.parse(text) as OrderLock);
 }
 
-/** Where the open attempt's payment stands: still payable, paid the order, or over (failed, or refunded). */
-async function openPayment(context: CheckoutContext, held: OrderLock, call: HttpCall): Promise<'pending' | 'paid' | 'over'> {
-  const chargeId = held.chargeId ?? '';
-  const kind = held.kind ?? 'charge';
+/**
+ * Where an open attempt's payment stands: still payable, paid the order, or over (failed, or
+ * refunded). A success found here is settled, as a status read settles it.
+ */
+export async function openPayment(context: CheckoutContext, { chargeId, kind }: { chargeId: string; kind: StatusTokenKind }, call: HttpCall): Promise<'pending' | 'paid' | 'over'> {
   const status = await readStatus(context, chargeId, kind, call);
   if (status.status === 'PENDING') return 'pending';
   if (status.status === 'FAILED') return 'over';

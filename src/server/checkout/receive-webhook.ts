@@ -7,13 +7,14 @@ import type { CheckoutContext, RouteCall } from './checkout-context.js';
 import { bodyRefusal, CheckoutError } from './checkout-error.js';
 import { WEBHOOK_MAX_BODY_BYTES } from './checkout-options.js';
 import { jsonAnswer } from './json-response.js';
-import { noteRefundFailed, settlePayment } from './settle-payment.js';
+import { noteRefund, noteRefundFailed, settlePayment } from './settle-payment.js';
 import { authorizationStatus, chargeStatusOf, noteStatus } from './status-cache.js';
 
 /**
  * What a webhook settles for the orders the handler takes payments for, before the status is
  * noted (so a woken long-poll finds the outcome) and before `onEvent`: a succeeded charge or an
- * authorized card pays its order or is refunded, and a failed refund of the handler's own is told.
+ * authorized card pays its order or is refunded, a failed refund of the handler's own is told, and
+ * a refund of one of its payments is kept (the order's state tells a paid order refunded in full).
  */
 async function settleFromWebhook(context: CheckoutContext, event: WebhookEvent, call: HttpCall): Promise<void> {
   if (event.name === 'charge.succeeded') {
@@ -22,6 +23,9 @@ async function settleFromWebhook(context: CheckoutContext, event: WebhookEvent, 
   } else if (event.name === 'card_authorization.authorized') {
     const { cardAuthorizationId, amount, currency } = event.payload;
     await settlePayment(context, { chargeId: cardAuthorizationId, kind: 'authorization', amount, currency }, { call, fromWebhook: true });
+  } else if (event.name === 'refund.succeeded') {
+    const { refundId, chargeId, amount, currency } = event.payload;
+    await noteRefund(context, { refundId, chargeId, amount, currency });
   } else if (event.name === 'refund.failed') {
     await noteRefundFailed(context, event.payload.refundId, event.payload.failureCode ?? '');
   }

@@ -95,6 +95,9 @@ export const attemptKey = (chargeId: string) => `attempt:${chargeId}`;
 const outcomeKey = (chargeId: string) => `outcome:${chargeId}`;
 const pendingKey = (referenceId: string) => `pending:${referenceId}`;
 const referenceOfKey = (orderReference: string) => `order-reference:${orderReference}`;
+const refundsKey = (chargeId: string) => `refunds:${chargeId}`;
+/** Most tries to add a refund to a payment's refunds when other instances keep adding theirs at the same time. */
+const REFUND_NOTE_TRIES = 8;
 
 /** Keeps which order a page's reference named, to tell a later visit of it that the order is paid. */
 export async function rememberOrderReference(context: CheckoutContext, input: { order: ResolvedOrder; orderReference: string }): Promise<void> {
@@ -146,11 +149,78 @@ async function pendingOf(context: CheckoutContext, referenceId: string): Promise
  * the attempt that made it when that is still known; undefined while the order is not paid.
  */
 export async function paymentOfOrder(context: CheckoutContext, orderReference: string): Promise<{ chargeId: string; attempt: AttemptRecord | undefined } | undefined> {
-  const referenceId = await context.store.get(referenceOfKey(orderReference));
-  const chargeId = referenceId === undefined ? undefined : await context.store.get(paidByKey(referenceId));
+  const referenceId = await referenceIdOf(context, orderReference);
+  const chargeId = referenceId === undefined ? undefined : await payerOf(context, referenceId);
   if (chargeId === undefined) return undefined;
   const attempt = await context.store.get(attemptKey(chargeId));
   return { chargeId, attempt: attempt === undefined ? undefined : (JSON.parse(attempt) as AttemptRecord) };
+}
+
+/** The order (`referenceId`) a page's reference named when it was last charged here; undefined for a reference never charged. */
+export function referenceIdOf(context: CheckoutContext, orderReference: string): Promise<string | undefined> {
+  return context.store.get(referenceOfKey(orderReference));
+}
+
+/** The payment that paid the order `referenceId` (or, with the authorize intent, authorized it): one store read. */
+export function payerOf(context: CheckoutContext, referenceId: string): Promise<string | undefined> {
+  return context.store.get(paidByKey(referenceId));
+}
+
+/** How the order's state tells its payer: which payment, what it did, and whether it was refunded in full since. */
+export interface OrderPayer {
+  chargeId: string;
+  outcome: 'paid' | 'authorized';
+  /**
+   * The refunds of the payment heard of (`refund.succeeded` webhooks, see {@link noteRefund}) add up
+   * to what it took. Never guessed: without webhooks, or for a card authorization, it stays false.
+   */
+  refunded: boolean;
+}
+
+/** The payment that paid the order `referenceId`, as its state tells it; undefined while the order is not paid. */
+export async function payerOfOrder(context: CheckoutContext, referenceId: string): Promise<OrderPayer | undefined> {
+  const chargeId = await payerOf(context, referenceId);
+  if (chargeId === undefined) return undefined;
+  const text = await context.store.get(attemptKey(chargeId));
+  const attempt = text === undefined ? undefined : (JSON.parse(text) as AttemptRecord);
+  const outcome = attempt?.kind === 'authorization' ? 'authorized' : 'paid';
+  const refunded = attempt?.kind === 'charge' && (await refundedAmount(context, chargeId, attempt.currency)) >= attempt.amount;
+  return { chargeId, outcome, refunded };
+}
+
+/** The successful refunds heard of for one payment, by refund id: written only with `setIfNewer`, its version their count. */
+interface RefundsRecord {
+  refunds: Record<string, { amount: number; currency: string }>;
+}
+
+/**
+ * Keeps a refund of one of the handler's payments that succeeded (from its `refund.succeeded`
+ * webhook): whoever made it (the shop from its dashboard or its own code, or this handler undoing
+ * a duplicate), so the order's state can tell a paid order refunded in full since. Each refund is
+ * counted once, however often it is heard of; refunds of one payment heard at the same time on
+ * several instances are all kept (the record's version is their count, so a write that missed
+ * another's is retried on top of it).
+ */
+export async function noteRefund(context: CheckoutContext, refund: { refundId: string; chargeId: string; amount: number; currency: string }): Promise<void> {
+  const { store } = context;
+  if ((await store.get(attemptKey(refund.chargeId))) === undefined) return;
+  const key = refundsKey(refund.chargeId);
+  for (let tries = 0; tries < REFUND_NOTE_TRIES; tries++) {
+    const text = await store.get(key);
+    const kept = text === undefined ? { refunds: {} } : (JSON.parse(text) as RefundsRecord);
+    if (Object.hasOwn(kept.refunds, refund.refundId)) return;
+    const next: RefundsRecord = { refunds: { ...kept.refunds, [refund.refundId]: { amount: refund.amount, currency: refund.currency } } };
+    if (await store.setIfNewer(key, Object.keys(next.refunds).length, JSON.stringify(next), ORDER_RECORD_TTL_MS)) return;
+  }
+  // The webhook is answered 500 and brought again.
+  throw new Error(`the refunds of ${refund.chargeId} kept changing while ${refund.refundId} was being added`);
+}
+
+/** What the refunds heard of for a payment add up to, in `currency`. */
+async function refundedAmount(context: CheckoutContext, chargeId: string, currency: string): Promise<number> {
+  const text = await context.store.get(refundsKey(chargeId));
+  if (text === undefined) return 0;
+  return Object.values((JSON.parse(text) as RefundsRecord).refunds).reduce((sum, refund) => (refund.currency === currency ? sum + refund.amount : sum), 0);
 }
 
 /** The attempt that made a payment: by its id; for a capture, its authorization's; for an API charge whose answer was lost, that attempt. */

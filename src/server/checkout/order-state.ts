@@ -1,0 +1,64 @@
+import type { HttpAnswer, HttpCall } from '../../core/http-call.js';
+import { CHECKOUT_ORDER_TOKEN_HEADER, type CheckoutOrderPayment, type CheckoutOrderStateResponse } from '../../core/schemas/checkout.js';
+import type { CheckoutContext, RouteCall } from './checkout-context.js';
+import { requireOrderToken } from './checkout-request.js';
+import { jsonAnswer } from './json-response.js';
+import { openPayment, readOrderAttempt, type OrderAttempt } from './order-attempts.js';
+import { payerOfOrder, referenceIdOf, type OrderPayer } from './settle-payment.js';
+
+/**
+ * `GET /orders/{orderReference}/state`: where the order a page shows stands, for the holder of its
+ * order token (`X-Satang-Order-Token`, signed by `handler.orderToken(orderReference)` and rendered
+ * into the page): so a page loaded, reloaded or opened in a second tab shows what the server
+ * knows, not what one tab remembers. Counted in the status reads' rate limit. From the store:
+ * - `paid` (or `refunded`, once the payment's refunds heard of add up to all it took) when a
+ *   payment paid the order;
+ * - `paying` while the order's attempt lock is open on a payment still PENDING (its status read
+ *   through the status cache), with that payment
+ *   (its QR code, its redirect) and a fresh status token to follow it; without `payment` while the
+ *   charge is being created. A payment found SUCCEEDED is settled first, and the answer is its
+ *   result;
+ * - `open` otherwise: never charged here, or the last attempt failed or was released.
+ */
+export async function orderState(context: CheckoutContext, { call, params }: RouteCall): Promise<HttpAnswer> {
+  const { orderReference = '' } = params;
+  await requireOrderToken(context.orderTokens, orderReference, call.header(CHECKOUT_ORDER_TOKEN_HEADER));
+  await context.limiter.check(call, 'status');
+  return jsonAnswer(200, await stateOfOrder(context, orderReference, call));
+}
+
+async function stateOfOrder(context: CheckoutContext, orderReference: string, call: HttpCall): Promise<CheckoutOrderStateResponse> {
+  // The page's reference names the order (its referenceId) it was charged for; never charged, it is open.
+  const referenceId = await referenceIdOf(context, orderReference);
+  if (referenceId === undefined) return { orderReference, state: 'open' };
+  const payer = await payerOfOrder(context, referenceId);
+  if (payer) return paidState(orderReference, payer);
+  const attempt = await readOrderAttempt(context, referenceId);
+  if (attempt.state === 'creating') return { orderReference, state: 'paying' };
+  if (attempt.state === 'none') return { orderReference, state: 'open' };
+  const live = await openPayment(context, attempt, call);
+  if (live === 'pending') return { orderReference, state: 'paying', payment: await paymentOf(context, attempt, referenceId) };
+  // Settled just now, or over: whichever payment paid the order (this one, or another before it), if any.
+  const settled = await payerOfOrder(context, referenceId);
+  return settled ? paidState(orderReference, settled) : { orderReference, state: 'open' };
+}
+
+function paidState(orderReference: string, payer: OrderPayer): CheckoutOrderStateResponse {
+  if (payer.refunded) return { orderReference, state: 'refunded', paidBy: payer.chargeId };
+  return { orderReference, state: 'paid', paidBy: payer.chargeId, outcome: payer.outcome };
+}
+
+/** The open payment as the page that created it was answered, with a status token signed now for this page. */
+async function paymentOf(context: CheckoutContext, attempt: Extract<OrderAttempt, { state: 'open' }>, referenceId: string): Promise<CheckoutOrderPayment> {
+  const { chargeId, kind, answer, paymentMethodType } = attempt;
+  const intent = answer.intent ?? (kind === 'authorization' ? 'authorize' : undefined);
+  return {
+    chargeId,
+    paymentMethodType,
+    ...(intent ? { intent } : {}),
+    actionRequired: answer.actionRequired,
+    ...(answer.redirect ? { redirect: answer.redirect } : {}),
+    ...(answer.encodedImage ? { encodedImage: answer.encodedImage } : {}),
+    statusToken: await context.tokens.sign(chargeId, kind, referenceId),
+  };
+}

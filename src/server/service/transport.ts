@@ -42,6 +42,14 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Timeout of each attempt of this call, overriding the client's. */
   timeoutMs?: number;
+  /**
+   * The longest the whole call may take, every attempt and every wait between them included: an
+   * attempt is cut short when it would run past it, and no retry starts that could not finish
+   * before it. Past it the call rejects with a retryable `ServiceUnavailableError`
+   * (`TIMEOUT_ERROR`). None by default: each attempt then has its `timeoutMs`, so a service that
+   * never answers holds the call for `timeoutMs` times the attempts, plus the backoff.
+   */
+  deadlineMs?: number;
 }
 
 /** Per-call options of a read (GET) or a DELETE: idempotency keys do not apply (the service ignores them there). */
@@ -148,6 +156,8 @@ export class ServiceTransport {
     const signal = options?.signal;
     signal?.throwIfAborted();
     const timeoutMs = checkTimeout(options?.timeoutMs ?? this.#settings.timeoutMs, 'timeoutMs', invalidArgumentError);
+    const deadlineMs = options?.deadlineMs === undefined ? undefined : checkTimeout(options.deadlineMs, 'deadlineMs', invalidArgumentError);
+    const endsAt = deadlineMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + deadlineMs;
     const headers = this.#headersFor(call);
     if (call.method === 'POST' || call.method === 'PATCH') headers.set(this.#settings.headers.idempotencyKey, checkIdempotencyKey(options?.idempotencyKey) ?? globalThis.crypto.randomUUID());
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
@@ -155,21 +165,36 @@ export class ServiceTransport {
     const url = `${this.#settings.baseUrl}${call.path}${call.query && call.query.toString() !== '' ? `?${call.query.toString()}` : ''}`;
 
     for (let attempt = 0; ; attempt += 1) {
-      const outcome = await this.#attempt(call, { url, headers, body, timeoutMs, signal, expectBody });
+      const leftMs = endsAt - Date.now();
+      // The attempt the deadline cuts short says so, rather than naming its own (longer) timeout.
+      const cut = deadlineMs !== undefined && leftMs < timeoutMs;
+      const outcome = await this.#attempt(call, { url, headers, body, timeoutMs: cut ? Math.max(1, leftMs) : timeoutMs, deadlineMs: cut ? deadlineMs : undefined, signal, expectBody });
       if (outcome.ok) return outcome;
       const { error, retryAfterMs } = outcome.failure;
       if (attempt >= this.#settings.maxRetries) throw error;
       if (retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_DELAY_MS) throw error;
-      await sleep(retryAfterMs ?? this.#backoffMs(attempt), signal);
+      const delayMs = retryAfterMs ?? this.#backoffMs(attempt);
+      // A retry that could not even start before the deadline is not waited for.
+      if (Date.now() + delayMs >= endsAt) throw error;
+      await sleep(delayMs, signal);
     }
   }
 
   /** One attempt: settles with an answer, asks for a retry, or throws a final error. */
   async #attempt(
     call: ServiceCall,
-    request: { url: string; headers: Headers; body: string | undefined; timeoutMs: number; signal: AbortSignal | undefined; expectBody: boolean },
+    request: {
+      url: string;
+      headers: Headers;
+      body: string | undefined;
+      timeoutMs: number;
+      /** The call's deadline, when it (not the attempt's timeout) bounds this attempt. */
+      deadlineMs: number | undefined;
+      signal: AbortSignal | undefined;
+      expectBody: boolean;
+    },
   ): Promise<AttemptOutcome> {
-    const { signal, timeoutMs } = request;
+    const { signal, timeoutMs, deadlineMs } = request;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new DOMException(`no complete answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
     const onCallerAbort = () => controller.abort(signal?.reason);
@@ -201,9 +226,8 @@ export class ServiceTransport {
       } catch (cause) {
         if (signal?.aborted) throw signal.reason;
         if (controller.signal.aborted) {
-          return retry(
-            new ServiceUnavailableError({ status: 0, errorCode: CLIENT_ERROR_CODES.timeout, message: `${call.method} ${call.path} got no complete answer within ${timeoutMs} ms`, cause }),
-          );
+          const within = deadlineMs === undefined ? `${timeoutMs} ms` : `the call's deadline of ${deadlineMs} ms`;
+          return retry(new ServiceUnavailableError({ status: 0, errorCode: CLIENT_ERROR_CODES.timeout, message: `${call.method} ${call.path} got no complete answer within ${within}`, cause }));
         }
         return retry(
           new ServiceUnavailableError({ status: 0, errorCode: CLIENT_ERROR_CODES.network, message: `${call.method} ${call.path} failed before an answer arrived: ${describeCause(cause)}`, cause }),

@@ -2,7 +2,7 @@ import { CHECKOUT_MAX_WAIT_SECONDS, CHECKOUT_STATUS_TOKEN_HEADER, type CheckoutS
 import type { HttpAnswer, HttpCall } from '../../core/http-call.js';
 import type { CheckoutContext, RouteCall } from './checkout-context.js';
 import { CheckoutError } from './checkout-error.js';
-import { STATUS_FALLBACK_POLL_MS, STATUS_POLL_INTERVAL_MS } from './checkout-options.js';
+import { STATUS_ANSWER_MARGIN_MS, STATUS_FALLBACK_POLL_MS, STATUS_POLL_INTERVAL_MS } from './checkout-options.js';
 import { requireStatusToken } from './checkout-request.js';
 import { jsonAnswer } from './json-response.js';
 import { payerOf } from './settle-payment.js';
@@ -34,7 +34,10 @@ export async function chargeStatus(context: CheckoutContext, { call, params, ent
     waitSeconds = Number(waitText);
   }
 
-  const read = () => readStatus(context, chargeId, kind, call, true);
+  // Whatever the service does, the answer comes by the wait plus a small margin: a read not done
+  // by then answers the status last known (PENDING); within a wait, a failed read is no news.
+  const answerBy = Date.now() + waitSeconds * 1000 + STATUS_ANSWER_MARGIN_MS;
+  const read = () => readStatus(context, chargeId, kind, call, true, { answerBy, pendingOnFailure: waitSeconds > 0 });
   if (waitSeconds === 0) return jsonAnswer(200, await withOrder(context, await read(), referenceId));
 
   const deadline = Date.now() + waitSeconds * 1000;

@@ -6,7 +6,7 @@ import { ConfigurationError } from '../errors.js';
 import { ServiceClient } from '../service/service-client.js';
 import { KeyedQueue } from '../webhooks/keyed-queue.js';
 import { WebhookLedger } from '../webhooks/webhook-ledger.js';
-import { MIN_STATUS_POLL_INTERVAL_MS, WEBHOOK_DEDUPE_TTL_MS, type CheckoutHandlerOptions, type CheckoutLogEntry } from './checkout-options.js';
+import { MIN_SERVICE_DEADLINE_MS, MIN_STATUS_POLL_INTERVAL_MS, SERVICE_DEADLINE_MS, WEBHOOK_DEDUPE_TTL_MS, type CheckoutHandlerOptions, type CheckoutLogEntry } from './checkout-options.js';
 import { MemoryCheckoutStore, type CheckoutStore } from './checkout-store.js';
 import { checkTrustProxy } from './client-identity.js';
 import { OrderTokens } from './order-tokens.js';
@@ -18,6 +18,8 @@ import type { StatusWatch } from './status-watch.js';
 export interface CheckoutContext {
   readonly options: CheckoutHandlerOptions;
   readonly client: ServiceClient;
+  /** `serviceDeadlineMs`, checked: the `deadlineMs` of every call the handler makes to the service. */
+  readonly serviceDeadlineMs: number;
   readonly tokens: StatusTokens;
   /** Order tokens, signed with the status tokens' secret. */
   readonly orderTokens: OrderTokens;
@@ -71,6 +73,10 @@ export function createCheckoutContext(options: CheckoutHandlerOptions): Checkout
     // 0 would poll the payment in a loop for as long as a shopper waits.
     throw new ConfigurationError(`statusPollIntervalMs must be a whole number of milliseconds, at least ${MIN_STATUS_POLL_INTERVAL_MS} (got ${String(pollMs)})`);
   }
+  const serviceDeadlineMs = options.serviceDeadlineMs ?? SERVICE_DEADLINE_MS;
+  if (!Number.isSafeInteger(serviceDeadlineMs) || serviceDeadlineMs < MIN_SERVICE_DEADLINE_MS) {
+    throw new ConfigurationError(`serviceDeadlineMs must be a whole number of milliseconds, at least ${MIN_SERVICE_DEADLINE_MS}, e.g. 15000 (got ${String(options.serviceDeadlineMs)})`);
+  }
   const tokens = new StatusTokens(secret, { ttlMs });
   const orderTokens = new OrderTokens(secret, { ttlMs: orderTtlMs });
   checkTrustProxy(options.trustProxy ?? false);
@@ -92,6 +98,7 @@ export function createCheckoutContext(options: CheckoutHandlerOptions): Checkout
   return {
     options,
     client,
+    serviceDeadlineMs,
     tokens,
     orderTokens,
     store,

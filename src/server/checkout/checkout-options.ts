@@ -185,6 +185,16 @@ export interface CheckoutHandlerOptions {
    * {@link STATUS_READ_REUSE_MS}. At least {@link MIN_STATUS_POLL_INTERVAL_MS}.
    */
   statusPollIntervalMs?: number;
+  /**
+   * The longest one call of the handler to the service may take, its retries and their backoff
+   * included, in ms; {@link SERVICE_DEADLINE_MS} by default. A shopper paying is never held longer
+   * by a service that does not answer: `POST /charges` then answers `503 UPSTREAM_UNAVAILABLE`
+   * (retryable; a retry under the same idempotency key makes one charge), and a status long-poll
+   * answers the status it last knew when its `wait` is over, whatever this deadline. Each attempt
+   * still has the client's own `timeoutMs`. A whole number, at least {@link MIN_SERVICE_DEADLINE_MS}.
+   * See docs/server-deadlines.md.
+   */
+  serviceDeadlineMs?: number;
   log?: (entry: CheckoutLogEntry) => void;
 }
 
@@ -202,6 +212,15 @@ export const CHECKOUT_MAX_BODY_BYTES = 16 * 1024;
  * largest resource the service sends (a payment link with its items) is a few kilobytes.
  */
 export const WEBHOOK_MAX_BODY_BYTES = 64 * 1024;
+/** Default of `serviceDeadlineMs`: about as long as a shopper waits on a payment button before leaving or clicking again. */
+export const SERVICE_DEADLINE_MS = 15_000;
+/** Least `serviceDeadlineMs` taken: a healthy service answers a charge in well under a second. */
+export const MIN_SERVICE_DEADLINE_MS = 100;
+/**
+ * How long past its `wait` a status long-poll may take to answer: the time its last read of the
+ * service (or of the store) is given before the status last known is answered instead.
+ */
+export const STATUS_ANSWER_MARGIN_MS = 750;
 /** Least `statusPollIntervalMs` taken. */
 export const MIN_STATUS_POLL_INTERVAL_MS = 10;
 /** Default of `statusPollIntervalMs` without webhooks. */

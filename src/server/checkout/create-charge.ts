@@ -196,7 +196,7 @@ async function startCharge(
   };
   let created;
   try {
-    created = await context.client.charges.create(body, { idempotencyKey, signal: call.signal });
+    created = await context.client.charges.create(body, { idempotencyKey, signal: call.signal, deadlineMs: context.serviceDeadlineMs });
   } catch (error) {
     throw upstreamRefusal(error);
   }
@@ -230,7 +230,7 @@ async function startAuthorization(
         ...(input.returnUrl !== undefined ? { returnUrl: input.returnUrl } : {}),
         ...(input.customer !== undefined ? { customer: input.customer } : {}),
       },
-      { idempotencyKey, signal: call.signal },
+      { idempotencyKey, signal: call.signal, deadlineMs: context.serviceDeadlineMs },
     );
   } catch (error) {
     throw upstreamRefusal(error);

@@ -349,7 +349,7 @@ async function decideCapture(
   if (base.currency !== attempt.currency) return { ...base, outcome: 'amount_mismatch' };
   let captured: number;
   try {
-    captured = (await context.client.cardAuthorizations.get(cardAuthorizationId, { signal: call.signal })).capturedAmount ?? 0;
+    captured = (await context.client.cardAuthorizations.get(cardAuthorizationId, { signal: call.signal, deadlineMs: context.serviceDeadlineMs })).capturedAmount ?? 0;
   } catch (error) {
     throw upstreamRefusal(error);
   }
@@ -360,10 +360,10 @@ async function decideCapture(
 async function readPayment(context: CheckoutContext, payment: SucceededPayment, call: HttpCall): Promise<{ amount: number; currency: string } | undefined> {
   try {
     if (payment.kind === 'authorization') {
-      const authorization = await context.client.cardAuthorizations.get(payment.chargeId, { signal: call.signal });
+      const authorization = await context.client.cardAuthorizations.get(payment.chargeId, { signal: call.signal, deadlineMs: context.serviceDeadlineMs });
       return authorization.status === 'AUTHORIZED' || authorization.status === 'CAPTURED' ? { amount: authorization.amount, currency: authorization.currency } : undefined;
     }
-    const charge = await context.client.charges.get(payment.chargeId, { signal: call.signal });
+    const charge = await context.client.charges.get(payment.chargeId, { signal: call.signal, deadlineMs: context.serviceDeadlineMs });
     return charge.status === 'SUCCEEDED' ? { amount: charge.amount, currency: charge.currency } : undefined;
   } catch (error) {
     throw upstreamRefusal(error);
@@ -394,11 +394,11 @@ async function undo(context: CheckoutContext, payment: SucceededPayment, record:
   let refundId: string;
   try {
     if (payment.kind === 'authorization') {
-      await context.client.cardAuthorizations.cancel(payment.chargeId, { idempotencyKey });
+      await context.client.cardAuthorizations.cancel(payment.chargeId, { idempotencyKey, deadlineMs: context.serviceDeadlineMs });
       refundId = payment.chargeId;
     } else {
       const reason = record.refundReason === 'duplicate_refunded' ? 'the order was already paid' : 'the order changed after this payment started';
-      refundId = (await context.client.refunds.create({ chargeId: payment.chargeId, reason }, { idempotencyKey })).refundId;
+      refundId = (await context.client.refunds.create({ chargeId: payment.chargeId, reason }, { idempotencyKey, deadlineMs: context.serviceDeadlineMs })).refundId;
     }
   } catch (error) {
     if (error instanceof ServiceError && error.status === 409) {

@@ -12,7 +12,7 @@ import type { CheckoutStatusResponse } from '../../core/schemas/checkout.js';
 import type { CheckoutContext } from './checkout-context.js';
 import { settlePayment } from './settle-payment.js';
 import { stateVersion, versionNow } from '../webhooks/webhook-state.js';
-import { upstreamRefusal } from './checkout-error.js';
+import { CheckoutError, upstreamRefusal } from './checkout-error.js';
 import { STATUS_CACHE_TTL_MS, STATUS_READ_REUSE_MS } from './checkout-options.js';
 import { untilGone } from '../abortable.js';
 import type { CheckoutStore } from './checkout-store.js';
@@ -71,8 +71,56 @@ export function statusChannel(id: string): string {
  * `settle` (the shopper's own read), a success is settled first and carries its `outcome` for the
  * order. The read is given up when the caller of `call` goes away (without one, it is the
  * watch's own, see status-watch.ts).
+ *
+ * With `limits.answerBy` (a time, as `Date.now()` counts), a read not done by then answers
+ * PENDING, the status last known to the shopper: a service that does not answer, or a settlement
+ * waiting on it, never holds a long-poll past its wait. The read goes on, and what it learns is
+ * kept for the next one. With `limits.pendingOnFailure`, a service that failed (a retryable
+ * error) is no news either: PENDING too.
  */
-export async function readStatus(context: CheckoutContext, id: string, kind: StatusTokenKind, call?: HttpCall, settle = false): Promise<CheckoutStatusResponse> {
+export async function readStatus(
+  context: CheckoutContext,
+  id: string,
+  kind: StatusTokenKind,
+  call?: HttpCall,
+  settle = false,
+  limits: StatusReadLimits = {},
+): Promise<CheckoutStatusResponse> {
+  let read = readSettledStatus(context, id, kind, call, settle);
+  if (limits.pendingOnFailure) {
+    read = read.catch((error: unknown) => {
+      if (error instanceof CheckoutError && error.retryable && error.status >= 500 && !call?.gone) return pendingStatus(id, kind);
+      throw error;
+    });
+  }
+  if (limits.answerBy === undefined) return read;
+  return byDeadline(read, limits.answerBy, () => pendingStatus(id, kind));
+}
+
+/** How long a status read may take, and what it answers instead (see {@link readStatus}). */
+export interface StatusReadLimits {
+  answerBy?: number;
+  pendingOnFailure?: boolean;
+}
+
+/** A payment's PENDING status, as the widget follows it. */
+function pendingStatus(id: string, kind: StatusTokenKind): CheckoutStatusResponse {
+  return { chargeId: id, status: 'PENDING', failureCode: null, ...(kind === 'authorization' ? { authorizationStatus: 'PENDING' } : {}) };
+}
+
+/** Settles like `work`, or with `fallback()` once `at` has passed, whichever is first. */
+function byDeadline<T>(work: Promise<T>, at: number, fallback: () => T): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      // The work left running may still reject; it must not surface as unhandled.
+      work.catch(() => undefined);
+      resolve(fallback());
+    }, Math.max(0, at - Date.now()));
+    work.finally(() => clearTimeout(timer)).then(resolve, reject);
+  });
+}
+
+async function readSettledStatus(context: CheckoutContext, id: string, kind: StatusTokenKind, call: HttpCall | undefined, settle: boolean): Promise<CheckoutStatusResponse> {
   const status = await readBareStatus(context, id, kind, call);
   if (status.status !== 'SUCCEEDED' || !settle || call === undefined) return status;
   // A success is only news for the shopper with what it did for the order (see settle-payment.ts).
@@ -110,18 +158,18 @@ async function readBareStatus(context: CheckoutContext, id: string, kind: Status
 }
 
 /** A PENDING read of the service, shared by every instance for {@link STATUS_READ_REUSE_MS}; else the service's answer. */
-async function readFresh({ client, store }: CheckoutContext, id: string, kind: StatusTokenKind): Promise<CheckoutStatusResponse> {
+async function readFresh({ client, store, serviceDeadlineMs: deadlineMs }: CheckoutContext, id: string, kind: StatusTokenKind): Promise<CheckoutStatusResponse> {
   const recent = await store.get(recentReadKey(id));
   if (recent) return JSON.parse(recent) as CheckoutStatusResponse;
   let status: CheckoutStatusResponse;
   let version: number | undefined;
   try {
     if (kind === 'authorization') {
-      const authorization = await client.cardAuthorizations.get(id);
+      const authorization = await client.cardAuthorizations.get(id, { deadlineMs });
       status = authorizationStatus(authorization);
       version = stateVersion('card_authorization', authorization.status, authorization.updatedAt);
     } else {
-      const charge = await client.charges.get(id);
+      const charge = await client.charges.get(id, { deadlineMs });
       status = chargeStatusOf({ ...charge, chargeId: id });
       version = stateVersion('charge', charge.status, charge.updatedAt);
     }

@@ -23,7 +23,7 @@ export async function verifySlip(context: CheckoutContext, { call, params, entry
   const { raw } = parseRequest(CheckoutSlipRequestSchema, body);
   let verified;
   try {
-    verified = await context.client.charges.verifyQrSlip({ format: 'RAW', raw }, { signal: call.signal });
+    verified = await context.client.charges.verifyQrSlip({ format: 'RAW', raw }, { signal: call.signal, deadlineMs: context.serviceDeadlineMs });
   } catch (error) {
     if (error instanceof NotFoundError) {
       throw new CheckoutError(404, 'SLIP_NOT_FOUND', 'This slip does not match a payment.', serviceCause(error));

@@ -143,7 +143,7 @@ export class Sandbox {
     });
     this.authorizations = new SandboxAuthorizations({ payments: this.payments, webhooks: this.webhooks, now });
     this.qrSlips = new SandboxQrSlips({ payments: this.payments, now });
-    const steps = new HostedSteps(this.payments, now);
+    const steps = new HostedSteps(this.payments, now, this.merchants);
     steps.addSteps((id) => this.authorizations.hostedStep(id));
     this.bolt = new SandboxBolt({ store, payments: this.payments, webhooks: this.webhooks, now, merchants: this.merchants, options: options.bolt });
     this.paymentLinks = new SandboxPaymentLinks({ payments: this.payments, webhooks: this.webhooks, merchants: this.merchants, now });

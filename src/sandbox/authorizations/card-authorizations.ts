@@ -252,13 +252,14 @@ export class SandboxAuthorizations {
     const { behaviour } = record;
     return {
       step: behaviour.outcome === 'otp' || behaviour.outcome === 'force' ? behaviour.outcome : undefined,
+      merchantId: record.authorization.merchantId,
       view: () => {
         const { authorization } = this.#current(record);
         // The shopper's step succeeded for every state past PENDING but FAILED.
         const status = authorization.status === 'PENDING' || authorization.status === 'FAILED' ? authorization.status : 'SUCCEEDED';
         return {
           chargeId: authorization.cardAuthorizationId,
-          idLabel: 'Authorization',
+          kind: 'authorization',
           amountSatang: authorization.amount,
           currency: authorization.currency,
           referenceId: authorization.referenceId,

@@ -1,16 +1,14 @@
 import { PAYMENT_METHOD_FAMILY } from '../../core/schemas/payment-method.js';
 import type { ChargeOutcome, ChargeRecord } from '../charges/charge-records.js';
 import type { SandboxPayments } from '../charges/sandbox-payments.js';
+import { SANDBOX_DEFAULTS } from '../defaults.js';
 import { paymentMethodLabel } from '../http/page-layout.js';
 import { SandboxError } from '../http/sandbox-error.js';
+import type { SandboxMerchant } from '../partners/sandbox-merchant.js';
 import type { ChargeView } from './charge-summary.js';
-import type { PendingQrCharge } from './promptpay-payer-page.js';
 
 /** The hosted pages that complete one pending payment step. */
 export type StepPage = 'otp' | 'force' | 'authorize';
-
-/** Most pending QR charges the payer simulator lists. */
-const PENDING_QR_LISTED = 20;
 
 /**
  * What a step page acts on: a pending charge, or another resource a card step completes (a card
@@ -19,6 +17,8 @@ const PENDING_QR_LISTED = 20;
 export interface HostedStep {
   /** The page this step is taken on; undefined when it needs none. */
   step: StepPage | undefined;
+  /** The merchant being paid, whose name the pages show; the default merchant's name without it. */
+  merchantId?: string;
   view(): ChargeView;
   returnUrl: string | undefined;
   /** The method's name on the authorize page. */
@@ -42,17 +42,20 @@ export function stepOutcome(step: StepPage | 'promptpay' | undefined, succeed: b
 /**
  * The pending steps a shopper completes on the hosted pages: a charge's 3-D Secure, force or
  * wallet step, the step of another resource that registered a finder (a card authorization), and
- * the pending QR charges of the PromptPay payer. Every completion goes through the resource's own
+ * the QR charges of the PromptPay payer pages. Every completion goes through the resource's own
  * state machine, so it sends the same webhooks as the API would.
  */
 export class HostedSteps {
   readonly #payments: SandboxPayments;
   readonly #now: () => Date;
+  readonly #merchants: ReadonlyMap<string, SandboxMerchant>;
   readonly #finders: HostedStepFinder[] = [];
 
-  constructor(payments: SandboxPayments, now: () => Date) {
+  /** `merchants` name the payee on the pages; without them every page names the default merchant. */
+  constructor(payments: SandboxPayments, now: () => Date, merchants: ReadonlyMap<string, SandboxMerchant> = new Map()) {
     this.#payments = payments;
     this.#now = now;
+    this.#merchants = merchants;
   }
 
   /**
@@ -69,16 +72,34 @@ export class HostedSteps {
     if (record) return this.chargeStep(record);
     for (const find of this.#finders) {
       const found = find(id);
-      if (found) return found;
+      if (found) return { ...found, view: () => ({ merchantName: this.merchantName(found.merchantId), ...found.view() }) };
     }
     return undefined;
+  }
+
+  /** The name a shopper knows the merchant by, as the hosted pages and QR payloads show it. */
+  merchantName(merchantId: string | undefined): string {
+    const merchant = merchantId === undefined ? undefined : this.#merchants.get(merchantId);
+    return merchant?.name ?? SANDBOX_DEFAULTS.merchantName;
+  }
+
+  /** The QR charge with this id, or undefined when there is none (or it is no QR charge). */
+  qrCharge(chargeId: string): (ChargeRecord & { qr: NonNullable<ChargeRecord['qr']> }) | undefined {
+    const record = this.#payments.store.charges.get(chargeId);
+    return record?.qr ? (record as ChargeRecord & { qr: NonNullable<ChargeRecord['qr']> }) : undefined;
+  }
+
+  /** Whether the QR code of `record` can no longer be paid. */
+  isExpired(record: { qr: { expiresAt: Date } }): boolean {
+    return record.qr.expiresAt.getTime() <= this.#now().getTime();
   }
 
   /** The step of a charge: its page, its view and its completion through the charge state machine. */
   chargeStep(record: ChargeRecord): HostedStep {
     return {
       step: pageFor(record),
-      view: () => chargeView(record),
+      merchantId: record.charge.merchantId,
+      view: () => ({ ...chargeView(record), merchantName: this.merchantName(record.charge.merchantId) }),
       returnUrl: record.returnUrl,
       methodLabel: paymentMethodLabel(record.requestedType),
       complete: (outcome) => void this.#payments.charges.settle(record.charge.chargeId, outcome),
@@ -99,32 +120,10 @@ export class HostedSteps {
     const current = subject.view();
     if (current.status !== 'PENDING') throw new SandboxError('REQUEST_CONFLICT_ERROR', `${id} is already ${current.status}`);
     const qr = this.#payments.store.charges.get(id)?.qr;
-    if (qr && qr.expiresAt.getTime() <= this.#now().getTime()) {
+    if (qr && this.isExpired({ qr })) {
       throw new SandboxError('OPERATION_NOT_ALLOWED_ERROR', `the QR code of ${id} expired at ${qr.expiresAt.toISOString()}; it can no longer be paid`);
     }
     subject.complete(stepOutcome(qr ? 'promptpay' : subject.step, succeed));
-  }
-
-  /** The newest pending QR charges, for the payer simulator's list. */
-  pendingQrCharges(): PendingQrCharge[] {
-    const now = this.#now().getTime();
-    const pending: (PendingQrCharge & { seq: number })[] = [];
-    for (const record of this.#payments.store.charges.values()) {
-      if (record.qr && record.charge.status === 'PENDING') {
-        pending.push({
-          seq: record.seq,
-          chargeId: record.charge.chargeId,
-          amountSatang: record.charge.amount,
-          rawData: record.qr.rawData,
-          expiresAt: record.qr.expiresAt.toISOString(),
-          expired: record.qr.expiresAt.getTime() <= now,
-        });
-      }
-    }
-    return pending
-      .sort((a, b) => b.seq - a.seq)
-      .slice(0, PENDING_QR_LISTED)
-      .map(({ seq: _seq, ...rest }) => rest);
   }
 }
 

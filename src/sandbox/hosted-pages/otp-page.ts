@@ -1,7 +1,7 @@
 import { SANDBOX_OTP_CODE } from '../defaults.js';
 import { html, type Html } from '../http/html.js';
 import { renderDocument, renderIssuer } from '../http/page-layout.js';
-import { renderChargeSummary, type ChargeView, type PageLinks } from './charge-summary.js';
+import { localeOf, payeeOf, renderChargeSummary, type ChargeView, type PageLinks } from './charge-summary.js';
 
 /**
  * The 3-D Secure challenge a card charge redirects to. The payer types the OTP and the form POSTs
@@ -10,21 +10,23 @@ import { renderChargeSummary, type ChargeView, type PageLinks } from './charge-s
  */
 export function renderOtpPage(view: PageLinks & { charge: ChargeView; action: string; error?: string }): Html {
   const { charge, action, error } = view;
+  const locale = localeOf(view);
+  const words = locale.text.otp;
   const body = html`<div class="card">
-${renderIssuer('Satang Test Bank · 3-D Secure', 'S')}
-<h1>Verify your payment</h1>
-<p class="lede">Enter the one-time password (OTP) for this card payment.</p>
-${renderChargeSummary(charge)}
+${renderIssuer(words.issuer, 'S')}
+<h1>${words.title}</h1>
+<p class="lede">${words.lede(payeeOf(charge, locale))}</p>
+${renderChargeSummary(charge, locale)}
 <form method="post" action="${action}">
 <div class="field">
-<label for="otp">One-time password</label>
-<p class="hint" id="otp-hint">Sandbox: ${SANDBOX_OTP_CODE} succeeds, any other code fails.</p>
+<label for="otp">${words.label}</label>
+<p class="hint" id="otp-hint">${words.hint(SANDBOX_OTP_CODE)}</p>
 ${error && html`<p class="field-error" id="otp-error" role="alert">${error}</p>\n`}<input class="otp-input" type="text" id="otp" name="otp" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]*" maxlength="6" required aria-describedby="${error ? 'otp-hint otp-error' : 'otp-hint'}"${error && html` aria-invalid="true"`}>
 </div>
 <div class="actions">
-<button type="submit" class="button button-primary">Verify and pay</button>
+<button type="submit" class="button button-primary">${words.submit}</button>
 </div>
 </form>
 </div>`;
-  return renderDocument({ title: 'Verify your payment', stylesheetHref: view.stylesheetHref, body });
+  return renderDocument({ ...locale.document, title: words.title, stylesheetHref: view.stylesheetHref, body });
 }

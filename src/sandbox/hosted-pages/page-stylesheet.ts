@@ -178,6 +178,29 @@ details code {
 
 .closing { margin: 1.25rem 0 0; color: var(--muted); text-align: center; }
 
+/* The language switch sits in the banner: plain links, the current language marked. */
+.sandbox-banner:has(.language-switch) {
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  justify-content: center;
+  gap: 0.125rem 1rem;
+}
+
+.language-switch { font-weight: 400; }
+
+.language-switch a {
+  display: inline-block;
+  min-height: 1.5rem;
+  padding: 0.125rem 0.375rem;
+  color: inherit;
+}
+
+.language-switch a[aria-current="true"] {
+  font-weight: 700;
+  text-decoration: none;
+}
+
 .visually-hidden {
   position: absolute !important;
   width: 1px;

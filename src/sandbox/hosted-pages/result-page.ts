@@ -1,6 +1,6 @@
 import { html, type Html } from '../http/html.js';
 import { renderDocument, renderIssuer } from '../http/page-layout.js';
-import { renderChargeSummary, type ChargeView, type PageLinks } from './charge-summary.js';
+import { localeOf, payeeOf, renderChargeSummary, type ChargeView, type PageLinks } from './charge-summary.js';
 
 /**
  * The outcome of a hosted step. The router usually redirects to the merchant's return URL; this
@@ -8,15 +8,18 @@ import { renderChargeSummary, type ChargeView, type PageLinks } from './charge-s
  */
 export function renderResultPage(view: PageLinks & { title: string; message: string; charge?: ChargeView; continueUrl?: string }): Html {
   const { title, message, charge, continueUrl } = view;
+  const locale = localeOf(view);
+  const words = locale.text.result;
+  const payee = charge ? payeeOf(charge, locale) : locale.text.theMerchant;
   const next = continueUrl
-    ? html`<div class="actions">\n<a class="button button-primary" href="${continueUrl}">Return to the merchant</a>\n</div>`
-    : html`<p class="closing">You can close this page.</p>`;
+    ? html`<div class="actions">\n<a class="button button-primary" href="${continueUrl}">${words.returnTo(payee)}</a>\n</div>`
+    : html`<p class="closing">${words.close}</p>`;
   const body = html`<div class="card${charge && ` tone-${charge.status.toLowerCase()}`}">
-${renderIssuer('Satang sandbox', 'S')}
+${renderIssuer(locale.text.sandboxIssuer, 'S')}
 <h1>${title}</h1>
 <p class="lede">${message}</p>
-${charge && renderChargeSummary(charge, { showStatus: true })}
+${charge && renderChargeSummary(charge, locale, { showStatus: true })}
 ${next}
 </div>`;
-  return renderDocument({ title, stylesheetHref: view.stylesheetHref, body });
+  return renderDocument({ ...locale.document, title, stylesheetHref: view.stylesheetHref, body });
 }

@@ -49,17 +49,24 @@ export interface DocumentParts {
   bodyClass?: string;
   /** What the tab names after the title; "Satang sandbox" unless said. */
   siteName?: string;
+  /** The page's language, as `<html lang>`; "en" unless said. */
+  lang?: string;
+  /** The banner's words, in the page's language; "Sandbox — no real money moves" unless said. */
+  banner?: string;
+  /** Links to the page in its other languages, shown in the banner. */
+  languageSwitch?: Html;
 }
 
 /**
  * A whole page around `body`: the sandbox banner, the stylesheets and nothing else, so every
  * page looks the same and passes the same CSP.
  */
-export function renderDocument({ title, stylesheetHref, body, bodyClass, siteName = 'Satang sandbox' }: DocumentParts): Html {
+export function renderDocument(parts: DocumentParts): Html {
+  const { title, stylesheetHref, body, bodyClass, siteName = 'Satang sandbox', lang = 'en', banner = 'Sandbox — no real money moves', languageSwitch } = parts;
   const hrefs = typeof stylesheetHref === 'string' ? [stylesheetHref] : stylesheetHref;
   const stylesheets = hrefs.map((href, index) => html`${index > 0 ? '\n' : ''}<link rel="stylesheet" href="${href}">`);
   return html`<!doctype html>
-<html lang="en">
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -69,7 +76,7 @@ export function renderDocument({ title, stylesheetHref, body, bodyClass, siteNam
 ${stylesheets}
 </head>
 <body${bodyClass ? html` class="${bodyClass}"` : ''}>
-<header class="sandbox-banner"><p>Sandbox — no real money moves</p></header>
+<header class="sandbox-banner"><p>${banner}</p>${languageSwitch && html`\n${languageSwitch}\n`}</header>
 <main>
 ${body}
 </main>
@@ -100,31 +107,39 @@ export function renderButton(name: string, value: string, label: HtmlValue, vari
 
 /**
  * The page for a step that cannot go on, such as an unknown charge or one that has already
- * completed. It offers no action, since the person has nothing left to do here.
+ * completed. It offers no action, since the person has nothing left to do here. `document` sets
+ * its language, banner and language switch (English unless said); `issuer` names who shows it.
  */
-export function renderErrorPage(view: { stylesheetHref: string | readonly string[]; title: string; message: string }): Html {
+export function renderErrorPage(view: {
+  stylesheetHref: string | readonly string[];
+  title: string;
+  message: string;
+  issuer?: string;
+  document?: Pick<DocumentParts, 'lang' | 'banner' | 'siteName' | 'languageSwitch'>;
+}): Html {
   const body = html`<div class="card tone-failed">
-${renderIssuer('Satang sandbox', 'S')}
+${renderIssuer(view.issuer ?? 'Satang sandbox', 'S')}
 <h1>${view.title}</h1>
 <p class="lede">${view.message}</p>
 </div>`;
-  return renderDocument({ title: view.title, stylesheetHref: view.stylesheetHref, body });
+  return renderDocument({ ...view.document, title: view.title, stylesheetHref: view.stylesheetHref, body });
 }
 
-const BANGKOK_TIME = new Intl.DateTimeFormat('en-GB', {
-  dateStyle: 'medium',
-  timeStyle: 'medium',
-  timeZone: 'Asia/Bangkok',
-});
+const BANGKOK_TIME = {
+  en: { format: new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'Asia/Bangkok' }), zone: 'Bangkok time' },
+  // Thai readers date by the Buddhist era (2568 for 2025), as th-TH formats by default.
+  th: { format: new Intl.DateTimeFormat('th-TH', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'Asia/Bangkok' }), zone: 'เวลาประเทศไทย' },
+} as const;
 
 /**
- * An ISO timestamp as people in Thailand read it, e.g. "14 Mar 2025, 16:36:53 Bangkok time":
- * Bangkok, because that is the clock the service and its payers live by. Text that is not a
- * timestamp is shown as it is.
+ * An ISO timestamp as people in Thailand read it, e.g. "14 Mar 2025, 16:36:53 Bangkok time", or
+ * in Thai "14 มี.ค. 2568 16:36:53 เวลาประเทศไทย": Bangkok, because that is the clock the service
+ * and its payers live by. Text that is not a timestamp is shown as it is.
  */
-export function formatBangkokTime(iso: string): string {
+export function formatBangkokTime(iso: string, lang: 'th' | 'en' = 'en'): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : `${BANGKOK_TIME.format(date)} Bangkok time`;
+  const { format, zone } = BANGKOK_TIME[lang];
+  return Number.isNaN(date.getTime()) ? iso : `${format.format(date)} ${zone}`;
 }
 
 const PAYMENT_METHOD_LABELS = {

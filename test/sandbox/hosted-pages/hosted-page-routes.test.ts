@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
-import { newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
+import { defaultSandboxMerchant } from '../../../src/sandbox/index.js';
+import { basic, CLIENT_AUTH, newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
 
 let sandbox: Sandbox;
 let client: SandboxClient;
@@ -111,12 +112,13 @@ describe('the wallet and banking-app authorize page', () => {
 describe('the PromptPay payer simulator', () => {
   const payer = `${ORIGIN}/sandbox/pages/promptpay`;
 
-  it('lists pending QR charges and pays one by its rawData', async () => {
+  it('lists no one’s pending QR charges, and pays one by its rawData', async () => {
     start();
     const created = await client.createCharge({ returnUrl: RETURN_URL, paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } });
     const rawData: string = created.body.encodedImage.rawData;
-    const list = await (await client.sandbox.fetch(new Request(payer))).text();
-    expect(list).toContain(created.body.chargeId);
+    const page = await (await client.sandbox.fetch(new Request(payer))).text();
+    expect(page).not.toContain(created.body.chargeId);
+    expect(page).not.toContain(rawData);
     const paid = await client.submitPage(payer, { rawData, outcome: 'succeed' });
     expect(paid.status).toBe(303);
     expect(paid.location).toBe(RETURN_URL);
@@ -150,6 +152,264 @@ describe('the PromptPay payer simulator', () => {
     const answer = await client.submitPage(payer, { rawData: tampered, outcome: 'succeed' });
     expect(answer.status).toBe(404);
     expect((await client.getCharge(created.body.chargeId)).status).toBe('PENDING');
+  });
+});
+
+/** A page as a browser asking for `language` gets it. */
+async function open(url: string, language?: string) {
+  const answer = await sandbox.fetch(new Request(url, language === undefined ? {} : { headers: { 'accept-language': language } }));
+  return { status: answer.status, html: await answer.text(), headers: answer.headers };
+}
+
+/** Submits a page's form with an Accept-Language, as the shopper's browser does. */
+async function submit(url: string, fields: Record<string, string>, language?: string) {
+  const answer = await sandbox.fetch(
+    new Request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(language === undefined ? {} : { 'accept-language': language }) },
+      body: new URLSearchParams(fields).toString(),
+      redirect: 'manual',
+    }),
+  );
+  return { status: answer.status, location: answer.headers.get('location'), html: await answer.text() };
+}
+
+/** A sandbox whose default merchant is the shop "Baan Craft", and a second merchant. */
+function startShop() {
+  now = Date.now();
+  ({ sandbox, client } = newSandbox({
+    now: () => new Date(now),
+    merchants: [
+      { ...defaultSandboxMerchant(), name: 'Baan Craft' },
+      { merchantId: 'mch_other', apiKey: 'sk_other_000000000000000000000', publishableKey: 'pk_other_000000000000000000000', name: 'Other Shop' },
+    ],
+  }));
+}
+const OTHER_AUTH = basic('mch_other', 'sk_other_000000000000000000000');
+
+describe('the pages in the shopper’s language, naming the shop', () => {
+  it('shows each step page in Thai to a Thai browser: the shop’s name, the amount and Thai words', async () => {
+    startShop();
+    const otp = await client.chargeCard('4953261730509988', { amount: 25_000, referenceId: 'order-7' });
+    const force = await client.chargeCard('4389783280144506', { amount: 25_000, referenceId: 'order-7' });
+    const wallet = await client.createCharge({ amount: 25_000, referenceId: 'order-7', paymentMethod: { paymentMethodType: 'TRUE_MONEY', trueMoney: {} } });
+    const expected = [
+      [otp, 'ยืนยันการชำระเงิน'],
+      [force, 'เลือกว่าการชำระเงินนี้จะจบอย่างไร'],
+      [wallet, 'ชำระ ฿250.00 ให้ Baan Craft ด้วย TrueMoney หรือไม่'],
+    ] as const;
+    for (const [created, heading] of expected) {
+      const page = await open(created.body.redirect.redirectUrl, 'th-TH,th;q=0.9,en;q=0.8');
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(page.html).toContain('<html lang="th">');
+      expect(page.html).toContain(`<h1>${heading}</h1>`);
+      expect(page.html).toContain('<dt>ชำระให้</dt><dd>Baan Craft</dd>');
+      expect(page.html).toContain('<dt>ยอดชำระ</dt><dd>฿250.00</dd>');
+      expect(page.html).toContain('<dt>เลขที่คำสั่งซื้อ</dt><dd>order-7</dd>');
+    }
+  });
+
+  it('speaks English by default, to an English browser and to one that asks for a language it does not speak', async () => {
+    startShop();
+    const created = await client.createCharge({ paymentMethod: { paymentMethodType: 'TRUE_MONEY', trueMoney: {} } });
+    for (const language of [undefined, 'en-US,en;q=0.9,th;q=0.8', 'fr-FR,fr;q=0.9']) {
+      const page = await open(created.body.redirect.redirectUrl, language);
+      expect(page.html, language).toContain('<html lang="en">');
+      expect(page.html, language).toContain('<h1>Pay ฿100.00 to Baan Craft with TrueMoney?</h1>');
+    }
+  });
+
+  it('lets lang= override the browser, and keeps the choice through the form it posts', async () => {
+    startShop();
+    const created = await client.chargeCard('4953261730509988');
+    const url: string = created.body.redirect.redirectUrl;
+    const thai = await open(`${url}?lang=th`, 'en-US');
+    expect(thai.html).toContain('<html lang="th">');
+    const path = new URL(url).pathname;
+    expect(thai.html).toContain(`<form method="post" action="${path}?lang=th">`);
+    expect((await open(`${url}?lang=en`, 'th')).html).toContain('<html lang="en">');
+    const empty = await submit(`${url}?lang=th`, { otp: ' ' }, 'en-US');
+    expect(empty.status).toBe(400);
+    expect(empty.html).toContain('<html lang="th">');
+    expect(empty.html).toContain('role="alert">กรุณากรอกรหัส OTP</p>');
+    expect((await client.getCharge(created.body.chargeId)).status).toBe('PENDING');
+  });
+
+  it('says the outcome in Thai, with the shop’s name, when there is no return URL', async () => {
+    startShop();
+    const created = await client.createCharge({ paymentMethod: { paymentMethodType: 'KPLUS' } });
+    const done = await submit(created.body.redirect.redirectUrl, { decision: 'approve' }, 'th');
+    expect(done.status).toBe(200);
+    expect(done.html).toContain('<h1>อนุมัติการชำระเงินแล้ว</h1>');
+    expect(done.html).toContain('ชำระเงินให้ Baan Craft สำเร็จแล้ว');
+    expect(done.html).toContain('>สำเร็จ</span>');
+  });
+
+  it('refuses a lang with control characters or markup with a 400 page, before it changes anything', async () => {
+    startShop();
+    const created = await client.chargeCard('4389783280144506');
+    const url: string = created.body.redirect.redirectUrl;
+    for (const lang of ['th%0D%0ALocation:%20https://evil.example', '%3Cscript%3E', 'th%00']) {
+      const page = await open(`${url}?lang=${lang}`);
+      expect(page.status, lang).toBe(400);
+      expect(page.headers.get('content-type')).toContain('text/html');
+      expect(page.html).toContain('Language not understood');
+      expect(page.html).not.toContain('<script>');
+      const posted = await submit(`${url}?lang=${lang}`, { outcome: 'succeed' });
+      expect(posted.status, lang).toBe(400);
+    }
+    expect((await client.getCharge(created.body.chargeId)).status).toBe('PENDING');
+  });
+
+  it('answers a page that does not exist with a 404 in the shopper’s language', async () => {
+    startShop();
+    const page = await open(`${ORIGIN}/sandbox/pages/otp/ch_doesnotexist`, 'th');
+    expect(page.status).toBe(404);
+    expect(page.html).toContain('<html lang="th">');
+    expect(page.html).toContain('ไม่พบการชำระเงิน');
+  });
+});
+
+describe('the payer link of a QR charge', () => {
+  async function qrCharge(auth?: string) {
+    const created = await client.post('/api/v1/charges', { amount: 25_000, currency: 'THB', referenceId: 'order-qr', paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } }, auth ? { auth } : {});
+    expect(created.status).toBe(201);
+    return created.body as { chargeId: string; encodedImage: { rawData: string } };
+  }
+  async function payerLink(chargeId: string, auth?: string) {
+    return client.get(`/sandbox/v1/charges/${chargeId}/payer-link`, auth ? { auth } : {});
+  }
+
+  it('is handed to the charge’s merchant, with its API key, and opens a page naming the shop, in Thai when asked', async () => {
+    startShop();
+    const { chargeId } = await qrCharge();
+    const link = await payerLink(chargeId);
+    expect(link.status).toBe(200);
+    expect(link.body).toMatchObject({ chargeId, status: 'PENDING', expiresAt: expect.any(String) });
+    expect(link.body.payerUrl).toMatch(new RegExp(`^${ORIGIN}/sandbox/pages/promptpay/${chargeId}/[A-Za-z0-9_-]{43}$`));
+    const page = await open(link.body.payerUrl, 'th');
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('<html lang="th">');
+    expect(page.html).toContain('<h1>ชำระ ฿250.00 ให้ Baan Craft</h1>');
+    expect(page.html).toContain('<dt>เลขที่คำสั่งซื้อ</dt><dd>order-qr</dd>');
+    expect(page.html).toMatch(/<time datetime="[^"]+">[^<]+ เวลาประเทศไทย<\/time>/);
+  });
+
+  it('pays its charge, which becomes SUCCEEDED, and then says it is complete without paying twice', async () => {
+    startShop();
+    const { chargeId } = await qrCharge();
+    const { payerUrl } = (await payerLink(chargeId)).body;
+    const paid = await submit(payerUrl, { outcome: 'succeed' });
+    expect(paid.status).toBe(200);
+    expect(paid.html).toContain('Payment sent');
+    expect(await client.getCharge(chargeId)).toMatchObject({ status: 'SUCCEEDED', amount: 25_000 });
+    const again = await submit(payerUrl, { outcome: 'fail' });
+    expect(again.html).toContain('This payment is already complete');
+    expect((await client.getCharge(chargeId)).status).toBe('SUCCEEDED');
+  });
+
+  it('declines its charge, and goes to the return URL', async () => {
+    startShop();
+    const created = await client.createCharge({ returnUrl: RETURN_URL, paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } });
+    const { payerUrl } = (await payerLink(created.body.chargeId)).body;
+    const declined = await submit(payerUrl, { outcome: 'fail' });
+    expect(declined).toMatchObject({ status: 303, location: RETURN_URL });
+    expect(await client.getCharge(created.body.chargeId)).toMatchObject({ status: 'FAILED', failureCode: 'CH_PROCESSING_FAILED' });
+  });
+
+  it('acts on its own charge only, whatever the form says', async () => {
+    startShop();
+    const mine = await qrCharge();
+    const other = await qrCharge();
+    const { payerUrl } = (await payerLink(mine.chargeId)).body;
+    await submit(payerUrl, { outcome: 'succeed', rawData: other.encodedImage.rawData, chargeId: other.chargeId });
+    expect((await client.getCharge(mine.chargeId)).status).toBe('SUCCEEDED');
+    expect((await client.getCharge(other.chargeId)).status).toBe('PENDING');
+  });
+
+  it('is not handed out for another merchant’s charge: 404, as for a charge that does not exist', async () => {
+    startShop();
+    const theirs = await qrCharge(OTHER_AUTH);
+    const refused = await payerLink(theirs.chargeId);
+    const unknown = await payerLink('ch_doesnotexist');
+    expect(refused.status).toBe(404);
+    expect(refused.body.error.errorCode).toBe('NOT_FOUND_ERROR');
+    expect(unknown.status).toBe(404);
+    expect(refused.body.error.errorMessage.replace(theirs.chargeId, 'ID')).toBe(unknown.body.error.errorMessage.replace('ch_doesnotexist', 'ID'));
+    const own = await payerLink(theirs.chargeId, OTHER_AUTH);
+    expect(own.status).toBe(200);
+    expect((await open(own.body.payerUrl)).html).toContain('<h1>Pay ฿250.00 to Other Shop</h1>');
+  });
+
+  it('says a card charge has no payer link', async () => {
+    startShop();
+    const card = await client.chargeCard('4389783280144506');
+    const answer = await payerLink(card.body.chargeId);
+    expect(answer.status).toBe(403);
+    expect(answer.body.error).toMatchObject({ errorCode: 'OPERATION_NOT_ALLOWED_ERROR', errorMessage: expect.stringContaining('not a QR PromptPay charge') });
+  });
+
+  it('refuses a forged, a missing or another charge’s secret with the same 404 page, which names no charge', async () => {
+    startShop();
+    const { chargeId } = await qrCharge();
+    const theirs = await qrCharge(OTHER_AUTH);
+    const mineUrl: string = (await payerLink(chargeId)).body.payerUrl;
+    const theirsUrl: string = (await payerLink(theirs.chargeId, OTHER_AUTH)).body.payerUrl;
+    const secret = mineUrl.slice(mineUrl.lastIndexOf('/') + 1);
+    const theirSecret = theirsUrl.slice(theirsUrl.lastIndexOf('/') + 1);
+    const flipped = `${secret.slice(0, -2)}${secret.at(-2) === 'A' ? 'B' : 'A'}${secret.at(-1)}`;
+    const base = `${ORIGIN}/sandbox/pages/promptpay`;
+    const forged = [
+      `${base}/${chargeId}/${flipped}`,
+      `${base}/${chargeId}/${theirSecret}`,
+      `${base}/${theirs.chargeId}/${secret}`,
+      `${base}/${chargeId}/${'A'.repeat(43)}`,
+      `${base}/${chargeId}/x`,
+      `${base}/ch_doesnotexist/${secret}`,
+      `${base}/${chargeId}`,
+    ];
+    const pages = await Promise.all(forged.map((url) => open(url)));
+    for (const [index, page] of pages.entries()) {
+      expect(page.status, forged[index]).toBe(404);
+      expect(page.html).not.toContain(chargeId);
+      expect(page.html).not.toContain(theirs.chargeId);
+      expect(page.html).not.toContain('Other Shop');
+      expect(page.html).not.toContain('Baan Craft');
+    }
+    for (const url of forged) expect((await submit(url, { outcome: 'succeed' })).status, url).toBe(404);
+    expect((await client.getCharge(chargeId)).status).toBe('PENDING');
+    expect((await client.get(`/api/v1/charges/${theirs.chargeId}`, { auth: OTHER_AUTH })).body.status).toBe('PENDING');
+  });
+
+  it('offers no button once the code has expired, and refuses a late payment with 410', async () => {
+    startShop();
+    const { chargeId } = await qrCharge();
+    const { payerUrl } = (await payerLink(chargeId)).body;
+    now += 11 * 60 * 1000;
+    const page = await open(payerUrl);
+    expect(page.status).toBe(410);
+    expect(page.html).toContain('This QR code has expired');
+    expect(page.html).not.toContain('<button');
+    expect((await submit(payerUrl, { outcome: 'succeed' })).status).toBe(410);
+    expect((await client.getCharge(chargeId)).status).toBe('PENDING');
+  });
+
+  it('asks again for an outcome it does not know', async () => {
+    startShop();
+    const { chargeId } = await qrCharge();
+    const { payerUrl } = (await payerLink(chargeId)).body;
+    const answer = await submit(`${payerUrl}?lang=th`, { outcome: 'maybe' });
+    expect(answer.status).toBe(400);
+    expect(answer.html).toContain('role="alert">เลือก ชำระเงิน หรือ ปฏิเสธ</p>');
+    expect((await client.getCharge(chargeId)).status).toBe('PENDING');
+  });
+
+  it('is refused without the merchant’s API key', async () => {
+    startShop();
+    const { chargeId } = await qrCharge();
+    expect((await client.get(`/sandbox/v1/charges/${chargeId}/payer-link`, { auth: null })).status).toBe(401);
+    expect((await client.get(`/sandbox/v1/charges/${chargeId}/payer-link`, { auth: CLIENT_AUTH })).status).toBe(401);
   });
 });
 

@@ -5,7 +5,8 @@ import type { ChargeView } from '../../../src/sandbox/hosted-pages/charge-summar
 import { renderForcePage as forcePage } from '../../../src/sandbox/hosted-pages/force-page.js';
 import { renderOtpPage as otpPage } from '../../../src/sandbox/hosted-pages/otp-page.js';
 import { SANDBOX_PAGES_CSS } from '../../../src/sandbox/hosted-pages/page-stylesheet.js';
-import { renderPromptPayPayerPage as promptPayPayerPage, type PendingQrCharge } from '../../../src/sandbox/hosted-pages/promptpay-payer-page.js';
+import { pageLocale } from '../../../src/sandbox/hosted-pages/page-language.js';
+import { renderPayerLinkPage as payerLinkPage, renderPromptPayPayerPage as promptPayPayerPage } from '../../../src/sandbox/hosted-pages/promptpay-payer-page.js';
 import { renderResultPage as resultPage } from '../../../src/sandbox/hosted-pages/result-page.js';
 import { escapeText as escapeHtml } from '../../../src/sandbox/http/html.js';
 import { paymentMethodLabel, renderErrorPage as errorPage } from '../../../src/sandbox/http/page-layout.js';
@@ -15,6 +16,7 @@ const renderOtpPage = (...args: Parameters<typeof otpPage>) => String(otpPage(..
 const renderForcePage = (...args: Parameters<typeof forcePage>) => String(forcePage(...args));
 const renderAuthorizePage = (...args: Parameters<typeof authorizePage>) => String(authorizePage(...args));
 const renderPromptPayPayerPage = (...args: Parameters<typeof promptPayPayerPage>) => String(promptPayPayerPage(...args));
+const renderPayerLinkPage = (...args: Parameters<typeof payerLinkPage>) => String(payerLinkPage(...args));
 const renderResultPage = (...args: Parameters<typeof resultPage>) => String(resultPage(...args));
 const renderErrorPage = (...args: Parameters<typeof errorPage>) => String(errorPage(...args));
 
@@ -34,25 +36,14 @@ const charge: ChargeView = {
   referenceId: HOSTILE,
   paymentMethodType: 'TRUE_MONEY',
   status: 'PENDING',
+  merchantName: HOSTILE,
 };
 
 const failedCharge: ChargeView = { ...charge, status: 'FAILED', failureCode: HOSTILE };
 
-const payable: PendingQrCharge = {
-  chargeId: 'ch_payable000000000000001',
-  amountSatang: 5000,
-  rawData: `00020101021230${HOSTILE}`,
-  expiresAt: '2030-01-01T00:00:00.000Z',
-  expired: false,
-};
-
-const expired: PendingQrCharge = {
-  chargeId: 'ch_expired000000000000001',
-  amountSatang: 7000,
-  rawData: '000201010212expired',
-  expiresAt: '2020-01-01T00:00:00.000Z',
-  expired: true,
-};
+const qrCharge: ChargeView = { ...charge, chargeId: 'ch_payable000000000000001', amountSatang: 5000, paymentMethodType: 'QR_PROMPT_PAY' };
+const QR_PAYLOAD = `00020101021230${HOSTILE}`;
+const QR_EXPIRY = '2030-01-01T00:00:00.000Z';
 
 /** Every page, rendered with hostile text wherever a caller can put text. */
 const pages: Record<string, string> = {
@@ -65,14 +56,14 @@ const pages: Record<string, string> = {
     action: ACTION,
     rawData: HOSTILE,
     message: { kind: 'error', text: HOSTILE },
-    pending: [payable, expired],
   }),
   'promptpay payer with success': renderPromptPayPayerPage({
     stylesheetHref: STYLESHEET,
     action: ACTION,
     message: { kind: 'success', text: HOSTILE },
-    pending: [],
   }),
+  'payer link': renderPayerLinkPage({ stylesheetHref: STYLESHEET, charge: qrCharge, rawData: QR_PAYLOAD, expiresAt: QR_EXPIRY, expired: false, action: ACTION }),
+  'expired payer link': renderPayerLinkPage({ stylesheetHref: STYLESHEET, charge: qrCharge, rawData: QR_PAYLOAD, expiresAt: QR_EXPIRY, expired: true, action: ACTION }),
   result: renderResultPage({ stylesheetHref: STYLESHEET, title: HOSTILE, message: HOSTILE, charge: failedCharge, continueUrl: CONTINUE }),
   error: renderErrorPage({ stylesheetHref: STYLESHEET, title: HOSTILE, message: HOSTILE }),
 };
@@ -100,13 +91,6 @@ function tags(html: string, name: string): Tag[] {
 function elementById(html: string, id: string): { tag: string; content: string } | undefined {
   const match = new RegExp(`<(\\w+)\\b[^>]*\\bid="${id}"[^>]*>([\\s\\S]*?)</\\1>`).exec(html);
   return match ? { tag: match[0], content: match[2] ?? '' } : undefined;
-}
-
-/** List items of the pending QR charges, by charge id. */
-function pendingItem(html: string, chargeId: string): string {
-  const item = [...html.matchAll(/<li\b[\s\S]*?<\/li>/g)].map((m) => m[0]).find((li) => li.includes(chargeId));
-  if (!item) throw new Error(`no pending item for ${chargeId}`);
-  return item;
 }
 
 describe('escapeHtml', () => {
@@ -173,6 +157,59 @@ describe.each(pageEntries)('the %s page', (_name, html) => {
   });
 });
 
+describe('every shopper page in Thai', () => {
+  const th = pageLocale('th');
+  const shop: ChargeView = { ...charge, referenceId: 'ORDER-42', merchantName: 'บ้านคราฟต์' };
+  const thai: Record<string, string> = {
+    otp: renderOtpPage({ stylesheetHref: STYLESHEET, locale: th, charge: shop, action: ACTION, error: 'กรุณากรอกรหัส OTP' }),
+    force: renderForcePage({ stylesheetHref: STYLESHEET, locale: th, charge: shop, action: ACTION }),
+    authorize: renderAuthorizePage({ stylesheetHref: STYLESHEET, locale: th, charge: shop, action: ACTION, methodLabel: 'TrueMoney' }),
+    result: renderResultPage({ stylesheetHref: STYLESHEET, locale: th, title: 'ชำระเงินแล้ว', message: 'ชำระเงินสำเร็จ', charge: { ...shop, status: 'SUCCEEDED' }, continueUrl: CONTINUE }),
+    'payer link': renderPayerLinkPage({ stylesheetHref: STYLESHEET, locale: th, charge: { ...shop, paymentMethodType: 'QR_PROMPT_PAY' }, rawData: QR_PAYLOAD, expiresAt: QR_EXPIRY, expired: false, action: ACTION }),
+  };
+
+  it.each(Object.entries(thai))('the %s page is a Thai document naming the shop and the amount, the order reference as a detail', (_name, html) => {
+    expect(html).toContain('<html lang="th">');
+    expect(html).toContain('แซนด์บ็อกซ์ — ไม่มีการโอนเงินจริง');
+    expect(html).toContain('<dt>ชำระให้</dt><dd>บ้านคราฟต์</dd>');
+    expect(html).toContain('<dt>ยอดชำระ</dt><dd>฿1,234.56</dd>');
+    expect(html).toContain('<dt>เลขที่คำสั่งซื้อ</dt><dd>ORDER-42</dd>');
+    for (const english of ['Amount', 'Paying', 'Order reference', 'Sandbox — no real money moves']) expect(html).not.toContain(`>${english}<`);
+  });
+
+  it('offers the switch to English from Thai, marking Thai as the current language', () => {
+    for (const html of Object.values(thai)) {
+      expect(html).toContain('<a href="?lang=th" lang="th" hreflang="th" aria-current="true">ไทย</a>');
+      expect(html).toContain('<a href="?lang=en" lang="en" hreflang="en">English</a>');
+    }
+  });
+
+  it('says each page’s words in Thai', () => {
+    expect(thai.otp).toContain('<h1>ยืนยันการชำระเงิน</h1>');
+    expect(thai.otp).toContain('เพื่อชำระเงินด้วยบัตรให้ บ้านคราฟต์');
+    expect(thai.otp).toMatch(/<button type="submit"[^>]*>ยืนยันและชำระเงิน<\/button>/);
+    expect(thai.force).toContain('>ให้ชำระเงินสำเร็จ</button>');
+    expect(thai.authorize).toContain('<h1>ชำระ ฿1,234.56 ให้ บ้านคราฟต์ ด้วย TrueMoney หรือไม่</h1>');
+    expect(thai.authorize).toContain('value="approve">อนุมัติ</button>');
+    expect(thai.result).toContain('>กลับไปที่ บ้านคราฟต์</a>');
+    expect(thai.result).toContain('>สำเร็จ</span>');
+    expect(thai['payer link']).toContain('<h1>ชำระ ฿1,234.56 ให้ บ้านคราฟต์</h1>');
+    expect(thai['payer link']).toContain('<dt>วิธีชำระเงิน</dt><dd>คิวอาร์พร้อมเพย์</dd>');
+  });
+
+  it('dates the QR code’s expiry in Thai, by the Buddhist era', () => {
+    expect(thai['payer link']).toContain(`<time datetime="${QR_EXPIRY}">1 ม.ค. 2573 07:00:00 เวลาประเทศไทย</time>`);
+  });
+
+  it('keeps every form field name and value the English page has', () => {
+    const fields = (html: string) => [...tags(html, 'input'), ...tags(html, 'button'), ...tags(html, 'textarea')].map((tag) => [tag.attrs.get('name'), tag.attrs.get('value')]);
+    expect(fields(thai.otp ?? '')).toEqual(fields(pages['otp with error'] ?? ''));
+    expect(fields(thai.force ?? '')).toEqual(fields(pages.force ?? ''));
+    expect(fields(thai.authorize ?? '')).toEqual(fields(pages.authorize ?? ''));
+    expect(fields(thai['payer link'] ?? '')).toEqual(fields(pages['payer link'] ?? ''));
+  });
+});
+
 describe('the OTP page', () => {
   const [input] = tags(pages['otp with error'] ?? '', 'input');
 
@@ -223,14 +260,21 @@ describe('the force page', () => {
 });
 
 describe('the authorize page', () => {
-  it('asks whether to pay the amount to the merchant reference with the method', () => {
+  it('asks whether to pay the amount to the merchant, by name, with the method; the order reference is a detail', () => {
     const html = renderAuthorizePage({
       stylesheetHref: STYLESHEET,
-      charge: { ...charge, referenceId: 'ORDER-42' },
+      charge: { ...charge, referenceId: 'ORDER-42', merchantName: 'Baan Craft' },
       action: ACTION,
       methodLabel: 'TrueMoney',
     });
-    expect(html).toMatch(/<h1>Pay ฿1,234\.56 to ORDER-42 with TrueMoney\?<\/h1>/);
+    expect(html).toMatch(/<h1>Pay ฿1,234\.56 to Baan Craft with TrueMoney\?<\/h1>/);
+    expect(html).toMatch(/<dt>Order reference<\/dt><dd>ORDER-42<\/dd>/);
+  });
+
+  it('says "the merchant" when it knows no name', () => {
+    const { merchantName: _name, ...nameless } = charge;
+    const html = renderAuthorizePage({ stylesheetHref: STYLESHEET, charge: { ...nameless, referenceId: 'ORDER-42' }, action: ACTION, methodLabel: 'TrueMoney' });
+    expect(html).toContain('<h1>Pay ฿1,234.56 to the merchant with TrueMoney?</h1>');
   });
 
   it('offers approve and decline as decisions', () => {
@@ -268,30 +312,40 @@ describe('the PromptPay payer page', () => {
     expect(success).not.toContain('role="alert"');
   });
 
-  it('lets a payable QR charge be paid or declined in one click with its own hidden payload', () => {
-    const item = pendingItem(html, payable.chargeId);
-    expect(item).toContain(`<input type="hidden" name="rawData" value="${escapeHtml(payable.rawData)}">`);
-    expect(item).toContain('value="succeed"');
-    expect(item).toContain('value="fail"');
-    expect(item).toContain('฿50.00');
+  it('lists no charges: a payer pays the QR it holds', () => {
+    expect(html).not.toMatch(/<li\b/);
+    expect(html).not.toMatch(/ch_[A-Za-z0-9]{10,}/);
+  });
+});
+
+describe('the payer link page', () => {
+  const html = pages['payer link'] ?? '';
+
+  it('names the merchant and the amount, and when the code expires, in Bangkok time', () => {
+    expect(html).toContain(`<h1>Pay ฿50.00 to ${escapeHtml(HOSTILE)}</h1>`);
+    expect(html).toContain(`<time datetime="${QR_EXPIRY}">1 Jan 2030, 07:00:00 Bangkok time</time>`);
   });
 
-  it('marks an expired QR charge and gives it no pay button', () => {
-    const item = pendingItem(html, expired.chargeId);
-    expect(item).toContain('Expired');
-    expect(item).not.toContain('value="succeed"');
-    expect(item).not.toContain('<form');
+  it('pays or declines only its own charge, carrying the payload for the slip button', () => {
+    const buttons = tags(html, 'button');
+    expect(buttons.map((button) => [button.attrs.get('name'), button.attrs.get('value')])).toEqual([
+      ['outcome', 'succeed'],
+      ['outcome', 'fail'],
+    ]);
+    expect(html).toContain(`<input type="hidden" name="rawData" value="${escapeHtml(QR_PAYLOAD)}">`);
   });
 
-  it('says so when no QR charge is waiting', () => {
-    expect(pages['promptpay payer with success']).toContain('No QR charges are waiting.');
-    expect(pages['promptpay payer with success']).not.toMatch(/<li\b/);
+  it('offers nothing to press once the code has expired', () => {
+    const expired = pages['expired payer link'] ?? '';
+    expect(expired).toContain('<h1>This QR code has expired</h1>');
+    expect(expired).not.toContain('<form');
+    expect(expired).not.toContain('<button');
   });
 });
 
 describe('the result page', () => {
-  it('links prominently back to the merchant when a continue URL is given', () => {
-    expect(pages.result).toContain(`<a class="button button-primary" href="${escapeHtml(CONTINUE)}">Return to the merchant</a>`);
+  it('links prominently back to the merchant, by name, when a continue URL is given', () => {
+    expect(pages.result).toContain(`<a class="button button-primary" href="${escapeHtml(CONTINUE)}">Return to ${escapeHtml(HOSTILE)}</a>`);
   });
 
   it('shows the charge status and failure code', () => {
@@ -301,8 +355,8 @@ describe('the result page', () => {
 
   it('offers no link when there is nowhere to return to', () => {
     const html = renderResultPage({ stylesheetHref: STYLESHEET, title: 'Paid', message: 'Done.', charge });
-    expect(html).not.toContain('Return to the merchant');
-    expect(html).not.toContain('<a ');
+    expect(html).not.toContain('Return to');
+    expect(html).not.toContain('<a class="button');
   });
 });
 

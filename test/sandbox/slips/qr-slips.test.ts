@@ -82,14 +82,19 @@ describe('the slip QR payload', () => {
 });
 
 describe('the PromptPay payer page', () => {
-  it('offers to pay by bank transfer and get a slip, for the pasted QR and for each pending charge', async () => {
+  it('offers to pay by bank transfer and get a slip, for the pasted QR and on a charge’s payer link', async () => {
     start();
-    const { chargeId } = await qrCharge();
+    const { chargeId, rawData } = await qrCharge();
+    const slipButton = /<button[^>]*formaction="\/sandbox\/pages\/slips"[^>]*name="outcome" value="slip"[^>]*>/g;
     const html = await (await sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/promptpay`))).text();
-    const buttons = html.match(/<button[^>]*formaction="\/sandbox\/pages\/slips"[^>]*name="outcome" value="slip"[^>]*>/g) ?? [];
-    expect(buttons).toHaveLength(2);
+    expect(html.match(slipButton) ?? []).toHaveLength(1);
     expect(html).toContain('Pay by bank transfer and get a slip');
-    expect(html).toContain(chargeId);
+    expect(html).not.toContain(chargeId);
+    const link = await sandbox.fetch(new Request(`${ORIGIN}/sandbox/v1/charges/${chargeId}/payer-link`, { headers: { authorization: API_AUTH } }));
+    const { payerUrl } = (await link.json()) as { payerUrl: string };
+    const linked = await (await sandbox.fetch(new Request(payerUrl))).text();
+    expect(linked.match(slipButton) ?? []).toHaveLength(1);
+    expect(linked).toContain(`<input type="hidden" name="rawData" value="${rawData}">`);
   });
 
   it('makes the transfer without completing the charge, and shows the slip with its picture, download link and QR text', async () => {

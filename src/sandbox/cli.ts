@@ -9,6 +9,9 @@ import { listenSandbox } from './listen.js';
 import type { SandboxPartner } from './partners/authenticate.js';
 import { defaultSandboxMerchant, type SandboxMerchant } from './partners/sandbox-merchant.js';
 
+/** Longest merchant name the CLI takes: a shop's name, not a paragraph. */
+const MAX_MERCHANT_NAME_CHARS = 100;
+
 const HELP = `satang-sandbox: a local emulator of the payment service
 
 Usage: satang-sandbox [options]
@@ -17,6 +20,8 @@ Options (each also read from the environment variable shown):
   --port <n>               port to listen on          SANDBOX_PORT       (default ${SANDBOX_DEFAULTS.port}; 0 picks one)
   --host <host>            address to bind            SANDBOX_HOST       (default ${SANDBOX_DEFAULTS.host})
   --merchant-id <id>       merchant id                SANDBOX_MERCHANT_ID
+  --merchant-name <name>   who shoppers pay: shown on the hosted pages and written
+                           into QR codes             SANDBOX_MERCHANT_NAME (default ${SANDBOX_DEFAULTS.merchantName})
   --api-key <key>          merchant API key           SANDBOX_API_KEY
   --publishable-key <key>  publishable key            SANDBOX_PUBLISHABLE_KEY
   --partner-id <id>        partner id                 SANDBOX_PARTNER_ID
@@ -41,6 +46,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv) {
       port: { type: 'string' },
       host: { type: 'string' },
       'merchant-id': { type: 'string' },
+      'merchant-name': { type: 'string' },
       'api-key': { type: 'string' },
       'publishable-key': { type: 'string' },
       'partner-id': { type: 'string' },
@@ -86,11 +92,18 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv) {
   }
   const noDashboard = values['no-dashboard'] === true || dashboardSetting === 'off' || dashboardSetting === 'false' || dashboardSetting === '0';
 
+  const merchantName = pick('merchant-name', 'SANDBOX_MERCHANT_NAME')?.trim();
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
+  if (merchantName !== undefined && (merchantName === '' || merchantName.length > MAX_MERCHANT_NAME_CHARS || /[\u0000-\u001f\u007f-\u009f]/.test(merchantName))) {
+    throw new Error(`--merchant-name must be 1 to ${MAX_MERCHANT_NAME_CHARS} characters without control characters`);
+  }
+
   const defaults = defaultSandboxMerchant();
   const partnerId = pick('partner-id', 'SANDBOX_PARTNER_ID') ?? SANDBOX_DEFAULTS.partnerId;
   const merchant = {
     ...defaults,
     merchantId: pick('merchant-id', 'SANDBOX_MERCHANT_ID') ?? defaults.merchantId,
+    ...(merchantName === undefined ? {} : { name: merchantName }),
     apiKey: pick('api-key', 'SANDBOX_API_KEY') ?? defaults.apiKey,
     publishableKey: pick('publishable-key', 'SANDBOX_PUBLISHABLE_KEY') ?? defaults.publishableKey,
     partnerId,
@@ -145,6 +158,7 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
   console.log(`satang-sandbox listening on ${running.url}
 
   merchant id       ${merchant.merchantId}
+  merchant name     ${merchant.name ?? SANDBOX_DEFAULTS.merchantName}   (shown to shoppers on the hosted pages)
   API key           ${merchant.apiKey}   (server only: /api/v1/*)
   publishable key   ${merchant.publishableKey}   (browser: /client/v1/*)
   partner           ${partner.partnerId} / ${partner.apiKey}
@@ -152,7 +166,7 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
   webhook key       ${options.webhook.webhookKeyBase64}
   header prefix     ${options.headerPrefix}   (${options.headerPrefix}Idempotency-Key, ${options.headerPrefix}Signature, …)
   dashboard         ${options.dashboard === false ? 'off (--no-dashboard)' : `${base}${SANDBOX_DASHBOARD_PATH}   (sign in with the merchant id and API key)`}
-  PromptPay payer   ${base}${SANDBOX_PAGES_PATH}/promptpay
+  PromptPay payer   ${base}${SANDBOX_PAGES_PATH}/promptpay   (one charge's link: GET /sandbox/v1/charges/{id}/payer-link)
   deliveries log    ${base}/sandbox/v1/webhook-deliveries
 
 Test cards (any future expiry, CVC 123, Amex 1234):

@@ -234,3 +234,15 @@ describe('parseCliOptions with URLs that only look right', () => {
     });
   });
 });
+
+describe('--merchant-name', () => {
+  it('names the default merchant to shoppers, from the flag over SANDBOX_MERCHANT_NAME, trimmed', () => {
+    expect(parseCliOptions([], {}).merchants[0].name).toBe(SANDBOX_DEFAULTS.merchantName);
+    expect(parseCliOptions([], { SANDBOX_MERCHANT_NAME: 'บ้านคราฟต์' }).merchants[0].name).toBe('บ้านคราฟต์');
+    expect(parseCliOptions(['--merchant-name', ' Baan Craft '], { SANDBOX_MERCHANT_NAME: 'Other' }).merchants[0].name).toBe('Baan Craft');
+  });
+
+  it.each([['   '], ['Baan\nCraft'], ['Baan\u0000Craft'], ['x'.repeat(101)]])('refuses %j', (name) => {
+    expect(parseError(['--merchant-name', name])).toMatch(/--merchant-name must be 1 to 100 characters without control characters/);
+  });
+});

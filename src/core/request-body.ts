@@ -6,7 +6,14 @@
 /** Deepest nesting of arrays and objects a JSON request body may have. */
 export const MAX_JSON_DEPTH = 64;
 
-export type RequestBodyFault = 'too-large' | 'empty' | 'media-type' | 'invalid-json' | 'too-deep' | 'unreadable';
+/**
+ * The longest a request's body may take to arrive in full, from its first read: a body dribbled a
+ * byte at a time would otherwise hold its request and socket for as long as the sender likes. A
+ * charge or webhook body arrives in milliseconds; a slip upload over a slow phone link in seconds.
+ */
+export const BODY_READ_TIMEOUT_MS = 10_000;
+
+export type RequestBodyFault = 'too-large' | 'empty' | 'media-type' | 'invalid-json' | 'too-deep' | 'unreadable' | 'timeout';
 
 /** A body that cannot be accepted; `reason` lets each server answer in its own error shape. */
 export class RequestBodyError extends Error {
@@ -120,4 +127,9 @@ export function jsonDepth(value: unknown, limit = Number.POSITIVE_INFINITY): num
 /** The refusal of a body past `maxBytes`. */
 export function tooLarge(maxBytes: number): RequestBodyError {
   return new RequestBodyError('too-large', `request body is larger than ${maxBytes} bytes`);
+}
+
+/** The refusal of a body that did not arrive in full within `timeoutMs`. */
+export function bodyTimedOut(timeoutMs: number): RequestBodyError {
+  return new RequestBodyError('timeout', `request body did not arrive in full within ${timeoutMs} ms`);
 }

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { callHandlerOf, type CallHandler } from '../core/http-call.js';
 import { CLIENT_ADDRESS_HEADER, rememberSocketAddress } from './client-address.js';
-import { NodeCall, readNodeBody, writeAnswer, type NodeListenerOptions } from './node-call.js';
+import { RequestBodyError } from '../core/request-body.js';
+import { bodyTimeoutOf, NodeCall, readNodeBody, writeAnswer, type NodeListenerOptions } from './node-call.js';
 
 /** A Fetch-style handler: the shape of every Satang server piece. */
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -21,6 +22,7 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse, next?: (e
  * Fastify (raw) middleware: pass `next` and the request is answered by the handler regardless.
  */
 export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): NodeListener {
+  bodyTimeoutOf(options);
   // A handler that also answers calls (the checkout handler) is called without Fetch objects.
   const callHandler = callHandlerOf(handler);
   if (callHandler) {
@@ -39,8 +41,23 @@ async function answer(handler: FetchHandler, options: NodeListenerOptions, req: 
     const response = await handler(await requestOf(req, options, res));
     await writeResponse(response, res);
   } catch (error) {
-    fail(error, res, next);
+    if (error instanceof RequestBodyError && error.reason === 'timeout') answerBodyTimeout(res, req);
+    else fail(error, res, next);
   }
+}
+
+/**
+ * 408 for a body that did not arrive in time, then the connection is closed: the rest of the body
+ * is never read. When part of an answer is already out, the connection is only dropped.
+ */
+function answerBodyTimeout(res: ServerResponse, req: IncomingMessage): void {
+  if (res.headersSent || res.writableEnded) {
+    req.destroy();
+    return;
+  }
+  const message = 'request body did not arrive in time';
+  res.writeHead(408, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+  res.end(JSON.stringify({ code: 408, message, error: { errorCode: 'REQUEST_TIMEOUT', errorMessage: message } }), () => req.destroy());
 }
 
 /**
@@ -132,10 +149,18 @@ const BUFFERED_BODY_MAX_BYTES = 1024 * 1024;
 async function requestOf(req: IncomingMessage, options: NodeListenerOptions, res: ServerResponse): Promise<Request> {
   const declared = Number(req.headers['content-length']);
   const method = req.method ?? 'GET';
-  if (method === 'GET' || method === 'HEAD' || !Number.isSafeInteger(declared) || declared > BUFFERED_BODY_MAX_BYTES || req.headers['transfer-encoding'] !== undefined) {
+  if (method === 'GET' || method === 'HEAD') return toRequest(req, options, res);
+  if (!Number.isSafeInteger(declared) || declared > BUFFERED_BODY_MAX_BYTES || req.headers['transfer-encoding'] !== undefined) {
+    // Streamed to the handler, which may wait on it for ever: the deadline answers for it.
+    const timeoutMs = bodyTimeoutOf(options);
+    const timer = setTimeout(() => {
+      if (!req.complete) answerBodyTimeout(res, req);
+    }, timeoutMs);
+    req.once('end', () => clearTimeout(timer));
+    req.once('close', () => clearTimeout(timer));
     return toRequest(req, options, res);
   }
-  const body = await readNodeBody(req, declared, null);
+  const body = await readNodeBody(req, declared, null, bodyTimeoutOf(options));
   return toRequest(req, options, res, body);
 }
 

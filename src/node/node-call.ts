@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAnswer, HttpCall } from '../core/http-call.js';
-import { RequestBodyError, tooLarge } from '../core/request-body.js';
+import { BODY_READ_TIMEOUT_MS, bodyTimedOut, RequestBodyError, tooLarge } from '../core/request-body.js';
 import { CLIENT_ADDRESS_HEADER } from './client-address.js';
 
 /** Options of `toNodeListener` that shape a request's URL. */
@@ -10,6 +10,20 @@ export interface NodeListenerOptions {
    * from the Host header and the socket (http, or https behind TLS).
    */
   origin?: string;
+  /**
+   * How long a request's body may take to arrive in full, in ms, from when it is first read;
+   * {@link BODY_READ_TIMEOUT_MS} (10 s) by default. Past it the answer is 408 and the connection
+   * closes: a body sent a byte at a time holds no request open. Set the server's own
+   * `headersTimeout` and `requestTimeout` too (see docs/server-deadlines.md).
+   */
+  bodyTimeoutMs?: number;
+}
+
+/** The body deadline of `options`, checked; throws when it is not a positive number of milliseconds. */
+export function bodyTimeoutOf(options: NodeListenerOptions): number {
+  const ms = options.bodyTimeoutMs ?? BODY_READ_TIMEOUT_MS;
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0) throw new TypeError(`bodyTimeoutMs must be a positive number of milliseconds (got ${String(options.bodyTimeoutMs)})`);
+  return ms;
 }
 
 /** `toRequest` of the adapter: the Fetch `Request` of a node:http request, with its body as read. */
@@ -115,7 +129,7 @@ export class NodeCall implements HttpCall {
   readBytes(maxBytes: number): Promise<Uint8Array> {
     if (this.#bodyRead) return Promise.reject(new RequestBodyError('unreadable', 'request body was already read'));
     this.#bodyRead = true;
-    return readNodeBody(this.#req, maxBytes, this.header('content-length')).then((body) => (this.#body = body));
+    return readNodeBody(this.#req, maxBytes, this.header('content-length'), bodyTimeoutOf(this.#options)).then((body) => (this.#body = body));
   }
 
   /**
@@ -137,9 +151,11 @@ export class NodeCall implements HttpCall {
 
 /**
  * The body of a node:http request, stopping as soon as it passes `maxBytes` (a declared
- * Content-Length past it is refused before a byte is read). A body that breaks off is `unreadable`.
+ * Content-Length past it is refused before a byte is read). A body that breaks off is `unreadable`;
+ * one not in full within `timeoutMs` is refused as `timeout`, the rest left unread (the answer
+ * then closes the connection).
  */
-export function readNodeBody(req: IncomingMessage, maxBytes: number, contentLength: string | null): Promise<Uint8Array> {
+export function readNodeBody(req: IncomingMessage, maxBytes: number, contentLength: string | null, timeoutMs: number = BODY_READ_TIMEOUT_MS): Promise<Uint8Array> {
   const declared = Number(contentLength);
   if (contentLength !== null && Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge(maxBytes));
   if (req.readableEnded) return Promise.resolve(new Uint8Array(0));
@@ -149,7 +165,13 @@ export function readNodeBody(req: IncomingMessage, maxBytes: number, contentLeng
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const timer = setTimeout(() => {
+      stop();
+      req.pause();
+      reject(bodyTimedOut(timeoutMs));
+    }, timeoutMs);
     const stop = () => {
+      clearTimeout(timer);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onBroken);

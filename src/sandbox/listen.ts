@@ -4,6 +4,11 @@ import { toRequest, writeResponse } from '../node/node-adapter.js';
 import { SANDBOX_DEFAULTS } from './defaults.js';
 import { Sandbox, type SandboxOptions } from './sandbox.js';
 
+/** The longest a request's headers may take to arrive at the sandbox's socket. */
+export const SANDBOX_HEADERS_TIMEOUT_MS = 10_000;
+/** The longest a whole request (headers and body, a slip upload included) may take to arrive. */
+export const SANDBOX_REQUEST_TIMEOUT_MS = 15_000;
+
 /** A sandbox listening on a socket. */
 export interface RunningSandbox {
   sandbox: Sandbox;
@@ -24,7 +29,17 @@ export async function listenSandbox(
   const { port = SANDBOX_DEFAULTS.port, host = SANDBOX_DEFAULTS.host, ...sandboxOptions } = options;
   const sandbox = new Sandbox(sandboxOptions);
   const listener = sandboxListener(sandbox);
-  const server = createServer((req, res) => void listener(req, res));
+  const server = createServer(
+    {
+      // A request's headers, and the whole request, must arrive within these: a client sending a
+      // byte at a time is answered 408 and its socket closed, rather than held for minutes.
+      headersTimeout: SANDBOX_HEADERS_TIMEOUT_MS,
+      requestTimeout: SANDBOX_REQUEST_TIMEOUT_MS,
+      // How often node:http checks those deadlines (30 s by default, longer than the deadlines).
+      connectionsCheckingInterval: 1_000,
+    },
+    (req, res) => void listener(req, res),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

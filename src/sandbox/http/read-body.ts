@@ -17,6 +17,7 @@ const ERROR_CODES: Readonly<Record<RequestBodyFault, ServiceErrorCode>> = {
   'invalid-json': 'INVALID_JSON_ERROR',
   'too-deep': 'API_VALIDATION_ERROR',
   unreadable: 'INVALID_JSON_ERROR',
+  timeout: 'REQUEST_TIMEOUT_ERROR',
 };
 
 async function asSandboxError<T>(read: Promise<T>): Promise<T> {

@@ -61,6 +61,8 @@ export function bodyRefusal(error: unknown): unknown {
   switch (error.reason) {
     case 'too-large':
       return new CheckoutError(413, 'BODY_TOO_LARGE', 'The request is too large.');
+    case 'timeout':
+      return new CheckoutError(408, 'REQUEST_TIMEOUT', 'The request took too long to arrive. Please try again.', { retryable: true });
     case 'media-type':
       return new CheckoutError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send JSON (Content-Type: application/json).');
     default:

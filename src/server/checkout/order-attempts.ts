@@ -16,7 +16,7 @@ import type { CheckoutChargeResponse, CheckoutIntent } from '../../core/schemas/
 import type { CheckoutContext } from './checkout-context.js';
 import { CheckoutError } from './checkout-error.js';
 import { ORDER_RECORD_TTL_MS, type ResolvedOrder } from './checkout-options.js';
-import { attemptKey as attemptRecordKey, paidByKey, settlePayment, type AttemptRecord } from './settle-payment.js';
+import { attemptKey as attemptRecordKey, paidByKey, releaseEndedAuthorization, settlePayment, type AttemptRecord } from './settle-payment.js';
 import { readStatus } from './status-cache.js';
 import type { StatusTokenKind } from './status-tokens.js';
 
@@ -83,7 +83,8 @@ export async function claimOrder(context: CheckoutContext, input: AttemptInput):
     if (held.state === 'creating') return { kind: 'create', generation: held.generation };
   } else {
     const paidBy = await store.get(paidByKey(referenceId));
-    if (paidBy !== undefined) {
+    // An authorization canceled, expired or failed since it held the order holds it no more.
+    if (paidBy !== undefined && !(await releaseEndedAuthorization(context, paidBy, input.call))) {
       // This very attempt paid it (its answer lost, its lock and replay forgotten since): its
       // charge again, to follow to its success.
       const mine = await store.get(attemptRecordKey(paidBy));
@@ -212,6 +213,7 @@ export async function openPayment(context: CheckoutContext, { chargeId, kind }: 
   if (status.status === 'PENDING') return 'pending';
   if (status.status === 'FAILED') return 'over';
   const outcome = await settlePayment(context, { chargeId, kind }, { call, fromWebhook: false });
+  if (outcome === 'authorized' && (await releaseEndedAuthorization(context, chargeId, call))) return 'over';
   return outcome === 'paid' || outcome === 'authorized' ? 'paid' : 'over';
 }
 

@@ -166,6 +166,49 @@ export function payerOf(context: CheckoutContext, referenceId: string): Promise<
   return context.store.get(paidByKey(referenceId));
 }
 
+/** Card authorization statuses that hold no money any more: the order they held is free again. */
+const ENDED_AUTHORIZATION_STATUSES: ReadonlySet<string> = new Set(['CANCELED', 'EXPIRED', 'FAILED']);
+const releasedKey = (authorizationId: string) => `released:${authorizationId}`;
+/** How long one instance has to free an order once it marked the authorization released; then another may. */
+const RELEASE_MARK_TTL_MS = 30_000;
+/** How long a request waits for another instance that is freeing the same order. */
+const RELEASE_WAIT_MS = 2_000;
+
+/**
+ * Frees the order held by `payerId` (its `paid:` claim) when that payment is a
+ * card authorization that no longer holds money: canceled by the merchant, expired or failed, as
+ * the service says now. True when the order is free of it; false while it still holds the order
+ * (AUTHORIZED or CAPTURED: the order is never paid twice), or when `payerId` is no authorization
+ * of this handler (a charge, a capture). A service that cannot say is a retryable 503.
+ *
+ * Only one instance deletes the claim (the one that marks the authorization released first), and
+ * only while the claim is still that authorization's: the claim of a payment made since is never
+ * touched. Others wait for it.
+ */
+export async function releaseEndedAuthorization(context: CheckoutContext, payerId: string, call: HttpCall): Promise<boolean> {
+  const { store } = context;
+  const text = await store.get(attemptKey(payerId));
+  const attempt = text === undefined ? undefined : (JSON.parse(text) as AttemptRecord);
+  if (attempt?.kind !== 'authorization' || attempt.captureOf !== undefined) return false;
+  let status: string;
+  try {
+    status = (await context.client.cardAuthorizations.get(payerId, { signal: call.signal, deadlineMs: context.serviceDeadlineMs })).status;
+  } catch (error) {
+    throw upstreamRefusal(error);
+  }
+  if (!ENDED_AUTHORIZATION_STATUSES.has(status)) return false;
+  const paidKey = paidByKey(attempt.referenceId);
+  if (await store.setIfAbsent(releasedKey(payerId), status, RELEASE_MARK_TTL_MS)) {
+    if ((await store.get(paidKey)) === payerId) await store.delete(paidKey);
+    return true;
+  }
+  for (const until = Date.now() + RELEASE_WAIT_MS; Date.now() < until; ) {
+    if ((await store.get(paidKey)) !== payerId) return true;
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+  }
+  throw new CheckoutError(503, 'UPSTREAM_UNAVAILABLE', 'This order is being freed for another payment. Please try again in a moment.', { retryable: true, headers: { 'retry-after': '1' } });
+}
+
 /** How the order's state tells its payer: which payment, what it did, and whether it was refunded in full since. */
 export interface OrderPayer {
   chargeId: string;
@@ -322,7 +365,9 @@ async function decide(context: CheckoutContext, payment: SucceededPayment, attem
   if (taken.amount !== attempt.amount || taken.currency !== attempt.currency) return { ...base, outcome: 'amount_mismatch' };
   const paidKey = paidByKey(attempt.referenceId);
   const paidBy = await context.store.get(paidKey);
-  if (paidBy !== undefined && paidBy !== payment.chargeId) return { ...base, outcome: 'duplicate_refunded', refundReason: 'duplicate_refunded', paidBy };
+  if (paidBy !== undefined && paidBy !== payment.chargeId && !(await releaseEndedAuthorization(context, paidBy, call))) {
+    return { ...base, outcome: 'duplicate_refunded', refundReason: 'duplicate_refunded', paidBy };
+  }
   const success: CheckoutOrderOutcome = payment.kind === 'authorization' ? 'authorized' : 'paid';
   if (paidBy === payment.chargeId) return { ...base, outcome: success };
   const order = await currentOrder(context, attempt, call);

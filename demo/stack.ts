@@ -3,10 +3,11 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createServer as createViteServer, type ViteDevServer } from 'vite';
-import { listenSandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../src/sandbox/index.js';
+import { defaultSandboxMerchant, listenSandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../src/sandbox/index.js';
 import type { NodeListener } from '../src/node/node-adapter.js';
 import { createCheckoutHandler, ServiceClient, toNodeListener } from '../src/server/index.js';
 import { createOrderApi } from './order-api.js';
+import { createSandboxPayerRedirect, SANDBOX_PAYER_PATH } from './sandbox-payer.js';
 import type { CheckoutIntent } from '../src/core/schemas/checkout.js';
 import { DemoOrders, type DemoOrder } from './orders.js';
 
@@ -87,6 +88,8 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
   // The shop's server listens before the sandbox whose address its handlers need: until they are
   // set, its API answers that it is starting.
   const api: { checkout?: NodeListener; orders?: NodeListener } = {};
+  // Sends a visitor to the sandbox's payer page of their order's QR code (the footer's link).
+  const payer: { listener?: NodeListener } = {};
   let shopPort = options.port ?? 5173;
   let sandboxUrl = '';
   let sandboxPort = 0;
@@ -105,6 +108,7 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
         configureServer(server) {
           server.middlewares.use('/api/checkout', (req: IncomingMessage, res: ServerResponse) => answer(api.checkout, req, res));
           server.middlewares.use('/api/demo', (req: IncomingMessage, res: ServerResponse) => answer(api.orders, req, res));
+          server.middlewares.use(SANDBOX_PAYER_PATH, (req: IncomingMessage, res: ServerResponse) => answer(payer.listener, req, res));
           server.middlewares.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
             const url = new URL(req.url ?? '/', 'http://shop');
             if (url.pathname.startsWith('/demo/csp/')) res.setHeader('content-security-policy', strictCsp(shopPort, sandboxPort));
@@ -139,6 +143,7 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
   try {
     sandbox = await listenSandbox({
       port: options.sandboxPort ?? SANDBOX_DEFAULTS.port,
+      merchants: [{ ...defaultSandboxMerchant(), name: 'Baan Craft' }],
       webhook: { url: `http://${HOST}:${shopPort}/api/checkout/webhooks`, webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64 },
       ...(options.log ? { log: options.log } : {}),
     });
@@ -149,6 +154,7 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
   sandboxUrl = sandbox.url.replace(HOST, 'localhost');
   sandboxPort = Number(new URL(sandbox.url).port);
   const client = new ServiceClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey });
+  payer.listener = toNodeListener(createSandboxPayerRedirect(client, sandbox.url));
   api.orders = toNodeListener(createOrderApi(orders, client));
   const log = options.log;
   api.checkout = toNodeListener(

@@ -247,7 +247,8 @@ export function qrCode(page: Page): Locator {
 export async function payQrInSandbox(context: BrowserContext, rawData: string): Promise<void> {
   const payer = await context.newPage();
   try {
-    await payer.goto(`${SANDBOX}/sandbox/pages/promptpay`);
+    // In English whatever the browser's language, since the labels below are the English ones.
+    await payer.goto(`${SANDBOX}/sandbox/pages/promptpay?lang=en`);
     await expect(payer.getByRole('heading', { name: 'Pay a PromptPay QR' })).toBeVisible();
     await payer.getByLabel('QR payload (rawData)').fill(rawData);
     await payer.getByRole('button', { name: 'Pay', exact: true }).click();

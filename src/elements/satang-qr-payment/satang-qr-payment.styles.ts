@@ -97,6 +97,12 @@ export const styles = [
     .countdown {
       font-variant-numeric: tabular-nums;
     }
+    /* The last minute: larger and bolder as well as coloured, so it stands out without colour too. */
+    .countdown.urgent {
+      color: var(--satang-color-error);
+      font-size: 1.25em;
+      font-weight: 700;
+    }
     .save {
       color: var(--satang-color-accent);
       font-weight: 600;

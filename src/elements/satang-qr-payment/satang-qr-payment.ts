@@ -22,6 +22,8 @@ export type QrPaymentState = 'invalid' | 'loading' | 'showing' | 'expired' | 'pa
 
 /** Remaining times at which the countdown is read out to screen readers, in seconds. */
 export const QR_ANNOUNCE_AT_SECONDS = [300, 120, 60, 30, 10] as const;
+/** From this many seconds left, the countdown stands out (larger, in the error colour) and says so once. */
+export const QR_LAST_MINUTE_SECONDS = 60;
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
@@ -61,7 +63,8 @@ function clock(seconds: number): string {
  * @csspart qr - The white frame around the code (dimmed and blurred once expired).
  * @csspart instructions - How to pay: on a phone, the steps to pay from the same phone (save the image, open
  *   the banking app, scan it from the photos).
- * @csspart countdown - Time left before the code expires.
+ * @csspart countdown - Time left before the code expires: muted, then in its last minute larger and in the error colour
+ *   (class `urgent`), with "1 minute left" said once to screen readers.
  * @csspart save - The link that saves the QR image, for paying from the same phone (a button on a phone).
  * @csspart status - "Waiting for your payment…", or why the status cannot be checked.
  * @csspart expired - The notice shown once the code has expired.
@@ -78,7 +81,7 @@ function clock(seconds: number): string {
  * @cssproperty --satang-color-on-accent - Text on the renew button.
  * @cssproperty --satang-color-surface - Background.
  * @cssproperty --satang-color-success - Success notice.
- * @cssproperty --satang-color-error - Failure and error notices.
+ * @cssproperty --satang-color-error - Failure and error notices, and the countdown's last minute.
  * @cssproperty --satang-radius - Corner radius.
  * @cssproperty --satang-font-family - Font stack (Thai-friendly by default).
  * @cssproperty --satang-line-height - Line height (1.6 by default, room for Thai vowels and tones).
@@ -197,7 +200,8 @@ export class SatangQrPayment extends LitElement {
       if (key) this.announcement = this.#localize.msg(key);
       this.#lastState = state;
     } else if (crossed > this.#crossed && !changed.has('expiry')) {
-      this.announcement = this.#localize.msg('qr.expiresIn', { time: clock(remaining) });
+      const lastMinute = QR_ANNOUNCE_AT_SECONDS[crossed - 1] === QR_LAST_MINUTE_SECONDS;
+      this.announcement = lastMinute ? this.#localize.msg('qr.lastMinute') : this.#localize.msg('qr.expiresIn', { time: clock(remaining) });
     }
     this.#crossed = crossed;
   }
@@ -344,7 +348,7 @@ export class SatangQrPayment extends LitElement {
                   <p class="muted">${l.msg('qr.otherDevice')}</p>
                 </div>`
               : html`<p part="instructions" class="muted">${l.msg('qr.instructions', { amount })}</p>`}
-            ${this.expiry ? html`<p part="countdown" class="muted countdown" role="timer">${l.msg('qr.expiresIn', { time: clock(this.#remainingSeconds()) })}</p>` : nothing}
+            ${this.expiry ? this.#countdown(this.#remainingSeconds()) : nothing}
             ${phone ? nothing : save}
             <p part="status" class="status">${l.msg(this.note ?? 'qr.waiting')}</p>
             ${this.#slip.view()}`}`;
@@ -359,6 +363,12 @@ export class SatangQrPayment extends LitElement {
     }
     return this.image ? html`<img src="data:image/png;base64,${this.image}" alt=${alt} />` : nothing;
   }
+  /** The time left; in the last minute larger and in the error colour (said once, by the announcement). */
+  #countdown(remaining: number) {
+    const urgent = remaining <= QR_LAST_MINUTE_SECONDS;
+    return html`<p part="countdown" class="countdown ${urgent ? 'urgent' : 'muted'}" role="timer">${this.#localize.msg('qr.expiresIn', { time: clock(remaining) })}</p>`;
+  }
+
 }
 
 declare global {

@@ -33,6 +33,19 @@ async function mount(props: Props = {}): Promise<SatangQrPayment> {
 const part = (element: Element, name: string) => element.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
 const liveRegion = (element: Element) => element.shadowRoot!.querySelector('[role="status"]')!;
 
+/** The WCAG contrast ratio of two computed `rgb(…)` colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (colour: string) => {
+    const [r = 0, g = 0, bl = 0] = (colour.match(/[\d.]+/g) ?? []).map(Number).map((c) => {
+      const v = c / 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
 async function drawn(element: SatangQrPayment): Promise<SVGSVGElement> {
   const found = await vi.waitFor(() => {
     const svg = part(element, 'qr')?.querySelector('svg');
@@ -226,7 +239,52 @@ describe('<satang-qr-payment>', () => {
         await element.updateComplete;
         if (announced.at(-1) !== liveRegion(element).textContent) announced.push(liveRegion(element).textContent);
       }
-      expect(announced).toEqual(['', 'Expires in 01:00', 'Expires in 00:30', 'Expires in 00:10', 'This QR code has expired.']);
+      expect(announced).toEqual(['', '1 minute left to pay with this QR code.', 'Expires in 00:30', 'Expires in 00:10', 'This QR code has expired.']);
+    });
+
+    it('stands out in its last minute: larger, bolder, in the error colour, said once', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      const element = await mount({ expiry: new Date(Date.now() + 62_000).toISOString() });
+      const countdown = () => part(element, 'countdown')!;
+      const before = getComputedStyle(countdown());
+      const size = Number.parseFloat(before.fontSize);
+      expect(countdown().classList).not.toContain('urgent');
+      await vi.advanceTimersByTimeAsync(2000);
+      await element.updateComplete;
+
+      expect(countdown().textContent).toBe('Expires in 01:00');
+      expect(countdown().classList).toContain('urgent');
+      const after = getComputedStyle(countdown());
+      expect(Number.parseFloat(after.fontSize)).toBeGreaterThanOrEqual(size * 1.2);
+      expect(Number(after.fontWeight)).toBeGreaterThanOrEqual(700);
+      // The light theme's error colour, #b3261e.
+      expect(after.color).toBe('rgb(179, 38, 30)');
+      expect(liveRegion(element).textContent).toBe('1 minute left to pay with this QR code.');
+      // Not again every second.
+      await vi.advanceTimersByTimeAsync(5000);
+      await element.updateComplete;
+      expect(countdown().textContent).toBe('Expires in 00:55');
+      expect(liveRegion(element).textContent).toBe('1 minute left to pay with this QR code.');
+    });
+
+    for (const theme of ['light', 'dark']) {
+      it(`keeps its last minute readable in the ${theme} theme: contrast at least 4.5:1`, async () => {
+        vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+        const element = await mount({ expiry: new Date(Date.now() + 30_000).toISOString() });
+        element.setAttribute('theme', theme);
+        await element.updateComplete;
+        const text = getComputedStyle(part(element, 'countdown')!).color;
+        const surface = getComputedStyle(element.shadowRoot!.querySelector('.container')!).backgroundColor;
+        expect(contrast(text, surface), `${text} on ${surface}`).toBeGreaterThanOrEqual(4.5);
+      });
+    }
+
+    it('says the last minute in Thai', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      const element = await mount({ locale: 'th', expiry: new Date(Date.now() + 61_000).toISOString() });
+      await vi.advanceTimersByTimeAsync(1000);
+      await element.updateComplete;
+      expect(liveRegion(element).textContent).toBe('เหลือเวลาชำระด้วยคิวอาร์โค้ดนี้อีก 1 นาที');
     });
 
     it('dims the code once expired and asks for a new one with satang-qr-renew', async () => {

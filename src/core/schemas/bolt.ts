@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { ChargeStatusSchema } from './charge.js';
-import { ChargeAmountRequestSchema, CurrencyRequestSchema, ReferenceIdRequestSchema, TimestampSchema, listEnvelopeSchema } from './common.js';
+import { ChargeAmountRequestSchema, CurrencyRequestSchema, rawUrlString, ReferenceIdRequestSchema, TimestampSchema, listEnvelopeSchema } from './common.js';
 import { CardMemberSchema, MemberSchema } from './payment-method.js';
 
 /** Bounds of a bolt intent's lifetime, in seconds from its creation. */
@@ -194,7 +194,10 @@ const DeepLinkModeRequestSchema = z.object({
   type: z.literal('DEEP_LINK'),
   deepLink: z.object(
     {
-      returnUrl: z.url({ protocol: /^https?$/, error: requiredInDeepLinkMode('must be an absolute http or https URL') }),
+      returnUrl: z.pipe(
+        rawUrlString({ error: requiredInDeepLinkMode('must be an absolute http or https URL') }),
+        z.url({ protocol: /^https?$/, error: requiredInDeepLinkMode('must be an absolute http or https URL') }),
+      ),
     },
     { error: requiredInDeepLinkMode(undefined) },
   ),

@@ -135,8 +135,27 @@ export const ListQuerySchema = z.object({
 });
 export type ListQuery = z.infer<typeof ListQuerySchema>;
 
-/** A URL given by the caller (return, redirect or cancel URL): absolute, http or https. */
-export const HttpUrlRequestSchema = z.url({
-  protocol: /^https?$/,
-  error: 'must be an absolute http or https URL',
-});
+/**
+ * C0 controls (NUL to US, tab and line breaks included), DEL and C1 controls. URL parsing strips
+ * some of them without a word (tabs, CR, LF) and keeps others, so a URL carrying one would reach a
+ * Location header, a page or a log as something else than it reads: refused, never cleaned up.
+ * Percent-encoded, they are ordinary URL text.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const URL_CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * A string without {@link URL_CONTROL_CHARACTERS}, to pipe into a `z.url()`: checked before the URL
+ * is parsed, as parsing drops tabs and line breaks from the value it passes on.
+ */
+export function rawUrlString(params?: Parameters<typeof z.string>[0]) {
+  return z.string(params).check(z.refine((url) => !URL_CONTROL_CHARACTERS.test(url), 'must not contain control characters (percent-encode them)'));
+}
+/** A URL given by the caller (return, redirect or cancel URL): absolute, http or https, no control characters. */
+export const HttpUrlRequestSchema = z.pipe(
+  rawUrlString({ error: 'must be an absolute http or https URL' }),
+  z.url({
+    protocol: /^https?$/,
+    error: 'must be an absolute http or https URL',
+  }),
+);

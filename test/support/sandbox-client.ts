@@ -71,6 +71,16 @@ export class SandboxClient {
     return (await this.get(`/api/v1/charges/${chargeId}`)).body;
   }
 
+  /**
+   * The payer link of a QR charge (`GET /sandbox/v1/charges/{id}/payer-link`, a sandbox-only control
+   * endpoint): the page that pays or declines that charge alone, as its merchant hands it out.
+   */
+  async payerLink(chargeId: string, auth?: string): Promise<string> {
+    const answer = await this.get<{ payerUrl: string }>(`/sandbox/v1/charges/${chargeId}/payer-link`, auth === undefined ? {} : { auth });
+    if (answer.status !== 200) throw new Error(`payer link of ${chargeId}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body.payerUrl;
+  }
+
   /** Submits a hosted page's form, as the shopper's browser does. */
   async submitPage(url: string, fields: Record<string, string>) {
     const response = await this.sandbox.fetch(

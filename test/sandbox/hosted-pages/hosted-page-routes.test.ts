@@ -299,7 +299,7 @@ describe('the payer link of a QR charge', () => {
   it('pays its charge, which becomes SUCCEEDED, and then says it is complete without paying twice', async () => {
     startShop();
     const { chargeId } = await qrCharge();
-    const { payerUrl } = (await payerLink(chargeId)).body;
+    const payerUrl = await client.payerLink(chargeId);
     const paid = await submit(payerUrl, { outcome: 'succeed' });
     expect(paid.status).toBe(200);
     expect(paid.html).toContain('Payment sent');

@@ -9,6 +9,9 @@ export const styles = [
   css`
     .container,.form{display:grid;gap:calc(var(--satang-space) * 1.5)}
     .container{background:var(--satang-color-surface)}
+    :host([theme=dark]) .container{padding:calc(var(--satang-space) * 1.5);border-radius:var(--satang-radius)}
+    @media (prefers-color-scheme:dark){:host([theme=auto]) .container{padding:calc(var(--satang-space) * 1.5);border-radius:var(--satang-radius)}
+    }
     fieldset{margin:0;padding:0;border:0;min-width:0}
     legend{font-weight:600;margin-block-end:8px;padding:0}
     .methods{display:grid;gap:8px;grid-template-columns:repeat(auto-fit,minmax(min(100%,192px),1fr))}

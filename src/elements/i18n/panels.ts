@@ -8,8 +8,9 @@ import type { Catalog } from './catalog.js';
 export const panelMessages = {
   en: {
     'installments.label': 'Installment plan',
-    'installments.plan': '{months} months × {monthly}',
-    'installments.planUneven': '{months} months: {first} the first month, then {monthly}',
+    'installments.from': 'From {minimum}',
+    'installments.plan': '{monthly} a month for {months} months',
+    'installments.planUneven': '{months} months: {first} the first month, then {monthly} a month for {rest} months',
     'installments.total': 'Total {amount}',
     'installments.unavailable': 'Installments start at {minimum}, and this order is {amount}.',
     'installments.others': 'Pay another way:',
@@ -25,8 +26,9 @@ export const panelMessages = {
   },
   th: {
     'installments.label': 'แผนผ่อนชำระ',
-    'installments.plan': '{months} เดือน × {monthly}',
-    'installments.planUneven': '{months} เดือน: เดือนแรก {first} จากนั้นเดือนละ {monthly}',
+    'installments.from': 'ยอดตั้งแต่ {minimum}',
+    'installments.plan': 'เดือนละ {monthly} เป็นเวลา {months} เดือน',
+    'installments.planUneven': '{months} เดือน: เดือนแรก {first} จากนั้นเดือนละ {monthly} อีก {rest} เดือน',
     'installments.total': 'รวม {amount}',
     'installments.unavailable': 'ผ่อนชำระได้เมื่อยอดตั้งแต่ {minimum} ขึ้นไป คำสั่งซื้อนี้มียอด {amount}',
     'installments.others': 'เลือกชำระด้วยวิธีอื่น:',

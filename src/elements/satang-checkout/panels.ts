@@ -65,7 +65,9 @@ export function installmentsView(
       ({ months: m, first, monthly }) => html`<label part="option" class="option">
         <input type="radio" name="plan" .checked=${months === m} @change=${() => choose(m)} />
         <span
-          >${first === monthly ? l.msg('installments.plan', { months: m, monthly: money(monthly) }) : l.msg('installments.planUneven', { months: m, first: money(first), monthly: money(monthly) })}
+          >${first === monthly
+            ? l.msg('installments.plan', { months: m, monthly: money(monthly) })
+            : l.msg('installments.planUneven', { months: m, first: money(first), monthly: money(monthly), rest: m - 1 })}
           <small class="hint">${l.msg('installments.total', { amount: money(amount) })}</small></span
         >
       </label>`,

@@ -367,16 +367,16 @@ describe('<satang-checkout>', () => {
       const element = await mount({ methods: 'installments' }, 400_000);
       const plans = [...root(element).querySelectorAll('[part="option"]')].map((o) => o.textContent.replace(/\s+/g, ' ').trim());
       expect(plans).toEqual([
-        '3 months: ฿1,333.34 the first month, then ฿1,333.33 Total ฿4,000.00',
-        '4 months × ฿1,000.00 Total ฿4,000.00',
-        '6 months: ฿666.70 the first month, then ฿666.66 Total ฿4,000.00',
+        '3 months: ฿1,333.34 the first month, then ฿1,333.33 a month for 2 months Total ฿4,000.00',
+        '฿1,000.00 a month for 4 months Total ฿4,000.00',
+        '6 months: ฿666.70 the first month, then ฿666.66 a month for 5 months Total ฿4,000.00',
       ]);
     });
 
     it('splits ฿5,650.00 in three as ฿1,883.34 then twice ฿1,883.33', async () => {
       const element = await mount({ methods: 'installments' }, 565_000);
       const [three] = [...root(element).querySelectorAll('[part="option"]')].map((o) => o.textContent.replace(/\s+/g, ' ').trim());
-      expect(three).toBe('3 months: ฿1,883.34 the first month, then ฿1,883.33 Total ฿5,650.00');
+      expect(three).toBe('3 months: ฿1,883.34 the first month, then ฿1,883.33 a month for 2 months Total ฿5,650.00');
     });
 
     it('says why the amount is too small for installments, and offers the other methods', async () => {

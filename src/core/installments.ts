@@ -7,6 +7,9 @@ export interface InstallmentPlan {
   monthlyAmountSatang: number;
 }
 
+/** The smallest amount any plan accepts: an order below it has no installments at all. */
+export const INSTALLMENTS_FROM_SATANG = Math.min(...INSTALLMENT_PERIODS.map((months) => INSTALLMENT_MIN_AMOUNT_SATANG[months]));
+
 /**
  * The plans to offer for an amount: only periods whose minimum it meets (none below 3,000 THB),
  * shortest first. The monthly amount is rounded up to the satang, so the months together never

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { installmentPlans } from '../../src/core/installments.js';
+import { INSTALLMENT_MIN_AMOUNT_SATANG, INSTALLMENT_PERIODS } from '../../src/core/constants.js';
+import { INSTALLMENTS_FROM_SATANG, installmentPlans } from '../../src/core/installments.js';
 
 const months = (amountSatang: number) => installmentPlans(amountSatang).map((p) => p.months);
 
@@ -44,5 +45,17 @@ describe('installmentPlans', () => {
 
   it('divides an even amount exactly', () => {
     expect(installmentPlans(600_000)).toContainEqual({ months: 6, monthlyAmountSatang: 100_000 });
+  });
+});
+
+describe('INSTALLMENTS_FROM_SATANG', () => {
+  it('is the smallest minimum of any plan: 3,000 THB', () => {
+    expect(INSTALLMENTS_FROM_SATANG).toBe(300_000);
+    expect(installmentPlans(INSTALLMENTS_FROM_SATANG - 1)).toEqual([]);
+    expect(installmentPlans(INSTALLMENTS_FROM_SATANG)).not.toEqual([]);
+  });
+
+  it("is the shortest plan's minimum, which the checkout's method picker reads to close installments", () => {
+    expect(INSTALLMENTS_FROM_SATANG).toBe(INSTALLMENT_MIN_AMOUNT_SATANG[INSTALLMENT_PERIODS[0]]);
   });
 });

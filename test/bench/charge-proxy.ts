@@ -64,7 +64,7 @@ async function run(target: Target, kind: 'bare' | 'handler', connections: number
           const body =
             kind === 'bare'
               ? { amount: 12_345, currency: 'THB', referenceId: reference, paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY', qrPromptPay: {} } }
-              : { orderReference: reference, amount: 12_345, paymentMethod: { type: 'QR_PROMPT_PAY' } };
+              : { orderReference: reference, amount: 12_345, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } };
           return { ...request, headers: { 'content-type': 'application/json', 'idempotency-key': `bench-${reference}` }, body: JSON.stringify(body) };
         },
       },

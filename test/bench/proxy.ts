@@ -85,7 +85,7 @@ async function createQrCharge(shopUrl: string): Promise<{ chargeId: string; stat
   const response = await fetch(`${shopUrl}/api/checkout/charges`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
-    body: JSON.stringify({ orderReference: `order-12345-${crypto.randomUUID()}`, amount: 12_345, paymentMethod: { type: 'QR_PROMPT_PAY' } }),
+    body: JSON.stringify({ orderReference: `order-12345-${crypto.randomUUID()}`, amount: 12_345, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } }),
   });
   if (response.status !== 201) throw new Error(`creating the QR charge: ${response.status} ${await response.text()}`);
   return (await response.json()) as { chargeId: string; statusToken: string };
@@ -105,7 +105,7 @@ async function inProcess(samples: number): Promise<ProxyResult['inProcess']> {
     new Request('http://127.0.0.1:8080/api/checkout/charges', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ orderReference: 'order-in-process', amount: 12_345, paymentMethod: { type: 'QR_PROMPT_PAY' } }),
+      body: JSON.stringify({ orderReference: 'order-in-process', amount: 12_345, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } }),
     }),
   );
   const { chargeId, statusToken } = (await created.json()) as { chargeId: string; statusToken: string };

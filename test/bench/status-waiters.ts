@@ -90,7 +90,7 @@ async function createQrCharge(shopUrl: string, i: number): Promise<{ chargeId: s
   const response = await fetch(`${shopUrl}/api/checkout/charges`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
-    body: JSON.stringify({ orderReference: `order-12345-waiters-${i}-${crypto.randomUUID()}`, amount: 12_345, paymentMethod: { type: 'QR_PROMPT_PAY' } }),
+    body: JSON.stringify({ orderReference: `order-12345-waiters-${i}-${crypto.randomUUID()}`, amount: 12_345, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } }),
   });
   if (response.status !== 201) throw new Error(`creating QR charge ${i}: ${response.status} ${await response.text()}`);
   return (await response.json()) as { chargeId: string; statusToken: string };

@@ -204,16 +204,16 @@ const idempotencyKey = fc.oneof(
 );
 
 const VALID_CHARGES: Record<string, unknown>[] = [
-  { orderReference: 'order-1', amount: 10_000, paymentMethod: { type: 'CARD_TOKEN', cardTokenId: FRESH_TOKEN, securityCode: '123' }, returnUrl: `${SHOP}/done`, deviceType: 'WEB', customer: { email: 'somchai@example.com' } },
-  { orderReference: 'order-big', amount: 600_000, paymentMethod: { type: 'CARD_TOKEN_INSTALLMENTS', cardTokenId: KBANK_TOKEN, securityCode: '123', installmentPeriod: 3 } },
-  { orderReference: 'order-1', amount: 10_000, paymentMethod: { type: 'QR_PROMPT_PAY' } },
-  { orderReference: 'order-1', amount: 10_000, paymentMethod: { type: 'TRUE_MONEY' }, returnUrl: `${SHOP}/done`, deviceType: 'IOS' },
-  { orderReference: 'order-1', amount: 10_000, paymentMethod: { type: 'KPLUS' }, deviceType: 'ANDROID', returnUrl: `${ALLOWED_ORIGIN}/back` },
+  { orderReference: 'order-1', amount: 10_000, currency: 'THB', paymentMethod: { type: 'CARD_TOKEN', cardTokenId: FRESH_TOKEN, securityCode: '123' }, returnUrl: `${SHOP}/done`, deviceType: 'WEB', customer: { email: 'somchai@example.com' } },
+  { orderReference: 'order-big', amount: 600_000, currency: 'THB', paymentMethod: { type: 'CARD_TOKEN_INSTALLMENTS', cardTokenId: KBANK_TOKEN, securityCode: '123', installmentPeriod: 3 } },
+  { orderReference: 'order-1', amount: 10_000, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } },
+  { orderReference: 'order-1', amount: 10_000, currency: 'THB', paymentMethod: { type: 'TRUE_MONEY' }, returnUrl: `${SHOP}/done`, deviceType: 'IOS' },
+  { orderReference: 'order-1', amount: 10_000, currency: 'THB', paymentMethod: { type: 'KPLUS' }, deviceType: 'ANDROID', returnUrl: `${ALLOWED_ORIGIN}/back` },
   { orderReference: 'order-auth', amount: 25_000, intent: 'authorize', paymentMethod: { type: 'CARD_TOKEN', cardTokenId: FRESH_TOKEN, securityCode: '123' } },
-  { orderReference: 'no-such-order', amount: 10_000, paymentMethod: { type: 'ALIPAY' } },
+  { orderReference: 'no-such-order', amount: 10_000, currency: 'THB', paymentMethod: { type: 'ALIPAY' } },
   // Valid for the proxy, refused by the service: a used card token, a plan below its minimum amount.
-  { orderReference: 'order-1', amount: 10_000, paymentMethod: { type: 'CARD_TOKEN', cardTokenId: USED_TOKEN, securityCode: '123' } },
-  { orderReference: 'order-1', amount: 10_000, paymentMethod: { type: 'CARD_TOKEN_INSTALLMENTS', cardTokenId: KBANK_TOKEN, securityCode: '123', installmentPeriod: 10 } },
+  { orderReference: 'order-1', amount: 10_000, currency: 'THB', paymentMethod: { type: 'CARD_TOKEN', cardTokenId: USED_TOKEN, securityCode: '123' } },
+  { orderReference: 'order-1', amount: 10_000, currency: 'THB', paymentMethod: { type: 'CARD_TOKEN_INSTALLMENTS', cardTokenId: KBANK_TOKEN, securityCode: '123', installmentPeriod: 10 } },
 ];
 
 /** A valid charge body, sometimes for an order reference a naive lookup trips on. */

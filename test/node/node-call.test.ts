@@ -60,7 +60,7 @@ async function qrCharge(shop: string): Promise<{ chargeId: string; statusToken: 
   const created = await fetch(`${shop}/api/checkout/charges`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ orderReference: 'cart-1', amount: 12_900, paymentMethod: { type: 'QR_PROMPT_PAY' } }),
+    body: JSON.stringify({ orderReference: 'cart-1', amount: 12_900, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } }),
   });
   return (await created.json()) as { chargeId: string; statusToken: string };
 }
@@ -86,7 +86,7 @@ describe('the checkout handler on node:http', () => {
     const created = await fetch(`${shop}/api/checkout/charges`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie: 'session=abc' },
-      body: JSON.stringify({ orderReference: 'cart-1', amount: 12_900, paymentMethod: { type: 'QR_PROMPT_PAY' } }),
+      body: JSON.stringify({ orderReference: 'cart-1', amount: 12_900, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } }),
     });
     expect(created.status).toBe(201);
     expect(seenByResolve).toEqual([{ cookie: 'session=abc', url: `${shop}/api/checkout/charges` }]);

@@ -95,7 +95,8 @@ async function chargeOnce(
       field: 'intent',
     });
   }
-  if (input.amount !== order.amount || (input.currency ?? order.currency) !== order.currency) {
+  // Both must be the ones approved: a missing currency is no approval of the server's.
+  if (input.amount !== order.amount || input.currency !== order.currency) {
     throw new CheckoutError(409, 'AMOUNT_CHANGED', `The total of this order is ${formatAmount(order.amount, order.currency)}. Please confirm the new total to pay.`, {
       field: 'amount',
       details: { amount: order.amount, currency: order.currency },

@@ -177,7 +177,7 @@ describe('createCheckoutHandler', () => {
     it('does not mistake a long numeric order reference or a phone number for a card', async () => {
       setUp({ resolveOrder: () => ({ amount: 1_000, currency: 'THB', referenceId: 'r' }) });
       const answer = await call('POST', '/charges', {
-        body: { orderReference: '4111111111111111', amount: 1_000, paymentMethod: { type: 'QR_PROMPT_PAY' }, customer: { primaryPhone: { countryCode: '66', number: '812345678' } } },
+        body: { orderReference: '4111111111111111', amount: 1_000, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' }, customer: { primaryPhone: { countryCode: '66', number: '812345678' } } },
       });
       expect(answer.status).toBe(201);
     });

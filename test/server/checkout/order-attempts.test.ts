@@ -125,7 +125,7 @@ describe('one payment per order', () => {
     // The shop's resolveOrder now answers null for it, as for an order that does not exist.
     const reload = await pay(await card(), 'after-reload');
     expect([reload.status, reload.body.error.errorCode]).toEqual([409, 'ORDER_ALREADY_PAID']);
-    const unknown = await harness.call('POST', '/charges', { body: { orderReference: 'cart-404', amount: PRICE, paymentMethod: QR } });
+    const unknown = await harness.call('POST', '/charges', { body: { orderReference: 'cart-404', amount: PRICE, currency: 'THB', paymentMethod: QR } });
     expect([unknown.status, unknown.body.error.errorCode]).toEqual([404, 'ORDER_NOT_FOUND']);
   });
 
@@ -144,7 +144,7 @@ describe('one payment per order', () => {
     const shared = { resolveOrder: () => ({ amount: PRICE, currency: 'THB', referenceId: 'order-1' }), basePath: '/api/checkout', publicUrl: SHOP, store, rateLimit: false as const };
     const one = createCheckoutHandler({ ...shared, service: { ...SERVICE, fetch: harness.sandbox.fetch } });
     const two = createCheckoutHandler({ ...shared, service: { ...SERVICE, fetch: harness.sandbox.fetch } });
-    const body = async () => JSON.stringify({ orderReference: 'cart-1', amount: PRICE, paymentMethod: await card() });
+    const body = async () => JSON.stringify({ orderReference: 'cart-1', amount: PRICE, currency: 'THB', paymentMethod: await card() });
     const send = async (handler: typeof one, key: string) =>
       handler(new Request(`${BASE}/charges`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: await body() }));
     const answers = await Promise.all([send(one, 'a'), send(two, 'b')]);
@@ -253,7 +253,7 @@ describe('paid means paid in full', () => {
     const { captureAuthorization, ServiceClient } = await import('../../../src/server/index.js');
     const client = new ServiceClient({ ...SERVICE, fetch: harness.sandbox.fetch });
     const reserve = async (key: string) =>
-      harness.call('POST', '/charges', { body: { orderReference: 'pre-order', amount: PRICE, intent: 'authorize', paymentMethod: await card() }, headers: { 'Idempotency-Key': key } });
+      harness.call('POST', '/charges', { body: { orderReference: 'pre-order', amount: PRICE, currency: 'THB', intent: 'authorize', paymentMethod: await card() }, headers: { 'Idempotency-Key': key } });
     const reserved = await reserve('pre-1');
     expect(reserved.status).toBe(201);
     await vi.waitFor(() => expect(shop.orderEvents.map((e) => e.type)).toEqual(['order.authorized']));
@@ -270,7 +270,7 @@ describe('paid means paid in full', () => {
     setUp();
     const { captureAuthorization, ServiceClient } = await import('../../../src/server/index.js');
     const client = new ServiceClient({ ...SERVICE, fetch: harness.sandbox.fetch });
-    const reserved = await harness.call('POST', '/charges', { body: { orderReference: 'pre-order', amount: PRICE, intent: 'authorize', paymentMethod: await card() } });
+    const reserved = await harness.call('POST', '/charges', { body: { orderReference: 'pre-order', amount: PRICE, currency: 'THB', intent: 'authorize', paymentMethod: await card() } });
     await vi.waitFor(() => expect(shop.orderEvents.map((e) => e.type)).toEqual(['order.authorized']));
     const whole = await captureAuthorization(client, reserved.body.chargeId);
     await vi.waitFor(() => expect(shop.paid).toBe(whole.chargeId));
@@ -298,7 +298,7 @@ describe('paid means paid in full', () => {
       });
     const [a, b] = [instance('a', true), instance('b', false)];
     const created = await a(
-      new Request(`${BASE}/charges`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orderReference: 'cart-1', amount: PRICE, paymentMethod: await card() }) }),
+      new Request(`${BASE}/charges`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orderReference: 'cart-1', amount: PRICE, currency: 'THB', paymentMethod: await card() }) }),
     );
     const { chargeId, statusToken } = (await created.json()) as { chargeId: string; statusToken: string };
     const read = (handler: typeof a) => handler(new Request(`${BASE}/charges/${chargeId}/status`, { headers: { 'X-Satang-Status-Token': statusToken } }));

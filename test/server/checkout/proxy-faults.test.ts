@@ -96,7 +96,7 @@ async function pay(orderReference: string, cardTokenId: string, attemptKey: stri
   const response = await fetch(`${proxyUrl}/charges`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', [CHECKOUT_IDEMPOTENCY_HEADER]: attemptKey },
-    body: JSON.stringify({ orderReference, amount: orders.get(orderReference)?.amount, paymentMethod: { type: 'CARD_TOKEN', cardTokenId, securityCode: '123' }, returnUrl: `${new URL(proxyUrl).origin}/return` }),
+    body: JSON.stringify({ orderReference, amount: orders.get(orderReference)?.amount, currency: orders.get(orderReference)?.currency, paymentMethod: { type: 'CARD_TOKEN', cardTokenId, securityCode: '123' }, returnUrl: `${new URL(proxyUrl).origin}/return` }),
   });
   return { status: response.status, headers: response.headers, body: await response.json() };
 }

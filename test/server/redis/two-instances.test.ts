@@ -29,6 +29,7 @@ const KEY_KINDS = [
   'pending',
   'attempt',
   'paid',
+  'released',
   'settling',
   'outcome',
   'told',

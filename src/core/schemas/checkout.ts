@@ -197,12 +197,17 @@ export type CheckoutOrderOutcome = (typeof CHECKOUT_ORDER_OUTCOMES)[number];
  *   the shopper may pay here instead by sending `replace: true`; false while the other payment is
  *   still being created: try again in a moment);
  * - `ORDER_ALREADY_PAID`: nothing more: the order is paid.
+ * And of the `409 SLIP_MISMATCH` of `POST /charges/{chargeId}/slip`: `slipPayment: 'another'` and
+ * `slipPaymentStatus: 'SUCCEEDED'`: the slip is for another payment, which is paid (which one is
+ * never said); this one is not.
  */
 export interface CheckoutConflictDetails {
   amount?: number;
   currency?: string;
   paymentMethodType?: string;
   replaceable?: boolean;
+  slipPayment?: 'another';
+  slipPaymentStatus?: 'SUCCEEDED';
 }
 
 /** Stable error codes of the proxy; `message` beside them is safe to show a shopper. */

@@ -12,7 +12,8 @@ import { noteStatus } from './status-cache.js';
  * `POST /charges/{chargeId}/slip`: checks the QR text of the shopper's bank transfer slip with the
  * service, which sets the charge the transfer paid SUCCEEDED. Only the holder of the charge's
  * status token may send one (a card authorization is never paid by transfer, so its tokens are
- * refused). A slip that paid another charge is refused without naming it.
+ * refused). A slip of another charge is refused (409 SLIP_MISMATCH) saying only that the payment it
+ * is for is paid (`slipPaymentStatus: 'SUCCEEDED'`), never which one.
  */
 export async function verifySlip(context: CheckoutContext, { call, params, entry }: RouteCall): Promise<HttpAnswer> {
   const { chargeId = '' } = params;
@@ -32,7 +33,13 @@ export async function verifySlip(context: CheckoutContext, { call, params, entry
   }
   // The transfer paid that charge, whichever it is: whoever follows it learns so now, as from a webhook.
   await noteStatus(context.store, { chargeId: verified.chargeId, status: 'SUCCEEDED', failureCode: null });
-  if (verified.chargeId !== chargeId) throw new CheckoutError(409, 'SLIP_MISMATCH', 'This slip is for another payment.');
+  if (verified.chargeId !== chargeId) {
+    // Whatever it was before, the payment the slip is for is paid now. Said without its id, amount
+    // or order: the holder of this payment's token has no business with another's.
+    throw new CheckoutError(409, 'SLIP_MISMATCH', 'This slip is for another payment, which is already paid: it does not pay this one.', {
+      details: { slipPayment: 'another', slipPaymentStatus: 'SUCCEEDED' },
+    });
+  }
   const answer: CheckoutSlipResponse = { chargeId, status: 'SUCCEEDED', verificationResult: verified.verificationResult };
   return jsonAnswer(200, answer);
 }

@@ -115,7 +115,7 @@ describe('POST /charges/:id/slip', () => {
   });
 
   describe('with the slip of another charge', () => {
-    it('answers 409 SLIP_MISMATCH without naming it, and leaves both charges as they were', async () => {
+    it('answers 409 SLIP_MISMATCH saying the other payment is paid, without naming it, and leaves both charges as they were', async () => {
       setUp();
       const mine = await qrCharge('cart-1');
       const theirs = await qrCharge('cart-2');
@@ -128,12 +128,16 @@ describe('POST /charges/:id/slip', () => {
       const answer = await sendSlip(mine.chargeId, mine.statusToken, { raw: theirSlip });
 
       expect(answer.status).toBe(409);
+      const message = 'This slip is for another payment, which is already paid: it does not pay this one.';
       expect(answer.body).toEqual({
         code: 409,
-        message: 'This slip is for another payment.',
-        error: { errorCode: 'SLIP_MISMATCH', errorMessage: 'This slip is for another payment.', retryable: false },
+        message,
+        error: { errorCode: 'SLIP_MISMATCH', errorMessage: message, retryable: false },
+        slipPayment: 'another',
+        slipPaymentStatus: 'SUCCEEDED',
       });
       expect(answer.text).not.toContain(theirs.chargeId);
+      expect(answer.text).not.toMatch(/amount|referenceId/);
       expect((await service.getCharge(mine.chargeId)).status).toBe('PENDING');
       expect((await status(mine.chargeId, mine.statusToken)).body.status).toBe('PENDING');
       expect(await service.getCharge(theirs.chargeId)).toEqual(theirsBefore);

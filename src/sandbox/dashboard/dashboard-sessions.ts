@@ -119,13 +119,19 @@ export class DashboardSessions {
     }
   }
 
-  /** Refuses a POST a browser says came from another origin; requests without the headers pass. */
+  /**
+   * Refuses a POST unless it says it came from the dashboard's own pages: `Origin` equal to the
+   * dashboard's (the request's, or `publicUrl`'s) or `Sec-Fetch-Site: same-origin`, and neither
+   * naming another origin or site. A request with neither header (a script holding a stolen
+   * cookie and token) is refused too: every browser the dashboard supports sends one on a form post.
+   */
   checkOrigin(request: Request, url: URL): void {
     const site = request.headers.get('sec-fetch-site');
     const origin = request.headers.get('origin');
     const { publicOrigin } = this.#options;
-    const sameOrigin = origin === null || origin === url.origin || (publicOrigin !== undefined && origin === publicOrigin);
-    if ((site !== null && site !== 'same-origin') || !sameOrigin) {
+    const ownOrigin = origin !== null && (origin === url.origin || (publicOrigin !== undefined && origin === publicOrigin));
+    const refused = (site !== null && site !== 'same-origin') || (origin !== null && !ownOrigin) || (site === null && origin === null);
+    if (refused) {
       throw new SandboxError('NO_PERMISSION_ERROR', 'The dashboard only takes forms sent from its own pages.');
     }
   }

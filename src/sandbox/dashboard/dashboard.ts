@@ -81,9 +81,10 @@ export interface SandboxDashboardOptions {
  * dashboard at all.
  *
  * CSRF: GET never changes anything. Every POST must (1) carry the session's CSRF token, a random
- * value per session, in the hidden `csrfToken` field (compared in constant time), and (2) when the
- * browser sends them, come with `Sec-Fetch-Site: same-origin` and an `Origin` equal to the
- * dashboard's origin (the request's, or `publicUrl`'s). SameSite=Strict alone is not enough here:
+ * value per session, in the hidden `csrfToken` field (compared in constant time), and (2) carry a
+ * same-origin signal: `Sec-Fetch-Site: same-origin` or an `Origin` equal to the dashboard's origin
+ * (the request's, or `publicUrl`'s), with neither header naming another origin or site; a request
+ * with neither header is refused (403). SameSite=Strict alone is not enough here:
  * other local apps (`localhost:5173`) are same-site with the sandbox. The sign-in form, which has
  * no session yet, is held to (2). Each action form also carries a single-use form id, so a double
  * submit acts once and answers as the first submission did.

@@ -341,8 +341,22 @@ describe('the sandbox dashboard', () => {
         expect(answer.html).toContain('only takes forms sent from its own pages');
       }
       expect((await client.getCharge(chargeId)).status).toBe('PENDING');
-      // Without the browser headers (a script with the cookie and token), the token is enough.
-      expect((await browser.post(form.action, form.fields, { origin: '', 'sec-fetch-site': '' })).status).toBe(303);
+      // Neither header (a script holding the cookie and token, or a browser told to leave them out): no same-origin signal.
+      const bare = await browser.post(form.action, form.fields, { origin: '', 'sec-fetch-site': '' });
+      expect(bare.status).toBe(403);
+      expect(bare.html).toContain('only takes forms sent from its own pages');
+      expect((await client.getCharge(chargeId)).status).toBe('PENDING');
+    });
+
+    it.each([
+      ['its own Origin alone', { 'sec-fetch-site': '' }],
+      ['Sec-Fetch-Site: same-origin alone', { origin: '' }],
+    ])('accepts a form with %s', async (_, headers) => {
+      start();
+      const browser = await signedIn();
+      const chargeId = await pendingCharge();
+      const form = await browser.form(charges(chargeId), 'succeed');
+      expect((await browser.post(form.action, form.fields, headers)).status).toBe(303);
       expect((await client.getCharge(chargeId)).status).toBe('SUCCEEDED');
     });
 

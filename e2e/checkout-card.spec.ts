@@ -1,4 +1,4 @@
-import { addScarvesUntilInstallments, CARDS, chargesFor, chooseMethod, expect, expectNotPaid, expectPaid, onlyChargeFor, openShop, payButton, spaced, test, typeCard } from './support.js';
+import { addScarvesUntilInstallments, CARDS, chargesFor, expect, expectNotPaid, expectPaid, onlyChargeFor, openShop, payButton, spaced, test, typeCard } from './support.js';
 
 /** Card payments on the shop page: straight, declined, and in installments. */
 
@@ -60,17 +60,16 @@ test('a shopper who submits an empty card form sees what is missing, field by fi
 
 test('a shopper with a bigger cart pays in 3 monthly installments', async ({ page, request }) => {
   const reference = await openShop(page);
-  await chooseMethod(page, 'Installments');
-  // ฿1,780 is under the smallest installment amount: no plans, nothing to pay yet, and the other methods offered.
-  await expect(page.getByText('Installments start at ฿3,000.00, and this order is ฿1,780.00.')).toBeVisible();
-  await expect(page.locator('satang-checkout').getByRole('button', { name: 'PromptPay QR' })).toBeVisible();
-  await expect(payButton(page)).toBeDisabled();
+  // ฿1,780 is under the smallest installment amount: installments show, disabled, with the minimum beside them.
+  const installments = page.getByRole('radio', { name: 'Installments', exact: true });
+  await expect(installments).toBeDisabled();
+  await expect(installments).toHaveAccessibleDescription('From ฿3,000.00');
 
   const plans = await addScarvesUntilInstallments(page);
   await expect(page.locator('.total-amount')).toHaveText('฿3,070.00');
   await expect(plans.getByRole('radio')).toHaveCount(2);
-  // ฿3,070 over 3 months: the parts add up to it exactly, the first month taking the odd satang.
-  await plans.getByRole('radio', { name: '3 months: ฿1,023.34 the first month, then ฿1,023.33 Total ฿3,070.00' }).check();
+  // ฿3,070 over 3 months, the first plan, chosen already: the parts add up to it exactly, the first month taking the odd satang.
+  await expect(plans.getByRole('radio', { name: '3 months: ฿1,023.34 the first month, then ฿1,023.33 a month for 2 months Total ฿3,070.00' })).toBeChecked();
   await typeCard(page, { number: CARDS.installments });
   await expect(payButton(page)).toHaveText('Pay ฿3,070.00');
   await payButton(page).click();

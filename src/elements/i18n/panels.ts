@@ -1,7 +1,7 @@
 /**
- * The strings of the panels of `<satang-checkout>` other than the card's: installment plans,
- * PromptPay, wallets and bank apps. Registered by those panels (`panels.ts`), fetched after the
- * first render. English and Thai: each key in both.
+ * The strings of the panels of `<satang-checkout>` other than the card's: installment plans (and
+ * why an order has none, beside the picker's choice), PromptPay, wallets and bank apps. Registered
+ * by those panels (`panels.ts`), fetched after the first render. English and Thai: each key in both.
  */
 import type { Catalog } from './catalog.js';
 
@@ -13,7 +13,6 @@ export const panelMessages = {
     'installments.planUneven': '{months} months: {first} the first month, then {monthly} a month for {rest} months',
     'installments.total': 'Total {amount}',
     'installments.unavailable': 'Installments start at {minimum}, and this order is {amount}.',
-    'installments.others': 'Pay another way:',
     'promptpay.howTo': 'Pay with any Thai banking app: press pay, then scan the QR code with the app and confirm {amount}.',
     'promptpay.howToPhone': 'Press pay to get the QR code. On this phone, save its image, then open your banking app and scan it from your photos.',
     'wallet.label': 'Wallet',
@@ -31,7 +30,6 @@ export const panelMessages = {
     'installments.planUneven': '{months} เดือน: เดือนแรก {first} จากนั้นเดือนละ {monthly} อีก {rest} เดือน',
     'installments.total': 'รวม {amount}',
     'installments.unavailable': 'ผ่อนชำระได้เมื่อยอดตั้งแต่ {minimum} ขึ้นไป คำสั่งซื้อนี้มียอด {amount}',
-    'installments.others': 'เลือกชำระด้วยวิธีอื่น:',
     'promptpay.howTo': 'ชำระได้ด้วยแอปธนาคารไทยทุกแอป: กดชำระเงิน แล้วสแกนคิวอาร์โค้ดด้วยแอป และยืนยันยอด {amount}',
     'promptpay.howToPhone': 'กดชำระเงินเพื่อรับคิวอาร์โค้ด หากใช้โทรศัพท์เครื่องนี้ ให้บันทึกรูปคิวอาร์โค้ด แล้วเปิดแอปธนาคารและสแกนจากรูปในเครื่อง',
     'wallet.label': 'วอลเล็ต',

@@ -4,16 +4,15 @@
  * when the shopper picks one of these methods), so the first download carries only the card form.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import { INSTALLMENT_MIN_AMOUNT_SATANG, type InstallmentPeriod } from '../../core/constants.js';
-import { installmentPlans } from '../../core/installments.js';
+import type { InstallmentPeriod } from '../../core/constants.js';
+import { INSTALLMENTS_FROM_SATANG, installmentPlans } from '../../core/installments.js';
 import { formatAmount } from '../../core/money.js';
 import type { CheckoutPaymentMethodType } from '../../core/schemas/checkout.js';
 import type { LocalizeController } from '../controllers/localize-controller.js';
 import { useMessages } from '../i18n/localize.js';
 import { panelMessages } from '../i18n/panels.js';
-import { methodMark } from '../marks/method-marks.js';
 import { providerMark } from '../marks/provider-marks.js';
-import type { MethodGroup, ProviderGroup } from './payment-methods.js';
+import type { ProviderGroup } from './payment-methods.js';
 import { PROVIDER_NAMES } from './provider-names.js';
 
 useMessages(panelMessages);
@@ -36,28 +35,21 @@ export function installmentParts(amount: number): InstallmentParts[] {
   });
 }
 
-/** The plans to choose from, or why there is none with the other methods to pick instead. */
+/**
+ * The plans to choose from, or why there is none: only when installments are the one method
+ * offered, as the picker lets no one choose them for a smaller order otherwise.
+ */
 export function installmentsView(
   l: LocalizeController,
   amount: number,
   currency: string,
   months: InstallmentPeriod | undefined,
   choose: (months: InstallmentPeriod) => void,
-  others: readonly MethodGroup[],
-  pick: (group: MethodGroup) => void,
 ): TemplateResult {
   const money = (satang: number) => formatAmount(satang, currency);
   const plans = installmentParts(amount);
   if (plans.length === 0) {
-    return html`<div part="notice" class="notice" role="note">
-      <p>${l.msg('installments.unavailable', { minimum: money(INSTALLMENT_MIN_AMOUNT_SATANG[3]), amount: money(amount) })}</p>
-      ${others.length > 0
-        ? html`<p>${l.msg('installments.others')}</p>
-            <div class="others">
-              ${others.map((group) => html`<button type="button" part="other-method" class="secondary" @click=${() => pick(group)}>${methodMark(group)}${l.msg(`method.${group}`)}</button>`)}
-            </div>`
-        : nothing}
-    </div>`;
+    return html`<p part="notice" class="notice" role="note">${l.msg('installments.unavailable', { minimum: money(INSTALLMENTS_FROM_SATANG), amount: money(amount) })}</p>`;
   }
   return html`<fieldset part="options" class="options">
     <legend>${l.msg('installments.label')}</legend>

@@ -342,7 +342,7 @@ describe('<satang-checkout>', () => {
 
     it('leaves mobile banking out on a desktop when other methods are offered, and says to scan the QR with a bank app', async () => {
       const element = await mount();
-      const methods = [...root(element).querySelectorAll('[part="method"]')].map((m) => m.textContent.trim());
+      const methods = [...root(element).querySelectorAll('[part="method"] span')].map((m) => m.textContent.trim());
       expect(methods).toEqual(['Card', 'Installments', 'PromptPay QR', 'E-wallet']);
       expect(root(element).querySelector('[part="method-note"]')!.textContent).toContain('choose PromptPay QR and scan it with the app');
       // Once PromptPay is chosen, the panel itself says to scan with a banking app: the note would say it twice.
@@ -379,21 +379,20 @@ describe('<satang-checkout>', () => {
       expect(three).toBe('3 months: ฿1,883.34 the first month, then ฿1,883.33 a month for 2 months Total ฿5,650.00');
     });
 
-    it('says why the amount is too small for installments, and offers the other methods', async () => {
-      const element = await mount({ methods: 'installments,card,promptpay' }, 100_000);
+    it('says why the amount is too small for installments when nothing else is offered', async () => {
+      const element = await mount({ methods: 'installments' }, 100_000);
       expect(root(element).querySelector('[part="notice"]')!.textContent).toContain('Installments start at ฿3,000.00, and this order is ฿1,000.00');
       expect(payButton(element).disabled).toBe(true);
       // No card form to fill in for nothing.
       expect(root(element).querySelector('satang-card-form')!.hidden).toBe(true);
-      const others = [...root(element).querySelectorAll<HTMLButtonElement>('[part="other-method"]')];
-      expect(others.map((b) => b.textContent.trim())).toEqual(['Card', 'PromptPay QR']);
-      await userEvent.click(others[1]!);
+    });
+
+    it('offers the other methods instead when the amount falls below the minimum with installments chosen', async () => {
+      const element = await mount({ methods: 'installments,card,promptpay' }, 400_000);
+      element.amount = 100_000;
       await element.updateComplete;
-      expect(root(element).querySelector<HTMLInputElement>('input[name="method"]:checked')!.parentElement!.textContent).toContain('PromptPay QR');
+      expect(root(element).querySelector<HTMLInputElement>('input[name="method"]:checked')!.parentElement!.textContent).toContain('Card');
       expect(payButton(element).disabled).toBe(false);
-      // Card (the second choice) shows the form again.
-      await userEvent.click(root(element).querySelectorAll<HTMLInputElement>('input[name="method"]')[1]!);
-      await element.updateComplete;
       expect(root(element).querySelector('satang-card-form')!.hidden).toBe(false);
     });
   });

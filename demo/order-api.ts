@@ -16,19 +16,26 @@ import { CATALOGUE, DemoOrderError, type DemoOrder, type DemoOrders } from './or
  * call them. They act on the authorization the service's webhook named for the order.
  * Amounts are computed here, never taken from the page.
  */
-export function createOrderApi(orders: DemoOrders, client: ServiceClient, basePath = '/api/demo') {
+export function createOrderApi(
+  orders: DemoOrders,
+  client: ServiceClient,
+  orderToken?: (orderReference: string) => Promise<string>,
+  basePath = '/api/demo',
+) {
+  // Each order goes to the page with its token (from the checkout handler), for `<satang-checkout order-token>`.
+  const view = async (order: DemoOrder) => ({ ...orderView(order), ...(orderToken ? { orderToken: await orderToken(order.orderReference) } : {}) });
   const routes = new RouteTable<OrderRoute>([
     route('GET', '/catalogue', () => json(200, { data: CATALOGUE })),
-    route('POST', '/orders', async (request) => json(201, view(orders.create(await linesOf(request))))),
-    route('GET', '/orders/:reference', (_request, { reference }) => {
+    route('POST', '/orders', async (request) => json(201, await view(orders.create(await linesOf(request))))),
+    route('GET', '/orders/:reference', async (_request, { reference }) => {
       const order = orders.get(reference);
-      return order ? json(200, view(order)) : problem(404, 'ORDER_NOT_FOUND', `no order ${reference}`);
+      return order ? json(200, await view(order)) : problem(404, 'ORDER_NOT_FOUND', `no order ${reference}`);
     }),
     route('PUT', '/orders/:reference', async (request, { reference }) => {
       const lines = await linesOf(request);
       if (!lines) throw new DemoOrderError('lines must be a list of { sku, quantity }');
       const order = orders.update(reference, lines);
-      return order ? json(200, view(order)) : problem(404, 'ORDER_NOT_FOUND', `no order ${reference}`);
+      return order ? json(200, await view(order)) : problem(404, 'ORDER_NOT_FOUND', `no order ${reference}`);
     }),
     route('POST', '/orders/:reference/capture', (_request, { reference }) => settle(orders, client, reference, 'capture')),
     route('POST', '/orders/:reference/cancel', (_request, { reference }) => settle(orders, client, reference, 'cancel')),
@@ -77,7 +84,7 @@ async function settle(orders: DemoOrders, client: ServiceClient, reference: stri
     if (error instanceof ServiceError) return problem(502, error.errorCode, error.message);
     throw error;
   }
-  return json(200, view(order));
+  return json(200, orderView(order));
 }
 
 /** The `lines` of a JSON body as sent (pricing checks each one), or undefined when it has none. */
@@ -97,7 +104,7 @@ async function linesOf(request: Request): Promise<unknown[] | undefined> {
   return lines as unknown[];
 }
 
-function view(order: DemoOrder) {
+function orderView(order: DemoOrder) {
   return {
     orderReference: order.orderReference,
     intent: order.intent,

@@ -66,12 +66,13 @@ let order: Order | undefined;
 const LANG_KEY = 'baan-craft:lang';
 const savedLang = (() => {
   try {
-    return sessionStorage.getItem(LANG_KEY);
+    return localStorage.getItem(LANG_KEY);
   } catch {
     return null;
   }
 })();
-// The shopper's choice survives a trip to a bank or wallet page and back.
+// The shopper's choice survives a trip to a bank or wallet page and back, and a bank app that
+// sends the shopper back in a new tab.
 let lang: Lang = (savedLang ?? document.documentElement.lang) === 'th' ? 'th' : 'en';
 // Back from a bank or wallet page the payment is under way: the cart is what was charged.
 let locked = location.pathname.endsWith('/return.html');
@@ -135,7 +136,7 @@ async function change(sku: string, delta: number): Promise<void> {
 function setLanguage(next: Lang): void {
   lang = next;
   try {
-    sessionStorage.setItem(LANG_KEY, next);
+    localStorage.setItem(LANG_KEY, next);
   } catch {
     // Without storage the choice lasts for this page only.
   }
@@ -157,9 +158,20 @@ checkout.addEventListener('satang-submit', () => {
   locked = true;
   render();
 });
-// Only a payment that definitely failed frees the cart. After a network or server error the
-// charge may exist: the retry must be for the same amount.
+// A payment picked up (a reload, the return from a bank page, another tab's QR code) fixes it too:
+// a cart changed meanwhile would make that payment the wrong amount, and it would be refunded.
+checkout.addEventListener('satang-resume', () => {
+  locked = true;
+  render();
+});
+// Only a payment that definitely failed, or that the shopper left (the server said it had not
+// gone through), frees the cart. After a network or server error the charge may exist: the retry
+// must be for the same amount.
 checkout.addEventListener('satang-failure', () => {
+  locked = false;
+  render();
+});
+checkout.addEventListener('satang-abandon', () => {
   locked = false;
   render();
 });

@@ -48,7 +48,7 @@ const HOST = '127.0.0.1';
 
 /**
  * Pages the shop renders with the visitor's order and the service settings, before Vite's own HTML
- * handling: `{{ORDER_REFERENCE}}`, `{{ORDER_AMOUNT}}`, `{{MERCHANT_ID}}`, `{{PUBLISHABLE_KEY}}`,
+ * handling: `{{ORDER_REFERENCE}}`, `{{ORDER_TOKEN}}` (signed by the checkout handler for that order), `{{ORDER_AMOUNT}}`, `{{MERCHANT_ID}}`, `{{PUBLISHABLE_KEY}}`,
  * `{{SERVICE_URL}}`. A page with `newOrder` starts a cart when the URL names no known `?order=`.
  */
 const PAGES: Record<string, { file: string; newOrder: boolean; intent?: CheckoutIntent }> = {
@@ -87,7 +87,7 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
   const orders = new DemoOrders();
   // The shop's server listens before the sandbox whose address its handlers need: until they are
   // set, its API answers that it is starting.
-  const api: { checkout?: NodeListener; orders?: NodeListener } = {};
+  const api: { checkout?: NodeListener; orders?: NodeListener; orderToken?: (orderReference: string) => Promise<string> } = {};
   // Sends a visitor to the sandbox's payer page of their order's QR code (the footer's link).
   const payer: { listener?: NodeListener } = {};
   let shopPort = options.port ?? 5173;
@@ -118,7 +118,7 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
               res.writeHead(301, { location: `${url.pathname}/${url.search}` }).end();
               return;
             }
-            void renderPage(server, orders, page, url, sandboxUrl).then(
+            void renderPage(server, orders, page, url, sandboxUrl, api.orderToken).then(
               (html) => {
                 res.setHeader('content-type', 'text/html; charset=utf-8');
                 res.setHeader('cache-control', 'no-store');
@@ -155,10 +155,8 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
   sandboxPort = Number(new URL(sandbox.url).port);
   const client = new ServiceClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey });
   payer.listener = toNodeListener(createSandboxPayerRedirect(client, sandbox.url));
-  api.orders = toNodeListener(createOrderApi(orders, client));
   const log = options.log;
-  api.checkout = toNodeListener(
-    createCheckoutHandler({
+  const checkout = createCheckoutHandler({
       service: client,
       // Its own secret, never a key printed in the README: whoever knows it can forge status tokens.
       statusTokenSecret: randomBytes(32).toString('base64url'),
@@ -177,8 +175,11 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
       // The pages are served on both names of the loopback address.
       allowedOrigins: [`http://${HOST}:${shopPort}`, shopUrl],
       ...(log ? { log: (entry) => log(`checkout ${entry.method} ${entry.path} ${entry.status} ${entry.durationMs}ms${entry.errorCode ? ` ${entry.errorCode}` : ''}`) } : {}),
-    }),
-  );
+  });
+  api.checkout = toNodeListener(checkout);
+  // Each page gets its order's token, signed by the handler, so the checkout reads that order's state and no other.
+  api.orderToken = (orderReference) => checkout.orderToken(orderReference);
+  api.orders = toNodeListener(createOrderApi(orders, client, api.orderToken));
 
   return {
     url: shopUrl,
@@ -199,12 +200,14 @@ async function renderPage(
   { file, newOrder, intent }: { file: string; newOrder: boolean; intent?: CheckoutIntent },
   url: URL,
   sandboxUrl: string,
+  orderToken: ((orderReference: string) => Promise<string>) | undefined,
 ): Promise<string> {
   const asked = url.searchParams.get('order');
   let order: DemoOrder | undefined = asked ? orders.get(asked) : undefined;
   if (!order && newOrder) order = orders.create(undefined, intent);
   const values: Record<string, string> = {
     ORDER_REFERENCE: order?.orderReference ?? '',
+    ORDER_TOKEN: order && orderToken ? await orderToken(order.orderReference) : '',
     ORDER_AMOUNT: String(order?.amountSatang ?? 0),
     MERCHANT_ID: SANDBOX_DEFAULTS.merchantId,
     PUBLISHABLE_KEY: SANDBOX_DEFAULTS.publishableKey,

@@ -1,4 +1,4 @@
-import { test as base, expect, type APIRequestContext, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { E2E_SANDBOX_PORT, E2E_SHOP_PORT } from '../playwright.config.js';
@@ -18,11 +18,23 @@ import { buildCheckout } from '../test/bench/sizes.js';
  */
 export const test = base.extend({
   context: async ({ context }, use) => {
-    await context.routeWebSocket((url) => url.port === String(E2E_SHOP_PORT) && url.searchParams.has('token'), () => undefined);
-    if (process.env.E2E_ELEMENTS === 'built') await serveBuiltElements(context);
+    await prepareContext(context);
     await use(context);
   },
 });
+
+/** A browser context as a shopper's: kept off Vite's live reload, and on the built elements when the run says so. */
+async function prepareContext(context: BrowserContext): Promise<void> {
+  await context.routeWebSocket((url) => url.port === String(E2E_SHOP_PORT) && url.searchParams.has('token'), () => undefined);
+  if (process.env.E2E_ELEMENTS === 'built') await serveBuiltElements(context);
+}
+
+/** Another shopper's device, or the same shopper's other browser: a context of its own (no storage or tabs in common). Close it after use. */
+export async function shopperContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  await prepareContext(context);
+  return context;
+}
 
 let built: Promise<Map<string, string>> | undefined;
 
@@ -114,11 +126,14 @@ export async function openShop(page: Page): Promise<string> {
   return orderReference(page);
 }
 
-/** Opens the shop's page of an existing order in a new tab, as a shopper's second tab or device would. */
-export async function openOrderInNewTab(context: BrowserContext, reference: string): Promise<Page> {
+/**
+ * Opens the shop's page of an existing order in a new tab, as a shopper's second tab or device
+ * would; unless `payable` is false, waits for the checkout to offer to pay (the order is open).
+ */
+export async function openOrderInNewTab(context: BrowserContext, reference: string, { payable = true } = {}): Promise<Page> {
   const page = await context.newPage();
   await page.goto(`/?order=${encodeURIComponent(reference)}`);
-  await expect(payButton(page)).toBeVisible();
+  if (payable) await expect(payButton(page)).toBeVisible();
   expect(await orderReference(page), 'the page is for the order named in its URL').toBe(reference);
   return page;
 }
@@ -144,16 +159,20 @@ export async function chooseMethod(page: Page, name: string): Promise<void> {
 
 /**
  * Adds scarves to the cart one at a time until the total reaches the smallest installment amount
- * and the checkout offers its plans; answers the plan group.
+ * and the checkout lets installments be chosen (below it, the choice is disabled); chooses them
+ * and answers the plan group.
  */
 export async function addScarvesUntilInstallments(page: Page): Promise<Locator> {
   const scarves = page.getByRole('group', { name: 'Quantity: Thai silk scarf' });
-  const plans = page.getByRole('group', { name: 'Installment plan' });
-  while (!(await plans.isVisible())) {
+  const installments = page.getByRole('group', { name: /Payment method|วิธีชำระเงิน/ }).getByRole('radio', { name: 'Installments', exact: true });
+  while (await installments.isDisabled()) {
     const total = await page.locator('.total-amount').textContent();
     await scarves.getByRole('button', { name: 'One more' }).click();
     await expect(page.locator('.total-amount')).not.toHaveText(total!);
   }
+  await chooseMethod(page, 'Installments');
+  const plans = page.getByRole('group', { name: 'Installment plan' });
+  await expect(plans).toBeVisible();
   return plans;
 }
 

@@ -1,11 +1,13 @@
 import { useRef, useState } from 'react';
 import type {
+  SatangAbandonEvent,
   SatangActionEvent,
   SatangAlreadyPaidEvent,
   SatangAmountChangedEvent,
   SatangChangeEvent,
   SatangErrorEvent,
   SatangFailureEvent,
+  SatangResumeEvent,
   SatangSubmitEvent,
   SatangSuccessEvent,
 } from '../../src/elements/index.js';
@@ -92,6 +94,16 @@ export function CheckoutView({ order, settings, onEditCart, onOrderChange, onPai
       () => onOrderChange({ ...order, amount: event.amount }),
     );
   };
+  // A payment picked up (a reload, a return from a bank page, one started in another tab): the
+  // cart stays as it is until it ends, or the shopper leaves it.
+  const onResume = (event: SatangResumeEvent) => {
+    setBusy(true);
+    record('satang-resume', `A payment of this order is under way (${methodName(event.method)}, charge ${event.chargeId}).`, 'busy');
+  };
+  const onAbandon = (event: SatangAbandonEvent) => {
+    setBusy(false);
+    record('satang-abandon', `The payment was left for another method (charge ${event.chargeId}).`, 'info');
+  };
   const onFailure = (event: SatangFailureEvent) => {
     setBusy(false);
     record('satang-failure', `Payment failed: ${event.failureCode || 'declined'} (charge ${event.chargeId}). You can try again.`, 'failure');
@@ -127,6 +139,7 @@ export function CheckoutView({ order, settings, onEditCart, onOrderChange, onPai
           amount={order.amount}
           currency="THB"
           order-reference={order.orderReference}
+          order-token={order.orderToken}
           return-url={returnUrl}
           locale="en"
           onsatang-ready={onReady}
@@ -138,6 +151,8 @@ export function CheckoutView({ order, settings, onEditCart, onOrderChange, onPai
           onsatang-error={onError}
           onsatang-amount-changed={onAmountChanged}
           onsatang-already-paid={onAlreadyPaid}
+          onsatang-resume={onResume}
+          onsatang-abandon={onAbandon}
         />
       </section>
 

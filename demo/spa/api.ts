@@ -22,6 +22,8 @@ export interface OrderLine {
 
 export interface Order {
   orderReference: string;
+  /** The order's token, signed by the checkout handler: `<satang-checkout order-token>` reads this order's state with it. */
+  orderToken?: string;
   /** The charge that paid the order, once the checkout handler told the shop (order.paid). */
   paidBy?: string;
   /** In satang. */

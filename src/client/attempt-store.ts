@@ -4,7 +4,7 @@
  * form: a QR code again with the time it has left, a charge being checked, or a paid order.
  *
  * What is kept, under `satang:attempt:{orderReference}` (see `attempt-key.ts`), and nothing else: the charge id, the
- * method type, the status token, and for a QR code what the code shows (its payload, its PNG and
+ * method type, the status token, for a redirect the page it leads to, and for a QR code what the code shows (its payload, its PNG and
  * its expiry: what any scanner of the code reads anyway). Never card data, a card token, a CVC or
  * an idempotency key.
  *
@@ -42,6 +42,8 @@ export interface SavedAttempt {
   method: string;
   action: SavedAction;
   qr?: SavedQr;
+  /** For a redirect: the bank, wallet or 3-D Secure page, for the shopper to go back to it. */
+  redirectUrl?: string;
   savedAt: number;
 }
 
@@ -75,6 +77,7 @@ export function loadAttempt(orderReference: string): SavedAttempt | undefined {
     if (Date.now() - savedAt > SAVED_ATTEMPT_TTL_MS) return undefined;
     const attempt: SavedAttempt = { chargeId, statusToken, method: isString(method) ? method : '', action: action as SavedAction, savedAt };
     const code = qr as Partial<Record<keyof SavedQr, unknown>> | undefined;
+    if (isString(value.redirectUrl)) attempt.redirectUrl = value.redirectUrl;
     if (code && isString(code.rawData) && isString(code.expiry)) attempt.qr = { rawData: code.rawData, expiry: code.expiry, ...(isString(code.image) ? { image: code.image } : {}) };
     return attempt;
   } catch {

@@ -1,5 +1,5 @@
-import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_STATUS_TOKEN_HEADER } from '../core/constants.js';
-import type { CheckoutChargeRequest, CheckoutChargeResponse, CheckoutSlipResponse, CheckoutStatusResponse } from '../core/schemas/checkout.js';
+import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_ORDER_TOKEN_HEADER, CHECKOUT_STATUS_TOKEN_HEADER } from '../core/constants.js';
+import type { CheckoutChargeRequest, CheckoutChargeResponse, CheckoutOrderStateResponse, CheckoutSlipResponse, CheckoutStatusResponse } from '../core/schemas/checkout.js';
 import { CheckoutClientError } from './client-error.js';
 import { fetchJson } from './http.js';
 
@@ -47,6 +47,26 @@ export async function getCheckoutStatus(
     throw new CheckoutClientError('server', 'unexpected status answer');
   }
   return answer as CheckoutStatusResponse;
+}
+
+const ORDER_STATES: readonly unknown[] = ['open', 'paying', 'paid', 'refunded'];
+
+/**
+ * Where the order stands, as the merchant's server knows it, for the holder of the order's token
+ * (signed by that server for this order). A payment under way comes with what the shopper does
+ * next and a status token to follow it.
+ */
+export async function getOrderState(endpoint: string, orderReference: string, orderToken: string, signal?: AbortSignal): Promise<CheckoutOrderStateResponse> {
+  const url = join(endpoint, `/orders/${encodeURIComponent(orderReference)}/state`);
+  const answer = (await fetchJson(url, { headers: { [CHECKOUT_ORDER_TOKEN_HEADER]: orderToken }, credentials: 'same-origin', cache: 'no-store' }, signal)) as Partial<
+    Record<keyof CheckoutOrderStateResponse, unknown>
+  > | null;
+  const payment = answer?.payment as Partial<Record<string, unknown>> | undefined;
+  if (answer?.orderReference !== orderReference || !ORDER_STATES.includes(answer.state)) throw new CheckoutClientError('server', 'unexpected order state answer');
+  if (payment !== undefined && (typeof payment.chargeId !== 'string' || typeof payment.statusToken !== 'string' || typeof payment.paymentMethodType !== 'string')) {
+    throw new CheckoutClientError('server', 'unexpected order state answer');
+  }
+  return answer as CheckoutOrderStateResponse;
 }
 
 /**

@@ -33,9 +33,40 @@ export class SatangAlreadyPaidEvent extends Event {
   }
 }
 
+/**
+ * The checkout picked up a payment of the order that may still go through: after a reload, Back,
+ * the return from a bank, wallet or 3-D Secure page, or one started in another tab or on another
+ * device (with an `order-token`, the server says so). `chargeId` and `method` (its type, e.g.
+ * `QR_PROMPT_PAY`). Lock the cart until the payment ends (`satang-success`, `satang-failure`,
+ * `satang-already-paid`, or `satang-abandon`): a cart changed meanwhile would make that payment
+ * the wrong amount, and it would be refunded.
+ */
+export class SatangResumeEvent extends Event {
+  constructor(
+    readonly chargeId: string,
+    readonly method: string,
+  ) {
+    super('satang-resume', { bubbles: true, composed: true });
+  }
+}
+
+/**
+ * The shopper left a payment that had not gone through (a QR code, a bank page, a charge being
+ * checked) to choose another method; the server was asked first, and the payment was still open.
+ * It may still arrive (a QR code stays payable until it expires): then whichever payment comes
+ * second is refunded. The cart may be unlocked; `chargeId` is the payment left.
+ */
+export class SatangAbandonEvent extends Event {
+  constructor(readonly chargeId: string) {
+    super('satang-abandon', { bubbles: true, composed: true });
+  }
+}
+
 declare global {
   interface GlobalEventHandlersEventMap {
     'satang-amount-changed': SatangAmountChangedEvent;
     'satang-already-paid': SatangAlreadyPaidEvent;
+    'satang-resume': SatangResumeEvent;
+    'satang-abandon': SatangAbandonEvent;
   }
 }

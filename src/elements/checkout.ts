@@ -11,7 +11,7 @@ export { SatangCardForm, type TokenizedCard } from './satang-card-form/satang-ca
 export { SatangCheckout } from './satang-checkout/satang-checkout.js';
 export * from './events.js';
 // Types only: the classes come with the payment code, fetched after the first render.
-export type { SatangAlreadyPaidEvent, SatangAmountChangedEvent } from './checkout-events.js';
+export type { SatangAbandonEvent, SatangAlreadyPaidEvent, SatangAmountChangedEvent, SatangResumeEvent } from './checkout-events.js';
 
 // The QR library is fetched alongside the element, not after it asks: one wait, not two.
 setQrElementLoader(() => Promise.all([import('./satang-qr-payment/define.js'), import('qrcode')]));

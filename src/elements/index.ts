@@ -15,7 +15,7 @@ export { SatangCheckout } from './satang-checkout/satang-checkout.js';
 export type { SatangQrPayment } from './satang-qr-payment/satang-qr-payment.js';
 export * from './events.js';
 // Types only, as in `satang/checkout`: the classes come with the payment code, fetched after the first render.
-export type { SatangAlreadyPaidEvent, SatangAmountChangedEvent } from './checkout-events.js';
+export type { SatangAbandonEvent, SatangAlreadyPaidEvent, SatangAmountChangedEvent, SatangResumeEvent } from './checkout-events.js';
 
 const QR_TAG = 'satang-qr-payment';
 const qrElement = () => import('./satang-qr-payment/define.js');

@@ -17,6 +17,13 @@ import type { MessageKey } from './i18n/localize.js';
  */
 export type OrderVerdict = 'paid' | 'repriced' | 'unpaid' | 'failed';
 
+/**
+ * The `outcome` of the `satang-failure` a QR element fires when its code need not be paid: the
+ * charge is still open, but the order was paid by another payment meanwhile (the status answer's
+ * `order: 'paid'`). Paid all the same, it is refunded.
+ */
+export const ORDER_PAID_ELSEWHERE = 'paid_elsewhere';
+
 /** Outcomes of a SUCCEEDED charge after which the order is paid. */
 const PAID_OUTCOMES: readonly (string | undefined)[] = [undefined, 'paid', 'authorized', 'duplicate_refunded'];
 

@@ -7,7 +7,7 @@
  * Importing this module loads no element: only types come from src/elements.
  */
 import type { CheckoutIntent } from '../core/schemas/checkout.js';
-import type { SatangAlreadyPaidEvent, SatangAmountChangedEvent } from '../elements/checkout-events.js';
+import type { SatangAbandonEvent, SatangAlreadyPaidEvent, SatangAmountChangedEvent, SatangResumeEvent } from '../elements/checkout-events.js';
 import type {
   SatangActionEvent,
   SatangChangeEvent,
@@ -174,6 +174,8 @@ export interface SatangCheckoutEvents {
   'satang-failure': SatangFailureEvent;
   'satang-amount-changed': SatangAmountChangedEvent;
   'satang-already-paid': SatangAlreadyPaidEvent;
+  'satang-resume': SatangResumeEvent;
+  'satang-abandon': SatangAbandonEvent;
   'satang-error': SatangErrorEvent;
 }
 
@@ -207,6 +209,8 @@ export const CHECKOUT_EVENT_PROPS = {
   'satang-failure': 'onSatangFailure',
   'satang-amount-changed': 'onSatangAmountChanged',
   'satang-already-paid': 'onSatangAlreadyPaid',
+  'satang-resume': 'onSatangResume',
+  'satang-abandon': 'onSatangAbandon',
   'satang-error': 'onSatangError',
 } as const satisfies EventPropsOf<SatangCheckoutEvents>;
 

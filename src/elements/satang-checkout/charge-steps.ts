@@ -7,21 +7,24 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { RETURN_PARAM } from '../../client/attempt-key.js';
 import { abandonAttempt, clearAttempt, loadAttempt, saveAttempt, wasAbandoned, type SavedAttempt } from '../../client/attempt-store.js';
-import { createCheckoutCharge } from '../../client/checkout-api.js';
+import { createCheckoutCharge, getCheckoutStatus } from '../../client/checkout-api.js';
 import { asClientError, CheckoutClientError } from '../../client/client-error.js';
 import { safeRedirectUrl } from '../../client/redirect.js';
 import { deviceTypeFromUserAgent } from '../../core/device.js';
 import { formatAmount } from '../../core/money.js';
 import type { CheckoutChargeRequest } from '../../core/schemas/checkout.js';
 import type { DeviceType } from '../../core/schemas/payment-method.js';
-import { SatangAlreadyPaidEvent, SatangAmountChangedEvent } from '../checkout-events.js';
+import { SatangAbandonEvent, SatangAlreadyPaidEvent, SatangAmountChangedEvent, SatangResumeEvent } from '../checkout-events.js';
 import { StatusPoller } from '../controllers/status-poller.js';
 import { SatangActionEvent, type SatangErrorEvent, SatangFailureEvent, SatangSubmitEvent, SatangSuccessEvent } from '../events.js';
-import { orderVerdict } from '../order-outcome.js';
+import { ORDER_PAID_ELSEWHERE, orderVerdict } from '../order-outcome.js';
 import { returnUrlOf } from './checkout-config.js';
 import { conflictView } from './conflict-view.js';
 import { outcomeView } from './outcome-view.js';
-import type { ChargeConflict, ChargeOptions, Payment, PaymentMethod } from './payment-state.js';
+import { PROVIDER_NAMES } from './provider-names.js';
+import { tellTabs } from './order-tabs.js';
+import { isSettled } from './payment-moves.js';
+import type { ChargeConflict, ChargeOptions, Notice, Payment, PaymentMethod } from './payment-state.js';
 import { loadQrElement } from './promptpay-panel.js';
 import { qrPaymentView } from './qr-payment-view.js';
 
@@ -60,15 +63,16 @@ export async function charge(payment: Payment, method: PaymentMethod, deviceType
   }
   payment.method = method.type;
   payment.replaceNext = payment.resumed = false;
-  const keep = (action: 'redirect' | 'qr' | 'wait', qr?: SavedAttempt['qr']) =>
-    saveAttempt(host.orderReference, { chargeId: charge.chargeId, statusToken: charge.statusToken, method: method.type, action, ...(qr ? { qr } : {}) });
+  tellTabs(payment, { state: 'paying', chargeId: charge.chargeId });
+  const keep = (action: 'redirect' | 'qr' | 'wait', extra?: Pick<SavedAttempt, 'qr' | 'redirectUrl'>) =>
+    saveAttempt(host.orderReference, { chargeId: charge.chargeId, statusToken: charge.statusToken, method: method.type, action, ...extra });
   if (charge.actionRequired === 'REDIRECT') {
     const url = safeRedirectUrl(charge.redirect?.redirectUrl);
     if (!url) {
       payment.problem(new CheckoutClientError('rejected', payment.localize.msg('error.redirect'), 'UNSAFE_REDIRECT', false), 'error.redirect');
       return;
     }
-    keep('redirect');
+    keep('redirect', { redirectUrl: url.href });
     payment.show('redirecting');
     host.dispatchEvent(new SatangActionEvent('redirect', charge.chargeId));
     payment.steps.navigate(url);
@@ -76,7 +80,7 @@ export async function charge(payment: Payment, method: PaymentMethod, deviceType
   }
   if (charge.actionRequired === 'ENCODED_IMAGE') {
     const image = charge.encodedImage;
-    keep('qr', image ? { rawData: image.rawData, expiry: image.expiry, ...(image.imageBase64Encoded ? { image: image.imageBase64Encoded } : {}) } : undefined);
+    keep('qr', image ? { qr: { rawData: image.rawData, expiry: image.expiry, ...(image.imageBase64Encoded ? { image: image.imageBase64Encoded } : {}) } } : undefined);
     showQr(payment);
     return;
   }
@@ -86,12 +90,13 @@ export async function charge(payment: Payment, method: PaymentMethod, deviceType
 }
 
 /** Shows the charge's QR code once its element is here, and moves focus to it. */
-function showQr(payment: Payment): void {
+export function showQr(payment: Payment): void {
   const { host } = payment;
   loadQrElement().then(
     async () => {
       const chargeId = payment.charge?.chargeId ?? '';
-      payment.show('qr');
+      // Settled meanwhile (another tab paid the order): the code is not shown.
+      if (!payment.charge || !payment.show('qr')) return;
       payment.announce(payment.localize.msg('announce.qr'));
       host.dispatchEvent(new SatangActionEvent('qr', chargeId));
       await focusOn(payment, 'satang-qr-payment');
@@ -101,9 +106,8 @@ function showQr(payment: Payment): void {
 }
 
 /** The charge exists and its outcome is awaited: said (a status region), and focused, so the shopper knows where things are. */
-function waiting(payment: Payment): void {
-  payment.show('waiting');
-  void focusOn(payment, '.progress');
+export function waiting(payment: Payment): void {
+  if (payment.show('waiting')) void focusOn(payment, '.progress');
 }
 
 async function focusOn(payment: Payment, selector: string): Promise<void> {
@@ -128,36 +132,101 @@ export function resume(payment: Payment): void {
     payment.show('idle');
     return;
   }
-  const { chargeId, statusToken, qr } = saved;
+  const { chargeId, statusToken, qr, redirectUrl } = saved;
   payment.method = saved.method;
+  payment.host.dispatchEvent(new SatangResumeEvent(chargeId, saved.method));
   if (qr) {
     payment.charge = { chargeId, statusToken, actionRequired: 'ENCODED_IMAGE', encodedImage: { rawData: qr.rawData, expiry: qr.expiry, imageBase64Encoded: qr.image ?? '' } };
     showQr(payment);
     return;
   }
-  payment.charge = { chargeId, statusToken, actionRequired: saved.action === 'redirect' ? 'REDIRECT' : 'NONE' };
+  payment.charge = { chargeId, statusToken, actionRequired: saved.action === 'redirect' ? 'REDIRECT' : 'NONE', ...(redirectUrl ? { redirect: { redirectUrl } } : {}) };
   waiting(payment);
   follow(payment, chargeId, statusToken);
 }
 
 /**
- * The shopper leaves the QR code or the wait for another method. The charge is abandoned: no longer
- * followed or resumed, and the next charge replaces it (`replace: true`), which moves the order's
- * lock on. Paid anyway later, it is refunded when another payment paid the order, and otherwise
- * pays it (the next attempt is then told the order is paid): never both.
+ * The shopper leaves the QR code or the wait for another method. The server is asked first: the
+ * payment may have gone through meanwhile, and then that is what the shopper sees. Still open, it
+ * is abandoned: no longer followed or resumed, and the next charge replaces it (`replace: true`),
+ * which moves the order's lock on. Paid anyway later, it is refunded when another payment paid the
+ * order, and otherwise pays it (the next attempt is then told the order is paid): never both. The
+ * form says so, visibly, and a QR code left is not chosen again.
  */
-export function abandon(payment: Payment): void {
+export async function abandon(payment: Payment): Promise<void> {
   const { host } = payment;
-  payment.poller?.stop();
   const charge = payment.charge;
-  if (charge) abandonAttempt(host.orderReference, charge.chargeId);
+  if (!charge || payment.leaving) return;
+  payment.leaving = true;
+  host.requestUpdate();
+  try {
+    const status = await getCheckoutStatus(host.endpoint, charge.chargeId, charge.statusToken, 0);
+    if (payment.charge !== charge) return;
+    if (status.status !== 'PENDING') {
+      payment.poller?.stop();
+      outcome(payment, status.chargeId, status.status === 'SUCCEEDED', status.failureCode ?? '', status.outcome);
+      return;
+    }
+    if (status.order === 'paid') {
+      paidElsewhere(payment);
+      return;
+    }
+  } catch {
+    // Not answered: the shopper still leaves, and the notice says the payment may yet arrive.
+  } finally {
+    payment.leaving = false;
+    host.requestUpdate();
+  }
+  if (payment.charge !== charge) return;
+  const qr = payment.state === 'qr' ? charge.encodedImage : undefined;
+  payment.poller?.stop();
+  abandonAttempt(host.orderReference, charge.chargeId);
   payment.replaceNext = true;
   payment.resumed = false;
   payment.charge = undefined;
   payment.forget();
-  payment.show('idle');
-  payment.announce(payment.localize.msg('announce.abandoned'));
-  void payment.steps.focusMethod(payment.method);
+  if (!payment.show('idle')) return;
+  // Another method is chosen first (which clears the notice over the form), then the notice is set.
+  await payment.steps.focusMethod(payment.method, Boolean(qr));
+  const l = payment.localize;
+  // In words at each render, in the language of the moment; not an error, so not drawn as one.
+  const words = () => {
+    const method = methodWords(payment, payment.method);
+    if (qr) return l.msg('left.qr', { time: new Date(qr.expiry).toLocaleTimeString(l.locale === 'th' ? 'th-TH' : 'en-GB', { hour: '2-digit', minute: '2-digit' }) });
+    return method ? l.msg('left.payment', { method }) : l.msg('left.paymentAny');
+  };
+  const notice: Notice = () => html`<span class="info">${words()}</span>`;
+  payment.notice = notice;
+  payment.announce(words());
+  host.requestUpdate();
+  tellTabs(payment, { state: 'open', chargeId: charge.chargeId });
+  host.dispatchEvent(new SatangAbandonEvent(charge.chargeId));
+}
+
+/** The method of a payment in the shopper's words, for the notices about it; undefined when this version cannot name it. */
+function methodWords(payment: Payment, type: string | undefined): string | undefined {
+  const l = payment.localize;
+  if (!type) return undefined;
+  if (type === 'QR_PROMPT_PAY') return l.msg('method.QR_PROMPT_PAY');
+  if (type.startsWith('CARD')) return l.msg(type.includes('INSTALLMENTS') ? 'method.CARD_INSTALLMENTS' : 'method.CARD');
+  return Object.hasOwn(PROVIDER_NAMES, type) ? PROVIDER_NAMES[type] : undefined;
+}
+
+/**
+ * The order was paid by another payment (another tab, another device) while this one was open: it
+ * is no longer followed, and the order shows paid. Should this payment go through all the same, it
+ * is refunded.
+ */
+export function paidElsewhere(payment: Payment): void {
+  const { host } = payment;
+  payment.poller?.stop();
+  payment.charge = undefined;
+  payment.resumed = false;
+  payment.forget();
+  clearAttempt(host.orderReference);
+  if (isSettled(payment)) return;
+  conflicted(payment, { kind: 'paid' });
+  host.dispatchEvent(new SatangAlreadyPaidEvent(host.orderReference));
 }
 
 /**
@@ -190,9 +259,14 @@ function refused(payment: Payment, error: unknown): boolean {
   return true;
 }
 
-function conflicted(payment: Payment, conflict: ChargeConflict): void {
+export function conflicted(payment: Payment, conflict: ChargeConflict): void {
+  if (isSettled(payment)) return;
+  const previous = payment.conflict;
   payment.conflict = conflict;
-  payment.show('conflict');
+  if (!payment.show('conflict')) {
+    payment.conflict = previous;
+    return;
+  }
   void focusHeading(payment);
 }
 
@@ -229,6 +303,7 @@ export function follow(payment: Payment, chargeId: string, statusToken: string):
     payment.host,
     (status) => {
       if (status.status !== 'PENDING') outcome(payment, status.chargeId, status.status === 'SUCCEEDED', status.failureCode ?? '', status.outcome);
+      else if (status.order === 'paid') paidElsewhere(payment);
     },
     (error) => {
       if (error.retryable) return;
@@ -245,11 +320,15 @@ export function follow(payment: Payment, chargeId: string, statusToken: string):
  * server refunded it, or took the wrong amount: its `orderOutcome`) is a failure for the shopper
  * and the page: never `satang-success`.
  */
-function outcome(payment: Payment, chargeId: string, succeeded: boolean, failureCode: string, orderOutcome: string | undefined): void {
+export function outcome(payment: Payment, chargeId: string, succeeded: boolean, failureCode: string, orderOutcome: string | undefined): void {
   const { host } = payment;
+  // Shown paid already (the same news from the other tab, or from the QR element and a status read): told once.
+  if (isSettled(payment)) return;
   payment.poller?.stop();
   payment.forget();
   payment.charge = undefined;
+  // A card entered before the page went away (a 3-D Secure page) is not in the form any more.
+  const cardKept = !payment.resumed;
   payment.resumed = false;
   const verdict = orderVerdict({ status: succeeded ? 'SUCCEEDED' : 'FAILED', outcome: orderOutcome });
   const paid = verdict === 'paid';
@@ -260,9 +339,10 @@ function outcome(payment: Payment, chargeId: string, succeeded: boolean, failure
   if (verdict === 'failed') {
     // Declined: back to the form as it was (the card still filled in, its security code to type
     // again), the reason over it, in the words of the method paid with.
-    payment.declined = { failureCode, type: payment.method ?? '' };
+    payment.declined = { failureCode, type: payment.method ?? '', cardKept };
     payment.steps.clearSecurityCode();
     payment.show('idle');
+    tellTabs(payment, { state: 'open', chargeId });
     host.dispatchEvent(new SatangFailureEvent(chargeId, failureCode));
     // The picker shows the method that failed (after a reload it may show another); the reason is
     // an alert, and takes focus last.
@@ -270,7 +350,8 @@ function outcome(payment: Payment, chargeId: string, succeeded: boolean, failure
     void payment.focusNotice();
     return;
   }
-  payment.show(paid ? 'succeeded' : 'failed');
+  if (!payment.show(paid ? 'succeeded' : 'failed')) return;
+  tellTabs(payment, { state: paid ? 'paid' : 'open', chargeId });
   host.dispatchEvent(paid ? new SatangSuccessEvent(chargeId, orderOutcome) : new SatangFailureEvent(chargeId, payment.failureCode, payment.outcome));
   void focusHeading(payment);
 }
@@ -281,11 +362,16 @@ function outcome(payment: Payment, chargeId: string, succeeded: boolean, failure
  */
 export function paymentView(payment: Payment, renewQr: () => void): TemplateResult | typeof nothing {
   const { host, localize: l, charge, state } = payment;
-  // A QR code and the wait for a charge's status each have a way out: another method.
-  const wayOut = html`<button part="change-method-button" class="secondary" type="button" @click=${() => abandon(payment)}>${l.msg('method.change')}</button>`;
+  // A QR code and the wait for a charge's status each have a way out: another method, once the server is asked.
+  const wayOut = html`<button part="change-method-button" class="secondary" type="button" ?disabled=${payment.leaving} aria-busy=${payment.leaving ? 'true' : 'false'} @click=${() => void abandon(payment)}>
+    ${l.msg(payment.leaving ? 'left.asking' : 'method.change')}
+  </button>`;
   if (state === 'waiting' || state === 'redirecting') {
-    return html`<p part="message" class="progress" role="status" tabindex="-1">${l.msg(state === 'waiting' ? 'status.checking' : 'redirecting')}</p>
-      ${state === 'waiting' ? wayOut : nothing}`;
+    // Back from a bank, wallet or 3-D Secure page without finishing: the way back to it.
+    const back = state === 'waiting' ? safeRedirectUrl(charge?.redirect?.redirectUrl) : undefined;
+    return html`<div part="message" class="progress" role="status" tabindex="-1"><span class="spinner" aria-hidden="true"></span><span>${l.msg(state === 'waiting' ? 'status.checking' : 'redirecting')}</span></div>
+      ${back ? html`<p class="notice">${l.msg('left.stillOpen')}</p><a part="return-link" class="pay link-button" href=${back.href}>${l.msg('left.goBack')}</a>` : nothing}
+      ${state === 'waiting' && charge ? wayOut : nothing}`;
   }
   if (state === 'conflict') return payment.conflict ? conflictView(l, payment.conflict, { resend: (options) => resend(payment, options), back: payment.again }) : nothing;
   if (state === 'succeeded' || state === 'failed') {
@@ -294,6 +380,7 @@ export function paymentView(payment: Payment, renewQr: () => void): TemplateResu
   if (state !== 'qr' || !charge?.encodedImage) return nothing;
   const qrOutcome = (event: SatangSuccessEvent | SatangFailureEvent): void => {
     event.stopPropagation();
+    if (event instanceof SatangFailureEvent && event.outcome === ORDER_PAID_ELSEWHERE) return paidElsewhere(payment);
     const succeeded = event instanceof SatangSuccessEvent || event.outcome !== undefined;
     outcome(payment, event.chargeId, succeeded, event instanceof SatangFailureEvent ? event.failureCode : '', event.outcome);
   };

@@ -1,6 +1,6 @@
 import { nothing, type ReactiveController, type TemplateResult } from 'lit';
 import { hasSavedAttempt, resumeBeforeFirstRender } from '../../client/attempt-key.js';
-import { asClientError, type CheckoutClientError } from '../../client/client-error.js';
+import { asClientError } from '../../client/client-error.js';
 import type { CheckoutChargeResponse } from '../../core/schemas/checkout.js';
 import type { DeviceType } from '../../core/schemas/payment-method.js';
 import type { LocalizeController } from '../controllers/localize-controller.js';
@@ -9,17 +9,11 @@ import { SatangErrorEvent } from '../events.js';
 import type { MessageKey } from '../i18n/localize.js';
 import { afterPaint, lazyModule, prefetch } from '../lazy.js';
 import { configProblem } from './checkout-config.js';
-import type { ChargeConflict, ChargeOptions, Declined, Payment, PaymentHost, PaymentState, PaymentSteps } from './payment-state.js';
+import type { ChargeConflict, ChargeOptions, Declined, Notice, Payment, PaymentHost, PaymentState, PaymentSteps } from './payment-state.js';
 
 /** The code after the press (`pay-path.ts`), fetched once and shared by every checkout on the page. */
 type PayPath = typeof import('./pay-path.js');
 const payPath = lazyModule<PayPath>(() => import('./pay-path.js'));
-
-/**
- * The message over the form: what is missing (a key of our words), or the failure that is not the
- * payment's, put in words at each render (so in the language of the moment).
- */
-type Notice = MessageKey | CheckoutClientError;
 
 
 /**
@@ -37,6 +31,7 @@ export class CheckoutPayment implements ReactiveController, Payment {
   retryable = false;
   attemptKey: string | undefined;
   method: string | undefined;
+  leaving = false;
   replaceNext = false;
   resumed = false;
   declined: Declined | undefined;
@@ -45,11 +40,18 @@ export class CheckoutPayment implements ReactiveController, Payment {
   poller: StatusPoller | undefined;
   conflict: ChargeConflict | undefined;
   outcome: string | undefined;
-  /** What the live region says now. */
+  /** What the live region says now: only what is true of the current step (a new step clears it). */
   announcement = '';
   #announced = 0;
   /** The code after the press, once loaded: the outcome and the QR code are its views. */
   #code: PayPath | undefined;
+  /**
+   * While the order's state is being asked of the server (with an `order-token`): a press of pay
+   * waits for it, so no payment starts for an order that is paid or being paid.
+   */
+  syncing: Promise<void> | undefined;
+  /** Stops listening to the other tabs of this order; set while listening. */
+  unwatch: (() => void) | undefined;
 
   constructor(
     readonly host: PaymentHost,
@@ -62,20 +64,42 @@ export class CheckoutPayment implements ReactiveController, Payment {
   hostConnected(): void {
     if (resumeBeforeFirstRender()) this.#resume();
     else afterPaint(() => this.#resume());
+    // The server's word on the order comes after the first frame: the form never waits for it.
+    afterPaint(() => this.sync());
     addEventListener('pageshow', this.#onPageShow);
   }
 
   hostDisconnected(): void {
     removeEventListener('pageshow', this.#onPageShow);
+    this.unwatch?.();
+    this.unwatch = undefined;
   }
 
-  /** Back to a page kept whole in the back-forward cache, left for a redirect: the payment is picked up as on a reload. */
+  /** Back to a page kept whole in the back-forward cache: what was left open is asked again, as on a reload. */
   #onPageShow = (event: PageTransitionEvent): void => {
-    if (!event.persisted || this.state !== 'redirecting') return;
-    this.state = 'idle';
-    this.charge = undefined;
-    this.#resume();
+    if (!event.persisted) return;
+    if (this.state === 'redirecting') {
+      this.charge = undefined;
+      this.show('waiting');
+      this.#resume(true);
+    }
+    this.sync();
   };
+
+  /**
+   * Asks the merchant's server where the order stands (with an `order-token`), and listens to the
+   * other tabs of the order: a paid order shows paid, a payment under way is picked up. Called
+   * when the checkout starts, when it comes back from the back-forward cache, and when another
+   * tab says the order changed. Nothing without a token or an order reference.
+   */
+  sync(): void {
+    const { orderReference, orderToken, isConnected } = this.host;
+    if (!isConnected || !orderReference || configProblem(this.host)) return;
+    const syncing = this.#run((code) => code.syncOrder(this)).finally(() => {
+      if (this.syncing === syncing) this.syncing = undefined;
+    });
+    if (orderToken) this.syncing = syncing;
+  }
 
   /**
    * Picks up the attempt this tab kept for the order: a QR code shows again with the time it has
@@ -83,9 +107,9 @@ export class CheckoutPayment implements ReactiveController, Payment {
    * paid ("checking your payment" meanwhile). Looked for before the first render when the page
    * may well hold one (see `resumeBeforeFirstRender`), else just after the first frame.
    */
-  #resume(): void {
+  #resume(again = false): void {
     const { orderReference, isConnected } = this.host;
-    if (!isConnected || this.state !== 'idle' || this.charge || !orderReference || !hasSavedAttempt(orderReference) || configProblem(this.host)) return;
+    if (!isConnected || (!again && this.state !== 'idle') || this.charge || !orderReference || !hasSavedAttempt(orderReference) || configProblem(this.host)) return;
     this.resumed = true;
     this.show('waiting');
     void this.#run((code) => code.resume(this));
@@ -101,10 +125,18 @@ export class CheckoutPayment implements ReactiveController, Payment {
     this.attemptKey = undefined;
   }
 
+
+  /** The shopper typed: the notice over the form has been read, and goes. */
+  clearNotice(): void {
+    if (this.notice === undefined && this.declined === undefined) return;
+    this.notice = this.declined = undefined;
+    this.host.requestUpdate();
+  }
+
   /** The QR code shown expired and the shopper asked for a new one: a new attempt, ready to pay. */
   renew(): void {
     this.newAttempt();
-    this.state = 'idle';
+    this.show('idle');
   }
 
   /**
@@ -133,11 +165,11 @@ export class CheckoutPayment implements ReactiveController, Payment {
     }
   }
 
-  async #run(step: (code: PayPath) => void): Promise<void> {
+  async #run(step: (code: PayPath) => unknown): Promise<void> {
     try {
       const code = await payPath();
       this.#loaded(code);
-      step(code);
+      await step(code);
     } catch (error) {
       this.problem(error);
     }
@@ -148,9 +180,17 @@ export class CheckoutPayment implements ReactiveController, Payment {
     this.#code = code;
   }
 
-  show(state: PaymentState): void {
+  /**
+   * The one way the payment's state changes, checked against the moves table (`payment-moves.ts`,
+   * which comes with the payment code): a move the table does not allow, or any move out of an
+   * order shown paid, is refused (false). A new step clears what the live region said of the last one.
+   */
+  show(state: PaymentState): boolean {
+    if (this.#code && !this.#code.mayMove(this, state)) return false;
+    if (this.state !== state) this.announcement = '';
     this.state = state;
     this.host.requestUpdate();
+    return true;
   }
 
   announce(text: string): void {
@@ -171,7 +211,7 @@ export class CheckoutPayment implements ReactiveController, Payment {
     if (!e.retryable) this.forget();
     this.notice = key ?? e;
     // The notice is an alert, and takes focus.
-    this.show('idle');
+    if (!this.show('idle')) return;
     void this.focusNotice();
     this.host.dispatchEvent(new SatangErrorEvent(e.code || e.kind.toUpperCase(), e.message));
   }
@@ -182,8 +222,8 @@ export class CheckoutPayment implements ReactiveController, Payment {
   }
 
   again = (): void => {
+    if (!this.show('idle')) return;
     this.charge = this.notice = this.declined = undefined;
-    this.show('idle');
     void this.steps.focusMethod();
   };
 
@@ -193,6 +233,7 @@ export class CheckoutPayment implements ReactiveController, Payment {
     if (declined) return this.#code?.declineView(this.localize, declined);
     if (!notice) return undefined;
     if (typeof notice === 'string') return this.localize.msg(notice);
+    if (typeof notice === 'function') return notice();
     // Without the payment code (which has the words for every error code) its fetch failed: the network.
     return this.#code?.problemText(this.localize, notice) ?? this.localize.msg(notice.kind === 'config' ? 'error.config' : 'error.network', { detail: notice.message });
   }

@@ -66,6 +66,8 @@ export function conflictView(l: LocalizeController, conflict: ChargeConflict, ac
     case 'paid':
       // The end: the order is paid, so there is nothing to choose.
       return notice('conflict.paidTitle', l.msg('conflict.paidBody'));
+    case 'refunded':
+      return notice('conflict.refundedTitle', l.msg('conflict.refundedBody'));
     case 'expired':
       return notice(
         'expired.title',

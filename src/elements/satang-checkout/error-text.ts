@@ -15,11 +15,13 @@ import type { Declined } from './payment-state.js';
 
 /**
  * A declined payment, as the notice over the form says it: a heading, then the reason in the
- * method's words. After a card's, the form has cleared the security code: the notice says so.
+ * method's words. After a card's, the form has cleared the security code, or, when the page went
+ * away meanwhile (a 3-D Secure page), holds no card at all: the notice says which.
  */
 export function declineView(l: LocalizeController, declined: Declined): TemplateResult {
   const card = isCardType(declined.type as CheckoutPaymentMethodType);
-  return html`<strong>${l.msg('failure.title')}</strong> ${failureText(l, declined)}${card ? ` ${l.msg('failure.securityCodeAgain')}` : ''}`;
+  const next = !card ? '' : ` ${l.msg(declined.cardKept === false ? 'failure.cardAgain' : 'failure.securityCodeAgain')}`;
+  return html`<strong>${l.msg('failure.title')}</strong> ${failureText(l, declined)}${next}`;
 }
 
 /** The failed charge's reason: by card, a reason per failure code; otherwise in the words of PromptPay, the wallet or the bank app. */
@@ -29,6 +31,8 @@ export function failureText(l: LocalizeController, { failureCode, type }: Declin
   const funds = failureCode === 'CH_INSUFFICIENT_FUNDS';
   if ((WALLETS as readonly string[]).includes(type)) return l.msg(funds ? 'failure.walletFunds' : 'failure.wallet', { method });
   if ((BANKS as readonly string[]).includes(type)) return l.msg(funds ? 'failure.bankFunds' : 'failure.bank', { method });
+  // A card's failed authentication is the 3-D Secure step: the one-time code.
+  if (failureCode === 'CH_AUTHENTICATION_FAILED' && isCardType(type as CheckoutPaymentMethodType)) return l.msg('failure.otp');
   return l.msg(failureMessageKey(failureCode));
 }
 

@@ -3,7 +3,8 @@
  * the element, starts it; `charge-steps.ts`, part of the code fetched after the form shows
  * (`pay-path.ts`), carries it on from the charge to the outcome.
  */
-import type { ReactiveControllerHost } from 'lit';
+import type { ReactiveControllerHost, TemplateResult } from 'lit';
+import type { CheckoutClientError } from '../../client/client-error.js';
 import type { CheckoutChargeRequest, CheckoutChargeResponse, CheckoutIntent } from '../../core/schemas/checkout.js';
 import type { DeviceType } from '../../core/schemas/payment-method.js';
 import type { LocalizeController } from '../controllers/localize-controller.js';
@@ -33,13 +34,15 @@ export type PaymentState = 'idle' | 'submitting' | 'redirecting' | 'qr' | 'waiti
  *   shown, to confirm; `previous` the one shown before (NaN when none was);
  * - `elsewhere`: the order is being paid in another window or device (`PAYMENT_IN_PROGRESS`), with
  *   that payment's method if the server said; `replaceable` when the shopper may pay here instead;
- * - `paid`: the order is paid already (`ORDER_ALREADY_PAID`);
+ * - `paid`: the order is paid already (`ORDER_ALREADY_PAID`, or the order's state says so);
+ * - `refunded`: the order was paid, and that payment refunded since: nothing is left to pay here;
  * - `expired`: the status token expired (`STATUS_TOKEN_EXPIRED`): the page must be reloaded.
  */
 export type ChargeConflict =
   | { kind: 'amount'; amount: number; previous: number; currency: string }
   | { kind: 'elsewhere'; method: string | undefined; replaceable: boolean }
   | { kind: 'paid' }
+  | { kind: 'refunded' }
   | { kind: 'expired' };
 
 /** How the next charge request differs from the first: sent after a conflict, never on the first press. */
@@ -50,6 +53,13 @@ export interface ChargeOptions {
   askTotal?: boolean;
 }
 
+/**
+ * The message over the form: what is missing (a key of our words), what became of a payment (drawn
+ * by the payment code), or the failure that is not the payment's; put in words at each render (so
+ * in the language of the moment).
+ */
+export type Notice = MessageKey | (() => TemplateResult) | CheckoutClientError;
+
 /** What the chosen method pays with. */
 export type PaymentMethod = CheckoutChargeRequest['paymentMethod'];
 
@@ -58,12 +68,16 @@ export interface PaymentHost extends ReactiveControllerHost, HTMLElement, Checko
   /** Checked by then: a payment starts only with a working configuration. */
   readonly intent: CheckoutIntent;
   readonly theme: string;
+  /** The order's token from the merchant's server, or empty: then only what this tab kept is picked up. */
+  readonly orderToken: string;
 }
 
 /** A charge that failed: its reason, and the method it was paid with, for words that fit the method. */
 export interface Declined {
   failureCode: string;
   type: string;
+  /** Whether the card form still holds the card paid with (not after a page away, such as a 3-D Secure page). */
+  cardKept?: boolean;
 }
 
 /** What the checkout does for its payment: the chosen method, the card form's token, leaving the page. */
@@ -76,9 +90,10 @@ export interface PaymentSteps {
   clearSecurityCode(): void;
   /**
    * Moves focus to the chosen method, where the shopper starts again; with `type`, chooses that
-   * method first (the one of a payment picked up after a reload, which the picker did not show).
+   * method first (the one of a payment picked up after a reload, which the picker did not show),
+   * or, with `other`, the first method that is not it (the shopper left it for another).
    */
-  focusMethod(type?: string): Promise<void>;
+  focusMethod(type?: string, other?: boolean): Promise<void>;
   /** Leaves for a checked redirect URL. */
   navigate(url: URL): void;
 }
@@ -93,6 +108,12 @@ export interface Payment {
   attemptKey: string | undefined;
   /** The method type of the attempt being paid or followed. */
   method: string | undefined;
+  /** The shopper asked to leave the open payment, and the server is being asked about it first. */
+  leaving: boolean;
+  /** The message over the form (see {@link Notice}). */
+  notice: Notice | undefined;
+  /** Stops listening to the other tabs of the order; set while listening. */
+  unwatch: (() => void) | undefined;
   /**
    * The shopper left an open payment of this order (a QR, a redirect) for another method: the next
    * charge replaces it (`replace: true`), in this page or after a reload.
@@ -117,7 +138,10 @@ export interface Payment {
   outcome: string | undefined;
   /** Presses pay again, from the checkout's own views: `options` say how this request differs. */
   pay(deviceType: DeviceType, options?: ChargeOptions): Promise<void>;
-  show(state: PaymentState): void;
+  /** Moves to `state` if {@link PAYMENT_MOVES} allows it (false when refused). */
+  show(state: PaymentState): boolean;
+  /** Asks the server where the order stands again (another tab said it changed). */
+  sync(): void;
   /** Says `text` through the checkout's live region (each change of step is announced). */
   announce(text: string): void;
   /** Moves focus, after the next render, to the notice over the form. */

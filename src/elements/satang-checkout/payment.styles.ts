@@ -6,6 +6,21 @@ import { css } from 'lit';
  * the payment code (`pay-path.ts`), so the first download does not carry them.
  */
 export const paymentStyles = css`
+    /* A method this order cannot be paid with: muted, dashed, its reason under its name, within the choice's height. */
+    .method:has(input:disabled) {
+      flex-wrap: wrap;
+      align-content: center;
+      gap: 0 8px;
+      color: var(--satang-color-muted);
+      border-style: dashed;
+      cursor: not-allowed;
+    }
+    .reason {
+      flex-basis: 100%;
+      padding-inline-start: 60px;
+      font-size: 0.8125em;
+      font-weight: 400;
+    }
     .options {
       display: grid;
       gap: 8px;
@@ -50,21 +65,6 @@ export const paymentStyles = css`
       display: block;
       font-weight: 400;
     }
-    .notice p {
-      margin: 0 0 8px;
-    }
-    .others {
-      display: grid;
-      grid-template-columns: repeat(auto-fit, minmax(min(100%, 160px), 1fr));
-      gap: 8px;
-    }
-    .others .secondary {
-      display: inline-flex;
-      align-items: center;
-      justify-content: center;
-      gap: 8px;
-      padding: 0 12px;
-    }
     .secondary {
       min-height: var(--satang-field-height);
       border-radius: var(--satang-radius);
@@ -94,6 +94,48 @@ export const paymentStyles = css`
     }
     .failure {
       color: var(--satang-color-error);
+    }
+    .progress {
+      display: flex;
+      align-items: center;
+      gap: 10px;
+    }
+    .spinner {
+      width: 18px;
+      height: 18px;
+      flex: none;
+      border-radius: 50%;
+      border: 3px solid color-mix(in srgb, var(--satang-color-accent) 25%, transparent);
+      border-top-color: var(--satang-color-accent);
+      animation: satang-spin 0.9s linear infinite;
+    }
+    @keyframes satang-spin {
+      to {
+        transform: rotate(1turn);
+      }
+    }
+    @media (prefers-reduced-motion: reduce) {
+      .spinner {
+        animation-duration: 3s;
+      }
+    }
+    .link-button {
+      display: flex;
+      align-items: center;
+      justify-content: center;
+      text-decoration: none;
+      padding: 0 20px;
+    }
+    .link-button:focus-visible {
+      outline: 2px solid var(--satang-color-accent);
+      outline-offset: 2px;
+    }
+    .message:has(> .info) {
+      border-color: var(--satang-color-accent);
+      color: var(--satang-color-text);
+    }
+    .message:has(> .info):focus {
+      outline-color: var(--satang-color-accent);
     }
     @media (forced-colors: active) {
       .option:has(input:checked) {

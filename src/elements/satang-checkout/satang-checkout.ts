@@ -1,5 +1,5 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { CURRENCY_THB, INSTALLMENT_MIN_AMOUNT_SATANG, type InstallmentPeriod } from '../../core/constants.js';
+import { CURRENCY_THB, INSTALLMENT_MIN_AMOUNT_SATANG, INSTALLMENT_PERIODS, type InstallmentPeriod } from '../../core/constants.js';
 import { deviceTypeFromUserAgent } from '../../core/device.js';
 import { formatAmount } from '../../core/money.js';
 import type { CheckoutIntent, CheckoutPaymentMethodType } from '../../core/schemas/checkout.js';
@@ -42,12 +42,24 @@ const panels = lazyModule(() => import('./pay-path.js'));
  * charge that went through without paying the order (refunded because the price changed
  * meanwhile, or taken for the wrong amount) is a `satang-failure`, never a `satang-success`.
  *
+ * With `order-token` (signed for the order by the merchant's server), the checkout asks the
+ * server where the order stands once it has rendered, and whenever another tab of the order says
+ * it changed: a paid order shows paid in any tab or device, and a payment under way there (a QR
+ * code, a bank or 3-D Secure page) is shown here too. A press of pay meanwhile waits for the answer.
+ *
  * A reload, Back, or the return from a bank, wallet or 3-D Secure page shows the same payment:
  * the QR code again with the time it has left, the charge being checked, or the order paid (with
  * `satang-success` again). The tab keeps the charge id and its status token in `sessionStorage`
  * for an hour, never card data. A QR code and the wait for a charge have "Choose another method":
  * the next charge replaces that payment, and should it be paid anyway after another one, it is
  * refunded. A decline shows over the card form, which keeps the card but its security code.
+ *
+ * Before its script runs, the element is an empty box: reserve its place and give it the checkout's
+ * surface with a `satang-checkout:not(:defined)` rule in the page's CSS (a `min-height` matching its
+ * first render, a background, an optional CSS-only sheen; no script, no inline style), so the page
+ * does not move when it arrives. See docs/elements-styling.md for the rule and how to measure the
+ * height. With `theme="dark"` (or `auto` in a dark system theme) the box has an inner padding of
+ * 1.5 × `--satang-space` a side, so its content keeps off the edges on a light page.
  *
  * @event {SatangReadyEvent} satang-ready - First rendered with a valid configuration.
  * @event {SatangChangeEvent} satang-change - The method or the card details changed (never card data).
@@ -62,14 +74,22 @@ const panels = lazyModule(() => import('./pay-path.js'));
  *   `previousAmount` (NaN when none was set), `currency`.
  * @event {SatangAlreadyPaidEvent} satang-already-paid - The order was paid already, by another payment; nothing was charged:
  *   `orderReference`. Move on as after a success.
+ * @event {SatangResumeEvent} satang-resume - A payment of the order that may still go through was picked up (a reload,
+ *   Back, the return from a bank, wallet or 3-D Secure page, or another tab or device): `chargeId`, `method`. Lock the
+ *   cart until the payment ends.
+ * @event {SatangAbandonEvent} satang-abandon - The shopper left an open payment for another method (the server said it
+ *   had not gone through): `chargeId`. Should it still arrive, one of the two payments is refunded.
  * @event {SatangErrorEvent} satang-error - Configuration, network or server trouble: `code`, `message`.
  *
  * @csspart container - The whole checkout.
  * @csspart methods - The method picker (a radio group).
- * @csspart method - One method choice, with its mark.
+ * @csspart method - One method choice, with its mark. Installments show, disabled, while the order is below every plan's
+ *   minimum (`amount` is followed as it changes); the first plan the order allows is chosen for the shopper.
+ * @csspart method-reason - Beside a method this order cannot be paid with: why ("From ฿3,000.00"), the radio's description.
  * @csspart method-note - Under the picker on a computer: that bank apps need a phone, and PromptPay QR instead.
- * @csspart change-method-button - "Choose another method", under a QR code or while a payment is checked: abandons it.
- * @csspart other-method - When the order is too small for installments: a button for each other method.
+ * @csspart change-method-button - "Choose another method", under a QR code or while a payment is checked: asks the server,
+ *   then abandons it if it has not gone through.
+ * @csspart return-link - "Go back to finish paying": back to the bank, wallet or 3-D Secure page of a payment still open.
  * @csspart options - The list of wallets, banks or installment plans.
  * @csspart option - One of those.
  * @csspart notice - Explanations under a method.
@@ -192,7 +212,7 @@ export class SatangCheckout extends LitElement {
     chosen: () => this.#chosenPayment(),
     forgetToken: () => this.cardForm?.clearToken(),
     clearSecurityCode: () => this.cardForm?.clearSecurityCode(),
-    focusMethod: (type) => this.#focusMethod(type),
+    focusMethod: (type, other) => this.#focusMethod(type, other),
     navigate: (url) => this.navigate(url),
   });
 
@@ -236,9 +256,23 @@ export class SatangCheckout extends LitElement {
     return this.group === 'MOBILE_BANKING' && this.#onComputer;
   }
 
-  /** The order is below every installment plan's minimum: nothing to pay with in that panel. */
+  /**
+   * Whether a choice of the picker can be paid with: installments only from the shortest plan's
+   * minimum, the smallest. (Decided here rather than with `core/installments.ts`, which would add
+   * a module to the first download.)
+   */
+  #open(group: MethodGroup): boolean {
+    return group !== 'CARD_INSTALLMENTS' || this.#allows(INSTALLMENT_PERIODS[0]);
+  }
+
+  /** Whether the order's amount meets a plan's minimum. */
+  #allows(months: InstallmentPeriod): boolean {
+    return this.amount >= INSTALLMENT_MIN_AMOUNT_SATANG[months];
+  }
+
+  /** Installments are chosen for an order below every plan's minimum: only when nothing else is offered. */
   get #noPlan(): boolean {
-    return this.group === 'CARD_INSTALLMENTS' && !(this.amount >= INSTALLMENT_MIN_AMOUNT_SATANG[3]);
+    return this.group !== undefined && !this.#open(this.group);
   }
 
   protected override firstUpdated(): void {
@@ -261,9 +295,13 @@ export class SatangCheckout extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     this.#problem = configProblem(this);
-    if (changed.has('methods') || changed.has('intent') || this.group === undefined) {
+    // The amount changes when the page or a price change sets it: installments follow it, closed below
+    // their minimum (another choice is made for the shopper then), and the plan is the first it allows.
+    if (!this.months || !this.#allows(this.months)) this.months = INSTALLMENT_PERIODS.find((m) => this.#allows(m));
+    if (changed.has('methods') || changed.has('intent') || changed.has('amount') || this.group === undefined) {
       const groups = this.#groups;
-      if (!this.group || !groups.includes(this.group)) this.group = groups[0];
+      const open = groups.filter((g) => this.#open(g));
+      if (!this.group || !open.includes(this.group)) this.group = open[0] ?? groups[0];
       if (this.group === 'QR_PROMPT_PAY') prefetch(loadQrElement);
       if (!isCardGroup(this.group)) this.#loadPanels();
     }
@@ -281,6 +319,7 @@ export class SatangCheckout extends LitElement {
   }
 
   #choose(group: MethodGroup): void {
+    if (!this.#open(group)) return;
     this.group = group;
     if (group === 'QR_PROMPT_PAY') prefetch(loadQrElement);
     if (!isCardGroup(group)) this.#loadPanels();
@@ -291,10 +330,17 @@ export class SatangCheckout extends LitElement {
     this.dispatchEvent(new SatangChangeEvent(type, isCardGroup(group) ? Boolean(this.cardForm?.complete) : true));
   }
 
-  /** Focus on the chosen method (`type`'s, when given): where the shopper starts again after leaving a payment. */
-  async #focusMethod(type?: string): Promise<void> {
+  /**
+   * Focus on the chosen method (`type`'s, when given; with `other`, the first method that is not
+   * `type`'s): where the shopper starts again after leaving a payment.
+   */
+  async #focusMethod(type?: string, other = false): Promise<void> {
     const types: readonly string[] = this.#types;
-    if (type && types.includes(type)) {
+    if (type && other) {
+      const left = groupOf(type as CheckoutPaymentMethodType);
+      const next = this.#groups.find((g) => g !== left && this.#open(g));
+      if (next && this.group === left) this.#choose(next);
+    } else if (type && types.includes(type)) {
       this.group = groupOf(type as CheckoutPaymentMethodType);
       this.provider = type as CheckoutPaymentMethodType;
     }
@@ -315,8 +361,17 @@ export class SatangCheckout extends LitElement {
     return this.#blocked ? 'bank.needsPhone' : { type: provider };
   }
 
-  /** Starts (or retries) a payment attempt. A second press while one runs does nothing. */
+  /**
+   * Starts (or retries) a payment attempt. A second press while one runs does nothing; a press
+   * while the server is asked where the order stands waits for its answer (the order may be paid,
+   * or being paid, already).
+   */
   #pay(): void {
+    const syncing = this.#payment.syncing;
+    if (syncing) {
+      void syncing.then(() => this.#pay());
+      return;
+    }
     if (this.#payment.state !== 'idle' || this.#blocked || this.#noPlan) return;
     // Checked before the form is disabled for the attempt, so focus can land on the first wrong field.
     const form = this.cardForm;
@@ -338,6 +393,14 @@ export class SatangCheckout extends LitElement {
     this.#pay();
   };
 
+  /**
+   * Typing in a field (the card form's, across its shadow root) is the shopper acting on the notice
+   * over the form (a decline, what became of a payment left): it has been read, and goes.
+   */
+  #onInput = (): void => {
+    if (this.#payment.state === 'idle') this.#payment.clearNotice();
+  };
+
   #renewQr = (): void => {
     this.group = 'QR_PROMPT_PAY';
     this.#payment.renew();
@@ -355,7 +418,7 @@ export class SatangCheckout extends LitElement {
     // One stable template: the form below is never re-created, so nothing entered is lost while
     // a payment runs, fails or is retried.
     const { state, announcement } = this.#payment;
-    return html`<div part="container" class="container" lang=${l.locale} @keydown=${this.#onKeydown}>
+    return html`<div part="container" class="container" lang=${l.locale} @keydown=${this.#onKeydown} @input=${this.#onInput}>
       ${this.#payment.view(this.#renewQr)}${this.#form(state !== 'idle' && state !== 'submitting')}
       <div class="visually-hidden" aria-live="polite">${announcement}</div>
     </div>`;
@@ -367,22 +430,39 @@ export class SatangCheckout extends LitElement {
     const { state, retryable, noticeText } = this.#payment;
     const busy = state === 'submitting';
     const groups = this.#groups;
+    // The plans come before the card: the shopper picks how to pay, then types the card.
+    const plansFirst = this.group === 'CARD_INSTALLMENTS';
     const bankLeftOut = this.#onComputer && groups.length > 1 && this.#types.some((t) => groupOf(t) === 'MOBILE_BANKING');
     return html`<div class="form" ?hidden=${hidden}>
       <fieldset part="methods" class="methods" ?disabled=${busy}>
         <legend>${l.msg('method.label')}</legend>
-        ${groups.map(
-          (group) => html`<label part="method" class="method">
-            <input type="radio" name="method" .checked=${this.group === group} @change=${() => this.#choose(group)} />
+        ${groups.map((group) => {
+          // Closed (installments for too small an order): shown, never chosen, with the reason beside it
+          // once the panels' words and styles are here (it fits the choice's height: nothing moves then).
+          // The reason describes the radio; hidden from its name, which stays the method's.
+          const closed = !this.#open(group);
+          const reason = closed && this.panelCode;
+          return html`<label part="method" class="method">
+            <input
+              type="radio"
+              name="method"
+              .checked=${this.group === group}
+              ?disabled=${closed}
+              aria-describedby=${reason ? 'closed-reason' : nothing}
+              @change=${() => this.#choose(group)}
+            />
             ${methodMark(group)}<span>${l.msg(`method.${group}`)}</span>
-          </label>`,
-        )}
+            ${reason
+              ? html`<small part="method-reason" class="reason" id="closed-reason" aria-hidden="true">${l.msg('installments.from', { minimum: formatAmount(INSTALLMENT_MIN_AMOUNT_SATANG[INSTALLMENT_PERIODS[0]], this.currency) })}</small>`
+              : nothing}
+          </label>`;
+        })}
       </fieldset>
       ${bankLeftOut && this.panelCode && this.group !== 'QR_PROMPT_PAY' ? html`<p part="method-note" class="notice note">${l.msg('bank.onComputer')}</p>` : nothing}
       ${noticeText
         ? html`<div part="message" class="message" role="alert" tabindex="-1">${noticeText}</div>`
         : nothing}
-      <div class="details">${this.#cardForm()}${this.#panel()}</div>
+      <div class="details">${plansFirst ? this.#panel() : nothing}${this.#cardForm()}${plansFirst ? nothing : this.#panel()}</div>
       <button part="pay-button" class="pay" ?disabled=${busy || this.#blocked || this.#noPlan} aria-busy=${busy ? 'true' : 'false'} @click=${this.#pay}>
         ${busy ? l.msg('pay.processing') : noticeText && retryable ? l.msg('error.retry') : l.msg('pay', { amount: this.#amountText })}
       </button>
@@ -399,29 +479,17 @@ export class SatangCheckout extends LitElement {
     return cardFormView(this.#localize.locale, this.theme, isCardGroup(this.group) && !this.#noPlan, this.#payment.state === 'submitting', () => this.#payment.newAttempt());
   }
 
-  /** The chosen method's own panel, under the card form; fetched after the first render. */
+  /** The chosen method's own panel, under the card form (above it for installments); fetched after the first render. */
   #panel(): TemplateResult | typeof nothing {
     const code = this.panelCode;
     const group = this.group;
     if (!code || group === 'CARD' || !group) return nothing;
     const l = this.#localize;
     if (group === 'CARD_INSTALLMENTS') {
-      const others = this.#groups.filter((g) => !isCardGroup(g) || g === 'CARD');
-      return code.installmentsView(
-        l,
-        this.amount,
-        this.currency,
-        this.months,
-        (months) => {
-          this.months = months;
-          this.#payment.newAttempt();
-        },
-        others,
-        (other) => {
-          this.#choose(other);
-          void this.#focusMethod();
-        },
-      );
+      return code.installmentsView(l, this.amount, this.currency, this.months, (months) => {
+        this.months = months;
+        this.#payment.newAttempt();
+      });
     }
     if (group === 'E_WALLET' || group === 'MOBILE_BANKING') {
       const providers = this.#providers();

@@ -9,7 +9,7 @@ import { StatusPoller } from '../controllers/status-poller.js';
 import { SatangErrorEvent, SatangFailureEvent, SatangSuccessEvent } from '../events.js';
 import type { MessageKey } from '../i18n/localize.js';
 import { outcomeMessages } from '../i18n/outcome.js';
-import { orderVerdict, unpaidMessageKey } from '../order-outcome.js';
+import { ORDER_PAID_ELSEWHERE, orderVerdict, unpaidMessageKey } from '../order-outcome.js';
 import { paymentMessages } from '../i18n/payment.js';
 import { qrMessages } from '../i18n/qr.js';
 import { SatangQrRenewEvent } from './qr-events.js';
@@ -262,6 +262,15 @@ export class SatangQrPayment extends LitElement {
 
   #onStatus(status: CheckoutStatusResponse): void {
     this.note = undefined;
+    if (status.status === 'PENDING' && status.order === 'paid') {
+      // The order was paid another way meanwhile: this code need not be paid (paid anyway, it is refunded).
+      this.#poller.stop();
+      this.outcome = 'failed';
+      this.#unpaid = 'qr.paidElsewhere';
+      this.failureCode = ORDER_PAID_ELSEWHERE;
+      this.dispatchEvent(new SatangFailureEvent(status.chargeId, ORDER_PAID_ELSEWHERE, ORDER_PAID_ELSEWHERE));
+      return;
+    }
     const verdict = status.status === 'PENDING' ? undefined : orderVerdict(status);
     if (verdict === 'paid') {
       this.#succeed(status.chargeId, status.outcome);
@@ -354,6 +363,12 @@ export class SatangQrPayment extends LitElement {
             ${this.#slip.view()}`}`;
   }
 
+  /** The time left; in the last minute larger and in the error colour (said once, by the announcement). */
+  #countdown(remaining: number) {
+    const urgent = remaining <= QR_LAST_MINUTE_SECONDS;
+    return html`<p part="countdown" class="countdown ${urgent ? 'urgent' : 'muted'}" role="timer">${this.#localize.msg('qr.expiresIn', { time: clock(remaining) })}</p>`;
+  }
+
   #code(alt: string) {
     const code = this.svgCode;
     if (code) {
@@ -363,12 +378,6 @@ export class SatangQrPayment extends LitElement {
     }
     return this.image ? html`<img src="data:image/png;base64,${this.image}" alt=${alt} />` : nothing;
   }
-  /** The time left; in the last minute larger and in the error colour (said once, by the announcement). */
-  #countdown(remaining: number) {
-    const urgent = remaining <= QR_LAST_MINUTE_SECONDS;
-    return html`<p part="countdown" class="countdown ${urgent ? 'urgent' : 'muted'}" role="timer">${this.#localize.msg('qr.expiresIn', { time: clock(remaining) })}</p>`;
-  }
-
 }
 
 declare global {

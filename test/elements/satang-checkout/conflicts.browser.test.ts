@@ -24,6 +24,7 @@ afterEach(() => {
   document.body.replaceChildren();
   sessionStorage.clear();
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
 });
 
 async function mount(attributes: Record<string, string> = {}): Promise<SatangCheckout> {
@@ -269,7 +270,33 @@ describe('<satang-checkout> when the order is being paid elsewhere', () => {
 });
 
 describe('<satang-checkout> and what a payment did for its order', () => {
-  it('shows a payment the server refunded because another paid the order first as paid, with word of the refund', async () => {
+  it('leaves its QR for "already paid" as soon as another window of this browser paid the order', async () => {
+    const reference = orderFor(12_345);
+    const element = await mount({ 'order-reference': reference });
+    await chooseMethod(element, 'PromptPay');
+    const action = next(element, 'satang-action');
+    await userEvent.click(part(element, 'pay-button')!);
+    await action;
+    await element.updateComplete;
+    expect(root(element).querySelector('satang-qr-payment')).not.toBeNull();
+
+    sessionStorage.clear();
+    const card = await mount({ 'order-reference': reference });
+    await fillCard(card);
+    await userEvent.click(part(card, 'pay-button')!);
+    await vi.waitFor(() => expect(part(card, 'replace-button')).not.toBeNull());
+    const told = next(element, 'satang-already-paid');
+    await userEvent.click(part(card, 'replace-button')!);
+    await told;
+    await element.updateComplete;
+    expect(root(element).querySelector('satang-qr-payment')).toBeNull();
+    expect(text(part(element, 'conflict'))).toContain('This order has already been paid');
+    expect(part(element, 'pay-button')?.closest('.form')?.hasAttribute('hidden')).toBe(true);
+  });
+
+  it('on a device that did not hear of it, shows a payment the server refunded because another paid the order first as paid, with word of the refund', async () => {
+    // No tab of this browser tells it: as on another device (whose status wait has not answered yet).
+    vi.stubGlobal('BroadcastChannel', undefined);
     const reference = orderFor(12_345);
     const element = await mount({ 'order-reference': reference });
     await chooseMethod(element, 'PromptPay');

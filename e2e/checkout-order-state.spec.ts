@@ -1,0 +1,312 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
+import {
+  CARDS,
+  chargesFor,
+  chooseMethod,
+  demoOrder,
+  expect,
+  expectPaid,
+  onlyChargeFor,
+  openOrderInNewTab,
+  openShop,
+  OTP,
+  payButton,
+  qrCode,
+  shopperContext,
+  test,
+  typeCard,
+} from './support.js';
+
+/**
+ * What the shopper sees is the order as the shop's server knows it (`order-token`): in every tab,
+ * on every return, on a slow network. A paid order reads paid without typing; a payment under way
+ * is shown wherever the order is opened; no screen offers to pay while a payment may be going
+ * through.
+ */
+
+const ALREADY_PAID = 'This order has already been paid';
+
+/** The checkout's heading that says the order is paid: by this tab's payment, or by another. */
+function paidHeading(page: Page): Locator {
+  return page.locator('satang-checkout').getByRole('heading', { name: new RegExp(`^(Payment successful|${ALREADY_PAID})$`) });
+}
+
+/** Keeps the checkout events the page receives from its next load on (and from now, if it is loaded). */
+async function recordEvents(page: Page): Promise<void> {
+  await page.addInitScript(record);
+  if (page.url() !== 'about:blank') await page.evaluate(record);
+}
+
+/** Runs in the page: keeps each checkout event's type (and an error's code) in `window.__events`. */
+function record(): void {
+  const seen: string[] = [];
+  (window as unknown as { __events: string[] }).__events = seen;
+  for (const type of ['satang-success', 'satang-failure', 'satang-already-paid', 'satang-resume', 'satang-abandon', 'satang-error']) {
+    document.addEventListener(type, (event) => {
+      const code = (event as Event & { code?: unknown }).code;
+      seen.push(typeof code === 'string' ? `${type} ${code}` : type);
+    });
+  }
+}
+
+function events(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __events: string[] }).__events);
+}
+
+/**
+ * Watches, on every frame from now on, whether the checkout's form (its method picker and pay
+ * button) is ever shown: `sawForm` answers whether it was.
+ */
+async function watchForm(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const state: { seen: boolean } = { seen: false };
+    (window as unknown as { __form: { seen: boolean } }).__form = state;
+    const tick = () => {
+      const form = document.querySelector('satang-checkout')?.shadowRoot?.querySelector<HTMLElement>('.form');
+      if (form && !form.hidden && form.getClientRects().length > 0) state.seen = true;
+      requestAnimationFrame(tick);
+    };
+    tick();
+  });
+}
+
+function sawForm(page: Page): Promise<boolean> {
+  return page.evaluate(() => (window as unknown as { __form: { seen: boolean } }).__form.seen);
+}
+
+/** Scans the whole page (the checkout's shadow trees included): no violation of any impact. */
+async function expectNoAxeViolations(page: Page): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`)).toEqual([]);
+}
+
+/** A QR shown in `page` for its order; answers the order reference and the QR charge's id. */
+async function showQr(page: Page, request: Parameters<typeof onlyChargeFor>[0]): Promise<{ reference: string; qrCharge: string }> {
+  const reference = await openShop(page);
+  await chooseMethod(page, 'PromptPay QR');
+  await payButton(page).click();
+  await expect(qrCode(page)).toBeVisible();
+  const qr = await onlyChargeFor(request, reference);
+  expect(qr).toMatchObject({ status: 'PENDING', paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } });
+  return { reference, qrCharge: qr.chargeId };
+}
+
+/** Leaves the QR shown for another method, as the shopper presses "Choose another method"; checks what the form then says. */
+async function leaveQr(page: Page): Promise<void> {
+  await page.locator('satang-checkout').getByRole('button', { name: 'Choose another method' }).click();
+  const notice = page.locator('satang-checkout').getByRole('alert');
+  await expect(notice).toContainText(/The QR code you left can still be paid until \d\d:\d\d\. If you pay it and another way too, one of the payments is refunded\./);
+  await expect(page.getByRole('radio', { name: 'PromptPay QR', exact: true })).not.toBeChecked();
+  await expect(page.getByRole('radio', { name: 'Card', exact: true })).toBeChecked();
+}
+
+/** A second shopper's device: a browser context of its own (no storage, no tabs in common). */
+async function otherDevice(browser: Browser): Promise<BrowserContext> {
+  return shopperContext(browser);
+}
+
+test.describe('a paid order', () => {
+  test('opened on another device, it shows paid within seconds, with no pay button and nothing to type', async ({ page, browser, request }) => {
+    test.slow();
+    const reference = await openShop(page);
+    await typeCard(page, { number: CARDS.visa });
+    await payButton(page).click();
+    await expectPaid(page);
+    const charge = await onlyChargeFor(request, reference);
+
+    const device = await otherDevice(browser);
+    const other = await device.newPage();
+    await recordEvents(other);
+    await other.goto(`/?order=${encodeURIComponent(reference)}`);
+    await expect(other.locator('satang-checkout').getByRole('heading', { name: ALREADY_PAID })).toBeVisible({ timeout: 10_000 });
+    await expect(payButton(other)).toBeHidden();
+    await expect(other.getByRole('region', { name: 'Thank you, your order is confirmed' })).toContainText(`Payment ${charge.chargeId}`);
+    await expect.poll(() => events(other)).toContain('satang-already-paid');
+    await expectNoAxeViolations(other);
+    expect((await chargesFor(request, reference)).map((c) => c.chargeId)).toEqual([charge.chargeId]);
+    await device.close();
+  });
+
+  test('opened in a new tab of the same browser after a reload of the first, it reads paid there too', async ({ page, context, request }) => {
+    const reference = await openShop(page);
+    await typeCard(page, { number: CARDS.visa });
+    await payButton(page).click();
+    await expectPaid(page);
+    const tab = await context.newPage();
+    await tab.goto(`/demo/return.html?order=${encodeURIComponent(reference)}`);
+    await expect(paidHeading(tab)).toBeVisible({ timeout: 10_000 });
+    await expect(payButton(tab)).toBeHidden();
+    expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED' });
+  });
+
+  test('a forged order token is reported (satang-error) and the checkout still takes the payment', async ({ page }) => {
+    await page.goto('/demo/theming/');
+    await recordEvents(page);
+    const errors = page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const source = document.querySelector('satang-checkout')!;
+          const checkout = document.createElement('satang-checkout');
+          for (const { name, value } of source.attributes) checkout.setAttribute(name, value);
+          checkout.setAttribute('order-token', 'o1.9999999999999.forged-token-forged-token-forged-token-00000');
+          checkout.addEventListener('satang-error', (event) => resolve((event as Event & { code: string }).code), { once: true });
+          document.body.append(checkout);
+        }),
+    );
+    expect(await errors).toBe('INVALID_ORDER_TOKEN');
+    const added = page.locator('satang-checkout').last();
+    await expect(added.getByRole('button', { name: /^Pay ฿/ })).toBeEnabled();
+  });
+});
+
+test.describe('two tabs of one order agree', () => {
+  test('a tab opened while a QR is shown shows the same QR and locks the cart; paid by card there, the QR tab leaves its QR within a second', async ({
+    page: qrTab,
+    context,
+    request,
+  }) => {
+    const { reference, qrCharge } = await showQr(qrTab, request);
+    test.slow();
+    await recordEvents(qrTab);
+
+    const cardTab = await context.newPage();
+    await recordEvents(cardTab);
+    await cardTab.goto(`/?order=${encodeURIComponent(reference)}`);
+    // The second tab shows the payment under way, not a form to pay again.
+    await expect(qrCode(cardTab)).toBeVisible({ timeout: 10_000 });
+    expect(await cardTab.locator('satang-qr-payment').getAttribute('charge-id')).toBe(qrCharge);
+    await expect(cardTab.getByRole('group', { name: 'Quantity: Thai silk scarf' }).getByRole('button', { name: 'One more' })).toBeDisabled();
+    await expect.poll(() => events(cardTab)).toContain('satang-resume');
+    await expectNoAxeViolations(cardTab);
+
+    await leaveQr(cardTab);
+    await expectNoAxeViolations(cardTab);
+    await expect.poll(() => events(cardTab)).toContain('satang-abandon');
+    await typeCard(cardTab, { number: CARDS.visa });
+    await payButton(cardTab).click();
+    await expectPaid(cardTab);
+    const paidAt = Date.now();
+
+    await expect(qrCode(qrTab)).toBeHidden({ timeout: 5_000 });
+    const leftAfterMs = Date.now() - paidAt;
+    await expect(paidHeading(qrTab)).toBeVisible();
+    await expect(payButton(qrTab)).toBeHidden();
+    // Told by the other tab, not by its own status wait (25 s).
+    expect(leftAfterMs, 'the QR tab left its QR within a second or so of the payment').toBeLessThan(3_000);
+
+    const card = (await chargesFor(request, reference)).find((c) => c.chargeId !== qrCharge);
+    expect(card).toMatchObject({ status: 'SUCCEEDED', paymentMethod: { paymentMethodType: 'CARD' } });
+    expect(await demoOrder(request, reference)).toMatchObject({ paidBy: card!.chargeId });
+  });
+
+  test('a QR on another device learns from the server, within its status wait, that the order was paid by card', async ({ page: qrPage, browser, request }) => {
+    test.setTimeout(75_000);
+    const { reference } = await showQr(qrPage, request);
+    const device = await otherDevice(browser);
+    const cardPage = await device.newPage();
+    await cardPage.goto(`/?order=${encodeURIComponent(reference)}`);
+    await expect(qrCode(cardPage)).toBeVisible({ timeout: 10_000 });
+    await leaveQr(cardPage);
+    await typeCard(cardPage, { number: CARDS.visa });
+    await payButton(cardPage).click();
+    await expectPaid(cardPage);
+
+    // No tab of its own browser told it: its status wait (25 s) brings the news.
+    await expect(qrCode(qrPage)).toBeHidden({ timeout: 35_000 });
+    await expect(qrPage.locator('satang-checkout').getByRole('heading', { name: ALREADY_PAID })).toBeVisible();
+    await expect(payButton(qrPage)).toBeHidden();
+    await device.close();
+  });
+});
+
+test.describe('a payment that may be going through', () => {
+  test('on a slow network, "Checking your payment" shows progress, and its way out asks the server first: a card that went through shows paid, never the form', async ({
+    page,
+    request,
+  }) => {
+    test.slow();
+    const reference = await openShop(page);
+    await typeCard(page, { number: CARDS.visa });
+    // Every answer now comes slowly, as on a weak phone signal, and the status wait's never.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 1_500, downloadThroughput: 20_000, uploadThroughput: 20_000 });
+    let waitHeld!: () => void;
+    const held = new Promise<void>((resolve) => (waitHeld = resolve));
+    await page.route(
+      (url) => /\/charges\/[^/]+\/status\?wait=/.test(url.pathname + url.search),
+      () => {
+        waitHeld();
+        // Never answered: the long-poll hangs as on a network that lost it.
+      },
+    );
+    await payButton(page).click();
+    await held;
+    const checking = page.locator('satang-checkout').getByRole('status').filter({ hasText: 'Checking your payment…' });
+    await expect(checking).toBeVisible();
+    await watchForm(page);
+    await expect(checking.locator('.spinner')).toBeVisible();
+    await page.locator('satang-checkout').getByRole('button', { name: 'Choose another method' }).click();
+    await expect(paidHeading(page)).toBeVisible({ timeout: 20_000 });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    expect(await sawForm(page), 'the form with its pay button never showed while the payment was going through').toBe(false);
+    expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED' });
+  });
+
+  test('back from the wallet page without approving: progress, the cart locked, and a way back to the wallet, where approving pays', async ({ page, request }) => {
+    test.slow();
+    const reference = await openShop(page);
+    await chooseMethod(page, 'E-wallet');
+    await page.getByRole('group', { name: 'Wallet' }).getByRole('radio', { name: 'TrueMoney' }).check();
+    await payButton(page).click();
+    await expect(page.getByRole('button', { name: 'Approve' })).toBeVisible();
+    const walletUrl = page.url();
+
+    await page.goBack();
+    const checkout = page.locator('satang-checkout');
+    await expect(checkout.getByRole('status').filter({ hasText: 'Checking your payment…' })).toBeVisible();
+    const back = checkout.getByRole('link', { name: 'Go back to finish paying' });
+    await expect(back).toBeVisible();
+    await expect(back).toHaveAttribute('href', walletUrl);
+    await expect(payButton(page)).toBeHidden();
+    await expect(page.getByRole('group', { name: 'Quantity: Thai silk scarf' }).getByRole('button', { name: 'One more' })).toBeDisabled();
+    await expectNoAxeViolations(page);
+
+    await back.click();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await expectPaid(page);
+    expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED', paymentMethod: { paymentMethodType: 'TRUE_MONEY' } });
+  });
+
+  test('a 3-D Secure return opened in a new tab picks the payment up from the server, offers the OTP page again, and pays there', async ({ page, context, request }) => {
+    const reference = await openShop(page);
+    await typeCard(page, { number: CARDS.threeDSecure });
+    await payButton(page).click();
+    await expect(page.getByLabel('One-time password')).toBeVisible();
+
+    // A banking app that sends the shopper back in a new tab: nothing of the first tab's storage.
+    const returned = await context.newPage();
+    await returned.goto(`/demo/return.html?order=${encodeURIComponent(reference)}&satang-return=1`);
+    const checkout = returned.locator('satang-checkout');
+    await expect(checkout.getByRole('status').filter({ hasText: 'Checking your payment…' })).toBeVisible({ timeout: 10_000 });
+    const back = checkout.getByRole('link', { name: 'Go back to finish paying' });
+    await expect(back).toHaveAttribute('href', /\/sandbox\/pages\/otp\/ch_\w+$/);
+    await expect(payButton(returned)).toBeHidden();
+
+    await back.click();
+    await returned.getByLabel('One-time password').fill(OTP);
+    await returned.getByRole('button', { name: /Verify and pay|ยืนยันและชำระ/ }).click();
+    await expectPaid(returned);
+    expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED' });
+    // The first tab, still on the OTP page, had nothing to do with it: one charge.
+    await page.close();
+  });
+
+  test('a tab opened on an order whose QR is open in another tab never offers to pay', async ({ page, context, request }) => {
+    const { reference } = await showQr(page, request);
+    const other = await openOrderInNewTab(context, reference, { payable: false });
+    await expect(qrCode(other)).toBeVisible({ timeout: 10_000 });
+    await expect(payButton(other)).toBeHidden();
+  });
+});

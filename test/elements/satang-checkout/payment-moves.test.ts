@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { canMove, isSettled, mayMove, PAYMENT_MOVES } from '../../../src/elements/satang-checkout/payment-moves.js';
+import type { ChargeConflict, PaymentState } from '../../../src/elements/satang-checkout/payment-state.js';
+
+const STATES: readonly PaymentState[] = ['idle', 'submitting', 'redirecting', 'qr', 'waiting', 'succeeded', 'failed', 'conflict'];
+
+/** Every move, written out once more by hand: what the table must allow (the rest it must refuse). */
+const ALLOWED: Record<PaymentState, PaymentState[]> = {
+  idle: ['submitting', 'waiting', 'qr', 'succeeded', 'conflict'],
+  submitting: ['idle', 'redirecting', 'qr', 'waiting', 'succeeded', 'failed', 'conflict'],
+  redirecting: ['idle', 'waiting', 'qr', 'succeeded', 'failed', 'conflict'],
+  qr: ['idle', 'submitting', 'waiting', 'succeeded', 'failed', 'conflict'],
+  waiting: ['idle', 'redirecting', 'qr', 'succeeded', 'failed', 'conflict'],
+  succeeded: [],
+  failed: ['idle', 'conflict', 'succeeded'],
+  conflict: ['idle', 'submitting', 'waiting', 'qr', 'succeeded'],
+};
+
+describe('the moves of the checkout payment', () => {
+  it('names every state, and only states', () => {
+    expect(Object.keys(PAYMENT_MOVES).sort()).toEqual([...STATES].sort());
+    for (const targets of Object.values(PAYMENT_MOVES)) for (const to of targets) expect(STATES).toContain(to);
+  });
+
+  for (const from of STATES) {
+    describe(`from ${from}`, () => {
+      for (const to of STATES) {
+        const allowed = from === to || ALLOWED[from].includes(to);
+        it(`${allowed ? 'allows' : 'refuses'} ${to}`, () => {
+          expect(canMove(from, to)).toBe(allowed);
+          expect(mayMove({ state: from, conflict: undefined }, to)).toBe(allowed);
+        });
+      }
+    });
+  }
+
+  describe('when the order is shown paid', () => {
+    const finals: { state: PaymentState; conflict?: ChargeConflict }[] = [
+      { state: 'succeeded' },
+      { state: 'conflict', conflict: { kind: 'paid' } },
+      { state: 'conflict', conflict: { kind: 'refunded' } },
+    ];
+    for (const payment of finals) {
+      it(`refuses every move out of ${payment.state}${payment.conflict ? ` (${payment.conflict.kind})` : ''}, the form above all`, () => {
+        expect(isSettled(payment)).toBe(true);
+        for (const to of STATES.filter((s) => s !== payment.state)) expect(mayMove(payment, to), to).toBe(false);
+        expect(mayMove(payment, payment.state)).toBe(true);
+      });
+    }
+
+    it('lets a conflict the shopper can act on go back to the form', () => {
+      for (const conflict of [{ kind: 'amount', amount: 1, previous: 2, currency: 'THB' }, { kind: 'elsewhere', method: undefined, replaceable: true }, { kind: 'expired' }] as const) {
+        expect(isSettled({ state: 'conflict', conflict })).toBe(false);
+        expect(mayMove({ state: 'conflict', conflict }, 'idle')).toBe(true);
+      }
+    });
+  });
+});

@@ -153,6 +153,9 @@ function conflictDetails(body: any): Record<string, unknown> {
       return { amount: expect.any(Number), currency: expect.any(String) };
     case 'PAYMENT_IN_PROGRESS':
       return { replaceable: expect.any(Boolean), ...(body.paymentMethodType !== undefined ? { paymentMethodType: expect.any(String) } : {}) };
+    case 'SLIP_MISMATCH':
+      // Says that the slip's payment is paid, never which one it is.
+      return { slipPayment: 'another', slipPaymentStatus: 'SUCCEEDED' };
     default:
       return {};
   }

@@ -34,7 +34,7 @@ export type CheckoutPaymentMethodType = (typeof CHECKOUT_PAYMENT_METHOD_TYPES)[n
 
 /** The payment method as the widget sends it: the type and, for cards, the token and CVC. Nothing else. */
 export const CheckoutPaymentMethodSchema = z.strictObject({
-  type: z.enum(CHECKOUT_PAYMENT_METHOD_TYPES, { error: 'is not a payment method this checkout accepts' }),
+  type: z.enum(CHECKOUT_PAYMENT_METHOD_TYPES, { error: `is not a payment method this checkout accepts (one of ${CHECKOUT_PAYMENT_METHOD_TYPES.join(', ')})` }),
   cardTokenId: z.optional(requiredString(255)),
   securityCode: z.optional(z.string().check(z.regex(/^\d{3,4}$/, 'must be 3 or 4 digits'))),
   installmentPeriod: z.optional(InstallmentPeriodSchema),

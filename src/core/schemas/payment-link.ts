@@ -9,10 +9,12 @@ import {
   requiredString,
 } from './common.js';
 
-export const PAYMENT_LINK_STATUSES = ['ACTIVE', 'PAID', 'EXPIRED', 'DISABLED'] as const;
+export const PAYMENT_LINK_STATUSES = ['ACTIVE', 'PAID', 'EXPIRED', 'DISABLED', 'VOIDED', 'REFUNDED'] as const;
 /**
  * Where a payment link stands. A link is single-use: ACTIVE until it is paid (PAID), passes its
  * `expiresAt` (EXPIRED) or is disabled through `PATCH /api/v1/payment-links/{id}/disable` (DISABLED).
+ * A PAID link whose payment was refunded in full reads REFUNDED.
+ * VOIDED: the live service answers it, and its contract gives no cause: accepted when read, never produced by the sandbox.
  */
 export const PaymentLinkStatusSchema = z.enum(PAYMENT_LINK_STATUSES);
 export type PaymentLinkStatus = z.infer<typeof PaymentLinkStatusSchema>;

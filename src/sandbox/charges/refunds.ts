@@ -1,3 +1,4 @@
+import type { Charge } from '../../core/schemas/charge.js';
 import { CreateRefundRequestSchema, type Refund } from '../../core/schemas/refund.js';
 import { SANDBOX_REFUND_FAILURE_CODE } from '../defaults.js';
 import { parseRequest } from '../http/parse-request.js';
@@ -28,9 +29,18 @@ export interface SandboxRefundsOptions {
 export class SandboxRefunds {
   readonly #options: SandboxRefundsOptions;
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #succeededHooks: ((charge: Readonly<Charge>, refundedAmount: number) => void)[] = [];
 
   constructor(options: SandboxRefundsOptions) {
     this.#options = options;
+  }
+
+  /**
+   * Calls `hook` after each refund that succeeds, with its charge and what the charge's succeeded
+   * refunds add up to now (a payment link reads REFUNDED once that is the whole amount).
+   */
+  onSucceeded(hook: (charge: Readonly<Charge>, refundedAmount: number) => void): void {
+    this.#succeededHooks.push(hook);
   }
 
   /** `POST /api/v1/refunds`. */
@@ -115,7 +125,13 @@ export class SandboxRefunds {
     refund.transactionTime = at;
     webhooks.send('refund.succeeded', structuredClone(refund), refundId);
     const charge = store.charges.get(refund.chargeId)?.charge;
-    if (charge) transactions.record(charge, 'REFUND', refundId, refund.amount, 0);
+    if (!charge) return;
+    transactions.record(charge, 'REFUND', refundId, refund.amount, 0);
+    let refunded = 0;
+    for (const { refund: other } of store.refunds.newestFirst(indexKeys.charge(charge.chargeId))) {
+      if (other.status === 'SUCCEEDED') refunded += other.amount;
+    }
+    for (const hook of this.#succeededHooks) hook(charge, refunded);
   }
 
   #later(run: () => void): void {

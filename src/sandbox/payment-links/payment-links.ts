@@ -43,7 +43,8 @@ export interface SandboxPaymentLinksOptions {
  * A link is single-use. It is ACTIVE until a charge made on its page succeeds (PAID, then the
  * `payment_link.paid` webhook, then the charge's own `charge.succeeded` and `transaction.created`),
  * it passes `expiresAt` (EXPIRED, read from the sandbox clock whenever the link is looked at), or
- * the merchant disables it (DISABLED). A charge of the link that fails leaves it ACTIVE, so the
+ * the merchant disables it (DISABLED). A PAID link whose payment is refunded in full reads REFUNDED.
+ * VOIDED, a status of the service, is never set here: the service documents no cause for it. A charge of the link that fails leaves it ACTIVE, so the
  * payer can try again. A charge started while the link was ACTIVE that completes after the link
  * stopped being ACTIVE (paid by another attempt, disabled, expired) ends FAILED with
  * `CH_PROCESSING_FAILED`: a link is never paid twice, nor after the merchant disabled it.
@@ -70,6 +71,7 @@ export class SandboxPaymentLinks {
     this.#merchants = options.merchants;
     this.#now = options.now;
     this.#payments.onSettle((charge, outcome) => this.#settle(charge, outcome));
+    this.#payments.refunds.onSucceeded((charge, refundedAmount) => this.#refunded(charge, refundedAmount));
   }
 
   /**
@@ -151,15 +153,18 @@ export class SandboxPaymentLinks {
    * `PATCH /api/v1/payment-links/{paymentLinkId}/disable`: the link can no longer be paid. Disabling
    * a DISABLED link changes nothing and answers the same; an EXPIRED one becomes DISABLED (the
    * merchant's decision is what the link then shows); a PAID one is refused with 422
-   * `PAYMENT_LINK_STATUS_INVALID_ERROR`, since its payment stands (refund the charge instead).
+   * `PAYMENT_LINK_STATUS_INVALID_ERROR`, since its payment stands (refund the charge instead), as is
+   * a REFUNDED one, whose payment is over.
    */
   disable(merchant: SandboxMerchant, paymentLinkId: string): PaymentLink {
     const record = this.#own(merchant, paymentLinkId);
     const status = this.status(record);
-    if (status === 'PAID') {
+    if (status === 'PAID' || status === 'REFUNDED' || status === 'VOIDED') {
       throw new SandboxError(
         'PAYMENT_LINK_STATUS_INVALID_ERROR',
-        `payment link ${paymentLinkId} is PAID and cannot be disabled; refund charge ${record.paidByChargeId} instead`,
+        status === 'PAID'
+          ? `payment link ${paymentLinkId} is PAID and cannot be disabled; refund charge ${record.paidByChargeId} instead`
+          : `payment link ${paymentLinkId} is ${status} and cannot be disabled`,
       );
     }
     if (status !== 'DISABLED') {
@@ -266,6 +271,18 @@ export class SandboxPaymentLinks {
     record.paidByChargeId = charge.chargeId;
     this.#webhooks.send('payment_link.paid', this.view(record), record.link.paymentLinkId);
     return outcome;
+  }
+
+  /**
+   * The hook on every refund that succeeds: a PAID link whose payment is now refunded in full reads
+   * REFUNDED (no webhook: the service documents none for it; `refund.succeeded` tells of it).
+   */
+  #refunded(charge: Readonly<Charge>, refundedAmount: number): void {
+    if (charge.source !== 'PAYMENT_LINK' || !charge.sourceId || refundedAmount < charge.amount) return;
+    const record = this.#links.get(charge.sourceId);
+    if (record?.paidByChargeId !== charge.chargeId || record.link.status !== 'PAID') return;
+    record.link.status = 'REFUNDED';
+    record.link.updatedAt = this.#now().toISOString();
   }
 
   #own(merchant: SandboxMerchant, paymentLinkId: string): PaymentLinkRecord {

@@ -109,8 +109,10 @@ describe('PaymentLinkSchema', () => {
     expect(issues(PaymentLinkSchema.safeParse({ ...paymentLink, status: 'OPEN' })).map((i) => i.path)).toEqual(['status']);
   });
 
-  it('knows the four link statuses', () => {
-    expect(PaymentLinkStatusSchema.options).toEqual(['ACTIVE', 'PAID', 'EXPIRED', 'DISABLED']);
+  it('knows the six link statuses of the live service', () => {
+    expect(PaymentLinkStatusSchema.options).toEqual(['ACTIVE', 'PAID', 'EXPIRED', 'DISABLED', 'VOIDED', 'REFUNDED']);
+    expect(PaymentLinkStatusSchema.safeParse('VOIDED').success).toBe(true);
+    expect(PaymentLinkStatusSchema.safeParse('REFUNDED').success).toBe(true);
   });
 });
 

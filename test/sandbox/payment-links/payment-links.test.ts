@@ -1006,3 +1006,36 @@ describe('what a link is not refused for, as on the service', () => {
     expect(page.html).toContain('This link offers no payment method that can pay this amount.');
   });
 });
+
+describe('a payment link whose payment is refunded', () => {
+  async function paidLink() {
+    start({ refundSettleDelayMs: 0 });
+    const { id, url } = await createLink();
+    await pay(url, card('4111111111111111'));
+    expect((await getLink(id)).status).toBe('PAID');
+    const chargeId = (await linkCharges(id)).data[0].chargeId as string;
+    return { id, chargeId };
+  }
+
+  it('reads REFUNDED once its payment is refunded in full, and stays PAID while only part is', async () => {
+    const { id, chargeId } = await paidLink();
+    const partial = await client.post('/api/v1/refunds', { chargeId, amount: 59_000 });
+    expect(partial.status).toBe(201);
+    await expect.poll(async () => (await client.get(`/api/v1/refunds/${partial.body.refundId}`)).body.status).toBe('SUCCEEDED');
+    expect((await getLink(id)).status).toBe('PAID');
+
+    expect((await client.post('/api/v1/refunds', { chargeId, amount: 100_000 })).status).toBe(201);
+    await expect.poll(async () => (await getLink(id)).status).toBe('REFUNDED');
+    // The typed client reads it.
+    const { ServiceClient } = await import('../../../src/server/index.js');
+    const typed = new ServiceClient({ baseUrl: ORIGIN, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey, fetch: sandbox.fetch });
+    expect((await typed.paymentLinks.get(id)).status).toBe('REFUNDED');
+  });
+
+  it('reads REFUNDED after one full refund, and cannot be disabled then', async () => {
+    const { id, chargeId } = await paidLink();
+    expect((await client.post('/api/v1/refunds', { chargeId })).status).toBe(201);
+    await expect.poll(async () => (await getLink(id)).status).toBe('REFUNDED');
+    expect((await client.request('PATCH', `/api/v1/payment-links/${id}/disable`)).status).toBe(422);
+  });
+});

@@ -360,7 +360,7 @@ test('a 3-D Secure card: the bank page and the way back carry no card data, and 
   await expect(page).toHaveURL(new RegExp(`:${new URL(SANDBOX).port}/sandbox/pages/otp/ch_\\w+$`));
   await page.getByLabel('One-time password').fill(OTP);
   await page.getByRole('button', { name: 'Verify and pay' }).click();
-  await expect(page).toHaveURL(`/demo/return.html?order=${reference}&satang-return=1`);
+  await expect(page).toHaveURL(`/demo/return.html?order=${reference}`);
   await expectPaid(page);
   await expectNothingHeld(page, card, 'back from the bank page');
   await settle();

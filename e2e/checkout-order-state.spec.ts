@@ -293,6 +293,8 @@ test.describe('a payment that may be going through', () => {
     const back = checkout.getByRole('link', { name: 'Go back to finish paying' });
     await expect(back).toHaveAttribute('href', /\/sandbox\/pages\/otp\/ch_\w+$/);
     await expect(payButton(returned)).toBeHidden();
+    // The mark of the return leaves the address once the payment is picked up.
+    await expect(returned).toHaveURL(`/demo/return.html?order=${reference}`);
 
     await back.click();
     await returned.getByLabel('One-time password').fill(OTP);

@@ -9,7 +9,7 @@ import { CARDS, chooseMethod, DEFAULT_TOTAL, expect, expectNotPaid, expectPaid, 
 
 /** Back on the shop's return page for this order. */
 async function expectBackOnShop(page: Page, reference: string): Promise<void> {
-  await expect(page).toHaveURL(`/demo/return.html?order=${reference}&satang-return=1`);
+  await expect(page).toHaveURL(`/demo/return.html?order=${reference}`);
 }
 
 test('a shopper with a 3-D Secure card types the right one-time password and pays', async ({ page, request }) => {

@@ -112,7 +112,7 @@ for (const source of ['the source modules', 'the built satang.js'] as const) {
     await page.getByLabel('One-time password').fill(OTP);
     await page.getByRole('button', { name: 'Verify and pay' }).click();
 
-    await expect(page).toHaveURL(`/demo/csp/return.html?order=${reference}&satang-return=1`);
+    await expect(page).toHaveURL(`/demo/csp/return.html?order=${reference}`);
     await expectPaid(page);
     expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED', paymentMethod: { paymentMethodType: 'CARD' } });
     expect(violations).toEqual([]);

@@ -125,6 +125,7 @@ async function focusOn(payment: Payment, selector: string): Promise<void> {
  * have been paid just before), or the charge followed to its outcome.
  */
 export function resume(payment: Payment): void {
+  forgetReturnMark();
   const saved = loadAttempt(payment.host.orderReference);
   if (!saved) {
     // Kept too long, or not readable: the form, as on a first visit.
@@ -143,6 +144,17 @@ export function resume(payment: Payment): void {
   payment.charge = { chargeId, statusToken, actionRequired: saved.action === 'redirect' ? 'REDIRECT' : 'NONE', ...(redirectUrl ? { redirect: { redirectUrl } } : {}) };
   waiting(payment);
   follow(payment, chargeId, statusToken);
+}
+
+/**
+ * Takes the mark of a return ({@link RETURN_PARAM}) out of the address once the payment is picked
+ * up: it served its purpose, and a shopper who copies or shares the address should not carry it.
+ */
+export function forgetReturnMark(): void {
+  const url = new URL(location.href);
+  if (!url.searchParams.has(RETURN_PARAM)) return;
+  url.searchParams.delete(RETURN_PARAM);
+  history.replaceState(history.state, '', url);
 }
 
 /**

@@ -11,7 +11,7 @@ import { asClientError } from '../../client/client-error.js';
 import type { CheckoutOrderPayment, CheckoutOrderStateResponse } from '../../core/schemas/checkout.js';
 import { SatangResumeEvent } from '../checkout-events.js';
 import { SatangErrorEvent } from '../events.js';
-import { conflicted, follow, outcome, paidElsewhere, showQr, waiting } from './charge-steps.js';
+import { conflicted, follow, forgetReturnMark, outcome, paidElsewhere, showQr, waiting } from './charge-steps.js';
 import { listenToTabs, type TabMessage } from './order-tabs.js';
 import { isSettled } from './payment-moves.js';
 import type { Payment } from './payment-state.js';
@@ -30,6 +30,7 @@ const creatingAsked = new WeakMap<Payment, number>();
 export async function syncOrder(payment: Payment): Promise<void> {
   const { host } = payment;
   listenToTabs(payment, (message) => heard(payment, message));
+  forgetReturnMark();
   if (!host.orderToken || isSettled(payment)) return;
   let answer: CheckoutOrderStateResponse;
   try {

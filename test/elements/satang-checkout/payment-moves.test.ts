@@ -35,8 +35,8 @@ describe('the moves of the checkout payment', () => {
   }
 
   describe('when the order is shown paid', () => {
-    const finals: { state: PaymentState; conflict?: ChargeConflict }[] = [
-      { state: 'succeeded' },
+    const finals: { state: PaymentState; conflict: ChargeConflict | undefined }[] = [
+      { state: 'succeeded', conflict: undefined },
       { state: 'conflict', conflict: { kind: 'paid' } },
       { state: 'conflict', conflict: { kind: 'refunded' } },
     ];

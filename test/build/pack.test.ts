@@ -178,17 +178,18 @@ describe('the packed tarball', () => {
     expect(missing).toEqual([]);
   });
 
-  it('holds every file and export the README tells people to load', async () => {
-    const readme = await readFile(join(REPO_ROOT, 'README.md'), 'utf8');
+  it('holds every file and export the README and docs/ tell people to load', async () => {
+    const pages = ['README.md', ...(await readdir(join(REPO_ROOT, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+    const readme = (await Promise.all(pages.map((page) => readFile(join(REPO_ROOT, page), 'utf8')))).join('\n');
     const specifiers = new Set([...readme.matchAll(/['"`](satang(?:\/[\w.-]+)*)['"`]/g)].map((m) => m[1]!));
     const exported = new Set(Object.keys(manifest.exports).map(specifierOf));
-    expect([...specifiers].filter((s) => !exported.has(s)), 'README import paths that are not exports').toEqual([]);
+    expect([...specifiers].filter((s) => !exported.has(s)), 'import paths in the docs that are not exports').toEqual([]);
     const files = new Set([...readme.matchAll(/\b(?:node_modules\/satang\/)?(dist\/browser\/[\w./-]+\.(?:json|js))\b/g)].map((m) => m[1]!));
     for (const [, name] of readme.matchAll(/<script[^>]*\bsrc="[^"]*\/(satang[\w-]*\.js)"/g)) files.add(`dist/browser/${name!}`);
-    expect(files.size, 'the README names the script files').toBeGreaterThan(0);
-    expect([...files].filter((f) => !packedPaths.has(f)), 'README files not in the package').toEqual([]);
+    expect(files.size, 'the docs name the script files').toBeGreaterThan(0);
+    expect([...files].filter((f) => !packedPaths.has(f)), 'files in the docs not in the package').toEqual([]);
     const targets = new Set(Object.values(manifest.exports).map((t) => normalize(targetOf(t))));
-    expect([...files].filter((f) => !targets.has(f)), 'README files without an export').toEqual([]);
+    expect([...files].filter((f) => !targets.has(f)), 'files in the docs without an export').toEqual([]);
   });
 
   it('ships each browser chunk once, and no copy of one file under another name', async () => {

@@ -1,7 +1,7 @@
 /**
- * The README's element reference (attributes, events, CSS parts, custom properties), rendered
- * from custom-elements.json so that it cannot drift from the elements' JSDoc. `npm run docs`
- * rewrites it; test/docs/readme.test.ts fails when it is stale.
+ * The element reference of docs/elements.md (attributes, events, CSS parts, custom properties),
+ * rendered from custom-elements.json so that it cannot drift from the elements' JSDoc. `npm run
+ * docs` rewrites it; test/docs/elements-doc.test.ts fails when it is stale.
  */
 
 interface Described {
@@ -22,6 +22,9 @@ interface ElementDeclaration {
 export interface Manifest {
   modules: { declarations?: ElementDeclaration[] }[];
 }
+
+/** The page that holds the element reference. */
+export const ELEMENTS_DOC = 'docs/elements.md';
 
 export const REFERENCE_START = '<!-- element-reference:start (npm run docs) -->';
 export const REFERENCE_END = '<!-- element-reference:end -->';
@@ -44,7 +47,7 @@ export function renderElementReference(manifest: Manifest): string {
     .sort((a, b) => ORDER.indexOf(a.tagName) - ORDER.indexOf(b.tagName));
   const sections = elements.map((element) => {
     const parts = [
-      `#### \`<${element.tagName}>\``,
+      `### \`<${element.tagName}>\``,
       cell(element.summary),
       table(['Attribute', 'Meaning'], element.attributes ?? []),
       table(['Event', 'When'], element.events ?? []),
@@ -56,10 +59,10 @@ export function renderElementReference(manifest: Manifest): string {
   return [REFERENCE_START, ...sections, REFERENCE_END].join('\n\n');
 }
 
-/** The README with its reference section replaced; throws if the markers are missing. */
-export function replaceReference(readme: string, reference: string): string {
-  const start = readme.indexOf(REFERENCE_START);
-  const end = readme.indexOf(REFERENCE_END);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${REFERENCE_START} … ${REFERENCE_END} section`);
-  return readme.slice(0, start) + reference + readme.slice(end + REFERENCE_END.length);
+/** The page with its reference section replaced; throws if the markers are missing. */
+export function replaceReference(page: string, reference: string): string {
+  const start = page.indexOf(REFERENCE_START);
+  const end = page.indexOf(REFERENCE_END);
+  if (start < 0 || end < start) throw new Error(`${ELEMENTS_DOC} has no ${REFERENCE_START} … ${REFERENCE_END} section`);
+  return page.slice(0, start) + reference + page.slice(end + REFERENCE_END.length);
 }

@@ -3,7 +3,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REFERENCE_END, REFERENCE_START, renderElementReference, type Manifest } from './element-reference.js';
+import { ELEMENTS_DOC, REFERENCE_END, REFERENCE_START, renderElementReference, type Manifest } from './element-reference.js';
 
 const run = promisify(execFile);
 /** Where the analyzer writes for this test; it resolves its output directory inside the project. */
@@ -18,11 +18,11 @@ beforeAll(async () => {
 
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-describe('the README', () => {
+describe('docs/elements.md', () => {
   it('documents every attribute, event, CSS part and custom property the elements declare', async () => {
-    const readme = await readFile('README.md', 'utf8');
-    const section = readme.slice(readme.indexOf(REFERENCE_START), readme.indexOf(REFERENCE_END) + REFERENCE_END.length);
-    expect(section, 'README.md is out of date: run `npm run docs`').toBe(renderElementReference(manifest));
+    const page = await readFile(ELEMENTS_DOC, 'utf8');
+    const section = page.slice(page.indexOf(REFERENCE_START), page.indexOf(REFERENCE_END) + REFERENCE_END.length);
+    expect(section, `${ELEMENTS_DOC} is out of date: run \`npm run docs\``).toBe(renderElementReference(manifest));
   });
 
   it('has a reference that names the parts a designer styles', () => {

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { renderElementReference, replaceReference, type Manifest } from './element-reference.js';
+import { ELEMENTS_DOC, renderElementReference, replaceReference, type Manifest } from './element-reference.js';
 
-/** `npm run docs`: writes the element reference from custom-elements.json into README.md. */
+/** `npm run docs`: writes the element reference from custom-elements.json into docs/elements.md. */
 const manifest = JSON.parse(readFileSync('custom-elements.json', 'utf8')) as Manifest;
-const readme = readFileSync('README.md', 'utf8');
-const next = replaceReference(readme, renderElementReference(manifest));
-writeFileSync('README.md', next);
-console.log(next === readme ? 'README.md: element reference already up to date' : 'README.md: element reference updated');
+const page = readFileSync(ELEMENTS_DOC, 'utf8');
+const next = replaceReference(page, renderElementReference(manifest));
+writeFileSync(ELEMENTS_DOC, next);
+console.log(next === page ? `${ELEMENTS_DOC}: element reference already up to date` : `${ELEMENTS_DOC}: element reference updated`);

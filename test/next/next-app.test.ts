@@ -9,7 +9,7 @@ import { listenSandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../../src/
 import { launchChromium, pageLog, payWithTestCard } from '../support/chromium-shopper.js';
 
 /**
- * A Next.js App Router shop (test/next/fixture, the README's "Next.js (App Router)") on the built
+ * A Next.js App Router shop (test/next/fixture, "Next.js (App Router)" in docs/react.md and the README) on the built
  * package: satang is compiled with the package's build settings into the fixture's
  * node_modules/satang, beside a copy of package.json, so `satang/react` and `satang/server` resolve
  * through its `exports` as in a merchant's project. Then:

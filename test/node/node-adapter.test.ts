@@ -84,7 +84,7 @@ describe('toNodeListener', () => {
     await expect(fetch(`${url}/charges`).then((response) => response.text())).rejects.toThrow();
   });
 
-  it('serves the checkout inside Express, as the README shows, with webhooks over real sockets', async () => {
+  it('serves the checkout inside Express, as docs/server.md shows, with webhooks over real sockets', async () => {
     const events: WebhookEvent[] = [];
     const app = express();
     const shop = await listen(app);
@@ -154,11 +154,11 @@ describe('the checkout handler in a Fetch-style framework', () => {
     expect((await status.json()).status).toBe('PENDING');
   });
 
-  it('serves a card payment from Hono on @hono/node-server, as the README shows, with its webhooks verified over real sockets', async () => {
+  it('serves a card payment from Hono on @hono/node-server, as docs/server.md and the README show, with its webhooks verified over real sockets', async () => {
     const events: WebhookEvent[] = [];
     const orderEvents: OrderEvent[] = [];
     // The sandbox needs the shop's address for its webhooks, and the shop the sandbox's: the app
-    // forwards to the README's shop once both are up.
+    // forwards to the documented shop once both are up.
     const started: { app?: Hono } = {};
     const front = new Hono();
     front.all('*', (c) => (started.app ? started.app.fetch(c.req.raw) : c.text('starting', 503)));

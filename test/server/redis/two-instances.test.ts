@@ -18,7 +18,7 @@ let fleet: CheckoutFleet | undefined;
 let prefix = '';
 let runs = 0;
 
-/** Every kind of key the handler writes, as the README's key layout lists them. */
+/** Every kind of key the handler writes, as the key layout of docs/server.md lists them. */
 const KEY_KINDS = [
   'rate',
   'charge',
@@ -44,7 +44,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterEach(async () => {
-  // What the fleet left in Redis: only the kinds of key the README lists, each with an expiry.
+  // What the fleet left in Redis: only the kinds of key docs/server.md lists, each with an expiry.
   const node = createClient({ url: server!.url });
   await node.connect();
   try {

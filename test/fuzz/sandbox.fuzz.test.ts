@@ -88,7 +88,8 @@ async function signIn(): Promise<void> {
   const login = await sandbox.fetch(
     new Request(`${ORIGIN}${SANDBOX_DASHBOARD_PATH}/login`, {
       method: 'POST',
-      headers: { 'content-type': FORM },
+      // As a browser posts the sign-in form: the dashboard takes forms only with a same-origin signal.
+      headers: { 'content-type': FORM, origin: ORIGIN, 'sec-fetch-site': 'same-origin' },
       body: new URLSearchParams({ merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey }).toString(),
     }),
   );

@@ -142,10 +142,12 @@ test('the way out of a QR: the shopper pays by card instead, and the old QR paid
   const reference = await openShop(page);
   const rawData = await showQr(page);
   await wayOut(page).click();
-  await expect(checkout(page).getByRole('radio', { name: 'PromptPay QR', exact: true })).toBeFocused();
+  // The server said the QR was not paid: another method is chosen, and the form says the QR can still be paid.
+  await expect(checkout(page).getByRole('radio', { name: 'Card', exact: true })).toBeFocused();
+  await expect(checkout(page).getByRole('alert')).toContainText('The QR code you left can still be paid until');
   await expect(qrCode(page)).toBeHidden();
 
-  // A reload now does not bring the QR back: the shopper left it.
+  // A reload now does not bring the QR back, though the shop's server still names it: the shopper left it.
   await page.reload();
   await expect(payButton(page)).toBeVisible();
   await expect(qrCode(page)).toBeHidden();

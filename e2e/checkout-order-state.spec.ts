@@ -206,7 +206,7 @@ test.describe('two tabs of one order agree', () => {
     const device = await otherDevice(browser);
     const cardPage = await device.newPage();
     await cardPage.goto(`/?order=${encodeURIComponent(reference)}`);
-    await expect(qrCode(cardPage)).toBeVisible({ timeout: 10_000 });
+    await expect(qrCode(cardPage)).toBeVisible({ timeout: 20_000 });
     await leaveQr(cardPage);
     await typeCard(cardPage, { number: CARDS.visa });
     await payButton(cardPage).click();

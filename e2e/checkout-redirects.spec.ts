@@ -38,7 +38,8 @@ test('a shopper who types a wrong one-time password comes back to a payment that
   await page.getByRole('button', { name: 'Verify and pay' }).click();
 
   await expectBackOnShop(page, reference);
-  await expectNotPaid(page, 'The payment was not approved. Try again, or choose another method.');
+  // It says what went wrong (the code), and that the card must be typed again (the page was left).
+  await expectNotPaid(page, 'Your bank did not confirm the payment: the one-time code (OTP) was wrong, or was not entered in time. Nothing was charged. Enter your card details to try again, or choose another method.');
   expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'FAILED', failureCode: 'CH_AUTHENTICATION_FAILED' });
 });
 
@@ -63,7 +64,7 @@ test('a shopper pays with TrueMoney: approves in the wallet and comes back to a 
   await expect(page.getByText('You will go to TrueMoney to approve the payment, then come back here.')).toBeVisible();
   await payButton(page).click();
 
-  await expect(page.getByRole('heading', { name: `Pay ${DEFAULT_TOTAL} to ${reference} with TrueMoney?` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: `Pay ${DEFAULT_TOTAL} to Baan Craft with TrueMoney?` })).toBeVisible();
   await page.getByRole('button', { name: 'Approve' }).click();
 
   await expectBackOnShop(page, reference);
@@ -93,7 +94,7 @@ test.describe('on a phone', () => {
     await expect(payButton(page)).toBeEnabled();
     await payButton(page).click();
 
-    await expect(page.getByRole('heading', { name: `Pay ${DEFAULT_TOTAL} to ${reference} with SCB EASY?` })).toBeVisible();
+    await expect(page.getByRole('heading', { name: `Pay ${DEFAULT_TOTAL} to Baan Craft with SCB EASY?` })).toBeVisible();
     await page.getByRole('button', { name: 'Approve' }).click();
 
     await expectBackOnShop(page, reference);

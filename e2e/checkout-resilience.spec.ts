@@ -97,14 +97,12 @@ test('a shopper who opens a paid order again cannot pay it a second time', async
   await expect(page.locator('satang-checkout').getByRole('heading', { name: 'Payment successful' })).toBeVisible();
   await expect(payButton(page)).toBeHidden();
 
-  // In another tab (which has not kept this one's payment): told the order is paid, not that it does
-  // not exist, with nothing left to pay.
+  // In another tab (which has not kept this one's payment): the shop's server says the order is
+  // paid, with nothing left to pay and nothing to type.
   const other = await page.context().newPage();
   await other.goto(`/demo/return.html?order=${reference}`);
-  await typeCard(other, { number: CARDS.visa });
-  await payButton(other).click();
   const alert = other.locator('satang-checkout').getByRole('alert');
-  await expect(alert).toContainText('This order has already been paid', { timeout: 2_000 });
-  await expect(payButton(other)).toHaveCount(0);
+  await expect(alert).toContainText('This order has already been paid', { timeout: 10_000 });
+  await expect(payButton(other)).toBeHidden();
   expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED' });
 });

@@ -106,11 +106,16 @@ export function abandonAttempt(orderReference: string, chargeId: string): void {
 
 /** Whether this tab left an open payment of the order for another method, recently. */
 export function wasAbandoned(orderReference: string): boolean {
+  return abandonedCharge(orderReference) !== undefined;
+}
+
+/** The payment of the order this tab left for another method, recently: not picked up again when the server still names it. */
+export function abandonedCharge(orderReference: string): string | undefined {
   try {
     const raw = storage()?.getItem(abandonedStorageKey(orderReference));
-    const savedAt = raw ? (JSON.parse(raw) as { savedAt?: unknown }).savedAt : undefined;
-    return typeof savedAt === 'number' && Date.now() - savedAt <= SAVED_ATTEMPT_TTL_MS;
+    const { savedAt, chargeId } = raw ? (JSON.parse(raw) as { savedAt?: unknown; chargeId?: unknown }) : {};
+    return typeof savedAt === 'number' && Date.now() - savedAt <= SAVED_ATTEMPT_TTL_MS && typeof chargeId === 'string' ? chargeId : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }

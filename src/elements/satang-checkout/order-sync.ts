@@ -5,7 +5,7 @@
  * Asked with the order's token (`order-token`), which the merchant's server signs for this order
  * alone. Part of the payment code (`pay-path.ts`), fetched after the form shows.
  */
-import { saveAttempt, loadAttempt, clearAttempt } from '../../client/attempt-store.js';
+import { abandonedCharge, clearAttempt, loadAttempt, saveAttempt } from '../../client/attempt-store.js';
 import { getOrderState } from '../../client/checkout-api.js';
 import { asClientError } from '../../client/client-error.js';
 import type { CheckoutOrderPayment, CheckoutOrderStateResponse } from '../../core/schemas/checkout.js';
@@ -96,7 +96,9 @@ export function showOrderState(payment: Payment, answer: CheckoutOrderStateRespo
  */
 function pickUp(payment: Payment, open: CheckoutOrderPayment): void {
   const { host } = payment;
-  if (payment.state === 'submitting' || payment.leaving) return;
+  // This tab's shopper left that payment for another method: it may still be paid (a QR until it
+  // expires), but it is not offered again here; the next charge replaces it.
+  if (payment.state === 'submitting' || payment.leaving || abandonedCharge(host.orderReference) === open.chargeId) return;
   if (payment.charge?.chargeId === open.chargeId) {
     // The same payment; the server's answer may name the page to go back to, which this tab lost.
     if (open.redirect && !payment.charge.redirect) {

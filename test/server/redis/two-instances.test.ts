@@ -32,6 +32,7 @@ const KEY_KINDS = [
   'released',
   'settling',
   'outcome',
+  'refunds',
   'told',
   'auto-refund',
   'status',

@@ -374,9 +374,24 @@ async function decide(context: CheckoutContext, payment: SucceededPayment, attem
   if (order?.amount !== attempt.amount || order.currency !== attempt.currency) {
     return { ...base, outcome: 'repriced_refunded', refundReason: 'repriced_refunded', orderAmount: order?.amount ?? null };
   }
-  if (await context.store.setIfAbsent(paidKey, payment.chargeId, ORDER_RECORD_TTL_MS)) return { ...base, outcome: success };
+  if (await context.store.setIfAbsent(paidKey, payment.chargeId, ORDER_RECORD_TTL_MS)) {
+    await keepWithClaim(context, payment.chargeId, attempt);
+    return { ...base, outcome: success };
+  }
   const winner = (await context.store.get(paidKey)) ?? '';
   return winner === payment.chargeId ? { ...base, outcome: success } : { ...base, outcome: 'duplicate_refunded', refundReason: 'duplicate_refunded', paidBy: winner };
+}
+
+/**
+ * Writes the payer's attempt and the page's reference to its order again, now that the order's
+ * paid claim is written: a store pushes out its least recently written records first (and expires
+ * each at its own time), so these last at least as long as the claim. A retry of the attempt that
+ * paid (its answer lost, its lock and replay pushed out by a busy shop) then still finds its own
+ * charge instead of hearing that the order is paid, or gone.
+ */
+async function keepWithClaim(context: CheckoutContext, chargeId: string, attempt: AttemptRecord): Promise<void> {
+  await context.store.set(attemptKey(chargeId), JSON.stringify(attempt), ORDER_RECORD_TTL_MS);
+  await context.store.set(referenceOfKey(attempt.orderReference), attempt.referenceId, ORDER_RECORD_TTL_MS);
 }
 
 /**

@@ -129,6 +129,35 @@ describe('one payment per order', () => {
     expect([unknown.status, unknown.body.error.errorCode]).toEqual([404, 'ORDER_NOT_FOUND']);
   });
 
+  describe('when a retry of the attempt that paid comes after the store pushed out its lock and its answer', () => {
+    // A bounded store past its cap pushes out its least recently written records first. The lock
+    // and the answer are written when the charge is made; the order's paid claim only once its
+    // success is settled, later: between the two, a busy shop can write enough to push out the
+    // first ones and keep the claim.
+    const shops = {
+      'that still offers the order': () => ({ amount: PRICE, currency: 'THB', referenceId: 'order-1' }),
+      'that no longer offers it once paid': undefined,
+    };
+    it.each(Object.entries(shops))('gives it its own charge back, at a shop %s', async (_, resolveOrder) => {
+      const store = new MemoryCheckoutStore({ maxEntries: 40 });
+      // No webhooks: the success is settled by the status read, after the charge's answer is kept.
+      setUp({ store, rateLimit: false, ...(resolveOrder ? { resolveOrder } : {}) }, { webhook: {} });
+      const method = await card();
+      const first = await pay(method, 'tab-a');
+      expect(first.status).toBe(201);
+      expect((await status(first.body.chargeId, first.body.statusToken)).body).toMatchObject({ status: 'SUCCEEDED', outcome: 'paid' });
+      expect(await store.get('paid:order-1')).toBe(first.body.chargeId);
+
+      for (let i = 0; (await store.get('order-lock:order-1')) !== undefined; i++) await store.set(`other-order:${i}`, 'x', 60_000);
+      expect(await store.get('paid:order-1')).toBe(first.body.chargeId);
+
+      const retry = await pay(method, 'tab-a');
+      expect([retry.status, retry.body.chargeId]).toEqual([201, first.body.chargeId]);
+      expect((await status(retry.body.chargeId, retry.body.statusToken)).body).toMatchObject({ status: 'SUCCEEDED', outcome: 'paid' });
+      expect(chargesOfOrder()).toHaveLength(1);
+    });
+  });
+
   it('lets a second attempt go once the first one failed', async () => {
     setUp();
     const declined = await pay(await card('4943129900084541'), 'tab-a');

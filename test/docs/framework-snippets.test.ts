@@ -13,7 +13,7 @@ describe('the framework snippets of the docs', () => {
     expect(blocksOf('docs/react.md')).toContain(read(`test/next/fixture/${file}`));
   });
 
-  it.each(['app/page.tsx', 'app/api/checkout/[...path]/route.ts'])('show the Next.js shop’s %s in the README as test/next runs it', (file) => {
+  it.each(['app/page.tsx', 'app/pay.tsx', 'app/api/checkout/[...path]/route.ts'])('show the Next.js shop’s %s in the README as test/next runs it', (file) => {
     expect(blocksOf('README.md')).toContain(read(`test/next/fixture/${file}`));
   });
 

@@ -97,7 +97,7 @@ function carriesNumber(sent: Sent, card: Card): boolean {
 }
 
 function carriesCvc(sent: Sent, card: Card): boolean {
-  return fieldsOf(sent).some((f) => f.value.trim() === card.cvc) || new RegExp(`"(securityCode|cvc|cvv|csc)"\\s*:\\s*"?${card.cvc}`, 'i').test(sent.body);
+  return fieldsOf(sent).some((f) => f.value.trim() === card.cvc) || new RegExp(`"(securityCode|cvc|cvv|csc)"\\s*:\\s*"?${card.cvc}(?![\\w.])`, 'i').test(sent.body);
 }
 
 function carriesName(sent: Sent, card: Card): boolean {
@@ -263,10 +263,19 @@ async function pageState(page: Page): Promise<PageState & { cookies: string[] }>
   return { ...state, cookies };
 }
 
+/**
+ * The CVC as a whole value in a line of text (`cvc=614`, `"614"`, `: 614`), never three digits
+ * inside an id: order references, charge ids and tokens are letters, digits, `_`, `-` and `.`
+ * (a UUID's `…-a614b…`, a token's `…_614-…`), and an amount's `1,614.00` is no CVC either.
+ */
+function cvcValue(cvc: string): RegExp {
+  return new RegExp(`(?<![\\w.,-])${cvc}(?![\\w.,-])`);
+}
+
 /** The lines of `lines` that hold the number, the CVC (as a whole value), the expiry or the name. */
 function cardDataIn(lines: readonly string[], card: Card): string[] {
   const forms = [...numberForms(card.number), ...expiryForms(card.expiry)].map((f) => f.toLowerCase());
-  const cvc = new RegExp(`(?<![\\d.])${card.cvc}(?![\\d.])`);
+  const cvc = cvcValue(card.cvc);
   return lines.filter((line) => {
     const text = line.toLowerCase();
     return forms.some((f) => text.includes(f)) || nameForms(card.name).some((f) => text.includes(f)) || cvc.test(line);
@@ -331,6 +340,18 @@ function expectCardDataOnlyWhereItBelongs(sent: readonly Sent[], card: Card): vo
     expect(carriesNumber({ ...s, headers: {}, body: '' }, card) || carriesCvc({ ...s, headers: {}, body: '' }, card), `URL of ${describeSent(s)}`).toBe(false);
   }
 }
+
+test('the CVC is found where it is held as a value, and never inside an id that happens to carry its digits', () => {
+  const card: Card = { number: CARDS.visa, expiry: EXPIRY, cvc: '614', name: HOLDER };
+  const held = ['satang-card-form.cvc=614', 'input[value]=614', 'sessionStorage x={"securityCode":"614"}', 'heard satang-change {"detail":{"cvc":614}}', 'location https://shop.example/?cvc=614&x=1'];
+  expect(cardDataIn(held, card)).toEqual(held);
+  const ids = [
+    'location http://localhost/demo/?order=demo-3f2a614b-0614-4c61-a614-61461461461a null Shop',
+    'sessionStorage satang:attempt:demo-614e0c2a-1b2c-4d3e-8f61-4a5b6c7d8e9f={"chargeId":"ch_Ab614Cd","statusToken":"eyJ.614-_614.x_614"}',
+    'satang-checkout.total=฿1,614.00',
+  ];
+  expect(cardDataIn(ids, card)).toEqual([]);
+});
 
 test('a card paid at once: its number, expiry and name go only to the card token request, its CVC only to the shop’s charge request, and the page keeps none of it', async ({ page, context, request }) => {
   const card: Card = { number: CARDS.visa, expiry: EXPIRY, cvc: '739', name: HOLDER };

@@ -330,8 +330,10 @@ export class SatangQrPayment extends LitElement {
       </div>`;
     }
     if (state === 'failed') {
-      return html`<div part="result" class="result failed">
-        <p class="heading">${l.msg('failure.title')}</p>
+      // Paid another way: the order is paid, and this code is not to be paid; not a failure to the shopper.
+      const elsewhere = this.failureCode === ORDER_PAID_ELSEWHERE;
+      return html`<div part="result" class="result ${elsewhere ? 'paid' : 'failed'}">
+        <p class="heading">${l.msg(elsewhere ? 'outcome.duplicateTitle' : 'failure.title')}</p>
         <p>${l.msg(this.#unpaid ?? failureMessageKey(this.failureCode))}</p>
       </div>`;
     }

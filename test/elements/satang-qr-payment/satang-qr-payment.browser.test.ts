@@ -444,3 +444,30 @@ describe('<satang-qr-payment>', () => {
     });
   });
 });
+
+describe('<satang-qr-payment> when its order was paid another way', () => {
+  it('stops following, says the order is paid and this code is not to be paid, and fires satang-failure with the outcome paid_elsewhere', async () => {
+    const asked: string[] = [];
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init: RequestInit = {}) => {
+      asked.push(String(input));
+      if (asked.length > 1) return new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+      const body = { chargeId: POLLING.chargeId, status: 'PENDING', failureCode: null, order: 'paid' };
+      return Promise.resolve({ ok: true, status: 200, json: () => Promise.resolve(body) } as Response);
+    });
+    const element = document.createElement('satang-qr-payment');
+    const failure = next(element, 'satang-failure');
+    Object.assign(element, { rawData: PAYLOAD, amount: AMOUNT_SATANG, locale: 'en', expiry: new Date(Date.now() + 600_000).toISOString(), ...POLLING });
+    document.body.append(element);
+
+    const event = await failure;
+    expect([event.failureCode, event.outcome]).toEqual(['paid_elsewhere', 'paid_elsewhere']);
+    await element.updateComplete;
+    expect(element.state).toBe('failed');
+    const result = part(element, 'result')!;
+    expect(result.textContent).toContain('Your order is paid');
+    expect(result.textContent).toContain('This order has been paid another way: do not pay this QR code.');
+    expect(part(element, 'qr')).toBeNull();
+    // Nothing more is asked: the code is no longer followed.
+    expect(asked).toHaveLength(1);
+  });
+});

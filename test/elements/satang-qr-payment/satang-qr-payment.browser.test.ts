@@ -449,7 +449,7 @@ describe('<satang-qr-payment> when its order was paid another way', () => {
   it('stops following, says the order is paid and this code is not to be paid, and fires satang-failure with the outcome paid_elsewhere', async () => {
     const asked: string[] = [];
     vi.stubGlobal('fetch', (input: RequestInfo | URL, init: RequestInit = {}) => {
-      asked.push(String(input));
+      asked.push(input instanceof Request ? input.url : input.toString());
       if (asked.length > 1) return new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
       const body = { chargeId: POLLING.chargeId, status: 'PENDING', failureCode: null, order: 'paid' };
       return Promise.resolve({ ok: true, status: 200, json: () => Promise.resolve(body) } as Response);

@@ -163,7 +163,10 @@ describe('a Next.js App Router shop with satang/react and satang/server', () => 
       const tab = await browser.newPage();
       const log = pageLog(tab);
       try {
+        // The page signs the order's token with the handler, and the route takes it: the order's state reads.
+        const orderState = tab.waitForResponse((answer) => new URL(answer.url()).pathname === '/api/checkout/orders/order-1001/state', { timeout: 15_000 });
         await tab.goto(shop);
+        expect((await orderState).status(), 'the order state read with the page’s order token').toBe(200);
         await payWithTestCard(tab);
         const status = tab.getByRole('status').filter({ hasText: /^paid ch_\w+$/ });
         await status.waitFor({ timeout: 30_000 });

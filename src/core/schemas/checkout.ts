@@ -127,18 +127,12 @@ export type CheckoutStatusResponse = z.infer<typeof CheckoutStatusResponseSchema
 export const CHECKOUT_ORDER_STATES = ['open', 'paying', 'paid', 'refunded'] as const;
 export type CheckoutOrderState = (typeof CHECKOUT_ORDER_STATES)[number];
 
-/** The payment of an order that may be going through, as the order's state hands it to the holder of the order token. */
-export const CheckoutOrderPaymentSchema = z.looseObject({
-  chargeId: z.string(),
-  /** The method it is paid with (`CARD_TOKEN`, `QR_PROMPT_PAY`, `TRUE_MONEY`…). */
-  paymentMethodType: z.string(),
-  intent: z.optional(z.enum(CHECKOUT_INTENTS)),
-  actionRequired: ActionRequiredSchema,
-  redirect: z.optional(z.nullable(RedirectSchema)),
-  encodedImage: z.optional(z.nullable(EncodedImageSchema)),
-  /** Follows this payment, as the one handed to the page that created it. */
-  statusToken: z.string(),
-});
+/**
+ * The payment of an order that may be going through, as the order's state hands it to the holder
+ * of the order token: the charge's answer as its page got it (with a status token signed afresh),
+ * and the method it is paid with (`CARD_TOKEN`, `QR_PROMPT_PAY`, `TRUE_MONEY`…).
+ */
+export const CheckoutOrderPaymentSchema = z.extend(CheckoutChargeResponseSchema, { paymentMethodType: z.string() });
 export type CheckoutOrderPayment = z.infer<typeof CheckoutOrderPaymentSchema>;
 
 /** The answer of `GET {endpoint}/orders/{orderReference}/state`. */

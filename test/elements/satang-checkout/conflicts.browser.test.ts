@@ -270,8 +270,8 @@ describe('<satang-checkout> when the order is being paid elsewhere', () => {
 });
 
 describe('<satang-checkout> and what a payment did for its order', () => {
-  it('leaves its QR for "already paid" as soon as another window of this browser paid the order', async () => {
-    const reference = orderFor(12_345);
+  /** A checkout showing a PromptPay QR for `reference`. */
+  async function showingQr(reference: string): Promise<SatangCheckout> {
     const element = await mount({ 'order-reference': reference });
     await chooseMethod(element, 'PromptPay');
     const action = next(element, 'satang-action');
@@ -279,14 +279,32 @@ describe('<satang-checkout> and what a payment did for its order', () => {
     await action;
     await element.updateComplete;
     expect(root(element).querySelector('satang-qr-payment')).not.toBeNull();
+    return element;
+  }
 
+  /**
+   * Another window (a session storage of its own) pays `reference` by card, told first that the QR
+   * is open and choosing to pay here instead; `beforePaying` runs just before that choice.
+   */
+  async function payByCardElsewhere(reference: string, beforePaying: () => void = () => undefined): Promise<void> {
     sessionStorage.clear();
     const card = await mount({ 'order-reference': reference });
     await fillCard(card);
     await userEvent.click(part(card, 'pay-button')!);
     await vi.waitFor(() => expect(part(card, 'replace-button')).not.toBeNull());
-    const told = next(element, 'satang-already-paid');
+    const cardPaid = next(card, 'satang-success');
+    beforePaying();
     await userEvent.click(part(card, 'replace-button')!);
+    await cardPaid;
+  }
+
+  it('leaves its QR for "already paid" as soon as another window of this browser paid the order', async () => {
+    const reference = orderFor(12_345);
+    const element = await showingQr(reference);
+    let told: Promise<Event> | undefined;
+    await payByCardElsewhere(reference, () => {
+      told = next(element, 'satang-already-paid');
+    });
     await told;
     await element.updateComplete;
     expect(root(element).querySelector('satang-qr-payment')).toBeNull();
@@ -298,23 +316,9 @@ describe('<satang-checkout> and what a payment did for its order', () => {
     // No tab of this browser tells it: as on another device (whose status wait has not answered yet).
     vi.stubGlobal('BroadcastChannel', undefined);
     const reference = orderFor(12_345);
-    const element = await mount({ 'order-reference': reference });
-    await chooseMethod(element, 'PromptPay');
-    const action = next(element, 'satang-action');
-    await userEvent.click(part(element, 'pay-button')!);
-    await action;
-    await element.updateComplete;
+    const element = await showingQr(reference);
     const rawData = root(element).querySelector('satang-qr-payment')!.getAttribute('raw-data')!;
-
-    // Another window pays the order by card instead (with a session storage of its own).
-    sessionStorage.clear();
-    const card = await mount({ 'order-reference': reference });
-    await fillCard(card);
-    await userEvent.click(part(card, 'pay-button')!);
-    await vi.waitFor(() => expect(part(card, 'replace-button')).not.toBeNull());
-    const cardPaid = next(card, 'satang-success');
-    await userEvent.click(part(card, 'replace-button')!);
-    await cardPaid;
+    await payByCardElsewhere(reference);
 
     // The QR is paid all the same.
     const success = next(element, 'satang-success');

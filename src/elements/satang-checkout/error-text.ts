@@ -49,8 +49,12 @@ const BY_CODE: Readonly<Record<string, MessageKey>> = {
   INTERNAL_ERROR: 'error.server',
   INVALID_STATUS_TOKEN: 'error.statusToken',
   STATUS_TOKEN_EXPIRED: 'expired.body',
+  ORDER_TOKEN_EXPIRED: 'expired.body',
+  // The request's body came too slowly: the shopper's connection.
+  REQUEST_TIMEOUT: 'error.network',
   // The page or the shop's set-up is at fault: nothing the shopper typed.
   INVALID_REQUEST: 'error.setup',
+  INVALID_ORDER_TOKEN: 'error.setup',
   INVALID_RETURN_URL: 'error.setup',
   INTENT_MISMATCH: 'error.setup',
   IDEMPOTENCY_CONFLICT: 'error.setup',

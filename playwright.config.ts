@@ -11,7 +11,9 @@ export const E2E_SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 4011);
 
 export default defineConfig({
   testDir: 'e2e',
-  timeout: 30_000,
+  // A whole payment (a page of the dev server, the sandbox's pages, a status wait) with axe scans on
+  // a 2-core machine running two workers: waits inside a test are on events; this is only its deadline.
+  timeout: 60_000,
   workers: 2,
   forbidOnly: Boolean(process.env.CI),
   // The JSON report feeds the one-line summary that .ci/run prints.

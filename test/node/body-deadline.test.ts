@@ -7,18 +7,16 @@ import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BODY_READ_TIMEOUT_MS } from '../../src/core/request-body.js';
-import { listenSandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../../src/sandbox/index.js';
+import { SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
 import { createCheckoutHandler, toNodeListener, type NodeListenerOptions } from '../../src/server/index.js';
+import { sandboxTest } from '../support/sandbox-fixture.js';
 
 const servers: Server[] = [];
-let sandbox: RunningSandbox | undefined;
 afterEach(async () => {
   for (const server of servers.splice(0)) {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
-  await sandbox?.close();
-  sandbox = undefined;
 });
 
 const BODY_TIMEOUT_MS = 500;
@@ -60,8 +58,7 @@ describe('toNodeListener and a body that never finishes', () => {
     expect(BODY_READ_TIMEOUT_MS).toBe(10_000);
   });
 
-  it('answers the checkout handler 408 REQUEST_TIMEOUT by the deadline and closes the connection', async () => {
-    sandbox = await listenSandbox({ port: 0 });
+  sandboxTest('answers the checkout handler 408 REQUEST_TIMEOUT by the deadline and closes the connection', async ({ sandbox }) => {
     const handler = createCheckoutHandler({
       service: { baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey },
       resolveOrder: () => null,
@@ -93,8 +90,7 @@ describe('toNodeListener and a body that never finishes', () => {
 });
 
 describe('listenSandbox', () => {
-  it('bounds how long a request may take to arrive, headers and body', async () => {
-    sandbox = await listenSandbox({ port: 0 });
+  sandboxTest('bounds how long a request may take to arrive, headers and body', ({ sandbox }) => {
     expect(sandbox.server.headersTimeout).toBeLessThanOrEqual(BODY_READ_TIMEOUT_MS);
     expect(sandbox.server.requestTimeout).toBeLessThanOrEqual(BODY_READ_TIMEOUT_MS + 5_000);
     expect(sandbox.server.requestTimeout).toBeGreaterThan(0);

@@ -7,6 +7,7 @@ import {
   demoOrder,
   expect,
   expectPaid,
+  FROM_THE_SERVER,
   onlyChargeFor,
   openOrderInNewTab,
   openShop,
@@ -119,7 +120,7 @@ test.describe('a paid order', () => {
     const other = await device.newPage();
     await recordEvents(other);
     await other.goto(`/?order=${encodeURIComponent(reference)}`);
-    await expect(other.locator('satang-checkout').getByRole('heading', { name: ALREADY_PAID })).toBeVisible({ timeout: 10_000 });
+    await expect(other.locator('satang-checkout').getByRole('heading', { name: ALREADY_PAID })).toBeVisible(FROM_THE_SERVER);
     await expect(payButton(other)).toBeHidden();
     await expect(other.getByRole('region', { name: 'Thank you, your order is confirmed' })).toContainText(`Payment ${charge.chargeId}`);
     await expect.poll(() => events(other)).toContain('satang-already-paid');
@@ -135,7 +136,7 @@ test.describe('a paid order', () => {
     await expectPaid(page);
     const tab = await context.newPage();
     await tab.goto(`/demo/return.html?order=${encodeURIComponent(reference)}`);
-    await expect(paidHeading(tab)).toBeVisible({ timeout: 10_000 });
+    await expect(paidHeading(tab)).toBeVisible(FROM_THE_SERVER);
     await expect(payButton(tab)).toBeHidden();
     expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED' });
   });
@@ -174,7 +175,7 @@ test.describe('two tabs of one order agree', () => {
     await recordEvents(cardTab);
     await cardTab.goto(`/?order=${encodeURIComponent(reference)}`);
     // The second tab shows the payment under way, not a form to pay again.
-    await expect(qrCode(cardTab)).toBeVisible({ timeout: 10_000 });
+    await expect(qrCode(cardTab)).toBeVisible(FROM_THE_SERVER);
     expect(await cardTab.locator('satang-qr-payment').getAttribute('charge-id')).toBe(qrCharge);
     await expect(cardTab.getByRole('group', { name: 'Quantity: Thai silk scarf' }).getByRole('button', { name: 'One more' })).toBeDisabled();
     await expect.poll(() => events(cardTab)).toContain('satang-resume');
@@ -288,7 +289,7 @@ test.describe('a payment that may be going through', () => {
     const returned = await context.newPage();
     await returned.goto(`/demo/return.html?order=${encodeURIComponent(reference)}&satang-return=1`);
     const checkout = returned.locator('satang-checkout');
-    await expect(checkout.getByRole('status').filter({ hasText: 'Checking your payment…' })).toBeVisible({ timeout: 10_000 });
+    await expect(checkout.getByRole('status').filter({ hasText: 'Checking your payment…' })).toBeVisible(FROM_THE_SERVER);
     const back = checkout.getByRole('link', { name: 'Go back to finish paying' });
     await expect(back).toHaveAttribute('href', /\/sandbox\/pages\/otp\/ch_\w+$/);
     await expect(payButton(returned)).toBeHidden();
@@ -307,7 +308,7 @@ test.describe('a payment that may be going through', () => {
   test('a tab opened on an order whose QR is open in another tab never offers to pay', async ({ page, context, request }) => {
     const { reference } = await showQr(page, request);
     const other = await openOrderInNewTab(context, reference, { payable: false });
-    await expect(qrCode(other)).toBeVisible({ timeout: 10_000 });
+    await expect(qrCode(other)).toBeVisible(FROM_THE_SERVER);
     await expect(payButton(other)).toBeHidden();
   });
 });

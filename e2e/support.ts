@@ -90,6 +90,14 @@ export const FUTURE_EXPIRY = `12/${String((new Date().getFullYear() + 2) % 100).
 /** The default cart: a silk scarf (฿1,290) and two jasmine teas (฿245 each). */
 export const DEFAULT_TOTAL = '฿1,780.00';
 
+/**
+ * The bound on a tab showing what it learns from the shop's server after it loads: its first
+ * render, the payment code fetched after it, the order's state, and the QR element drawing the
+ * code. The assertion still ends as soon as the screen shows it; on two busy cores serving the
+ * source modules, that whole chain has taken more than expect's default 5 s.
+ */
+export const FROM_THE_SERVER = { timeout: 15_000 };
+
 export const merchantApi = { authorization: `Basic ${Buffer.from(`${SANDBOX_DEFAULTS.merchantId}:${SANDBOX_DEFAULTS.apiKey}`).toString('base64')}` };
 
 /** A charge as the sandbox's merchant API answers it (only what the tests read). */

@@ -1,5 +1,5 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
+import { devices, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import {
   CARDS,
   chargesFor,
@@ -303,6 +303,53 @@ test.describe('a payment that may be going through', () => {
     expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED' });
     // The first tab, still on the OTP page, had nothing to do with it: one charge.
     await page.close();
+  });
+
+  test.describe('on a phone', () => {
+    // A phone's screen and user agent, in the configured Chromium: mobile banking is offered there.
+    const { defaultBrowserType: _browser, ...pixel } = devices['Pixel 7'];
+    test.use({ ...pixel });
+
+    test('back from the bank app page, and its return in a new tab: both offer the bank page again, never Pay; approved there, both tabs read paid', async ({
+      page,
+      context,
+      request,
+    }) => {
+      test.slow();
+      const reference = await openShop(page);
+      await chooseMethod(page, 'Mobile banking');
+      await page.getByRole('group', { name: 'Bank app' }).getByRole('radio', { name: 'SCB EASY' }).check();
+      await payButton(page).click();
+      const approve = (tab: Page) => tab.getByRole('button', { name: 'Approve' });
+      await expect(approve(page)).toBeVisible();
+      const bankUrl = page.url();
+
+      // Back from the bank page, not approved: progress, the cart locked, a way back, no Pay.
+      await page.goBack();
+      const backHere = page.locator('satang-checkout');
+      await expect(backHere.getByRole('status').filter({ hasText: 'Checking your payment…' })).toBeVisible();
+      await expect(backHere.getByRole('link', { name: 'Go back to finish paying' })).toHaveAttribute('href', bankUrl);
+      await expect(payButton(page)).toBeHidden();
+      await expect(page.getByRole('group', { name: 'Quantity: Thai silk scarf' }).getByRole('button', { name: 'One more' })).toBeDisabled();
+      await expectNoAxeViolations(page);
+
+      // The bank app sends the shopper back in a new tab, with nothing of the first tab's storage.
+      const returned = await context.newPage();
+      await returned.goto(`/demo/return.html?order=${encodeURIComponent(reference)}&satang-return=1`);
+      const there = returned.locator('satang-checkout');
+      await expect(there.getByRole('status').filter({ hasText: 'Checking your payment…' })).toBeVisible(FROM_THE_SERVER);
+      const back = there.getByRole('link', { name: 'Go back to finish paying' });
+      await expect(back).toHaveAttribute('href', bankUrl);
+      await expect(payButton(returned)).toBeHidden();
+
+      await back.click();
+      await approve(returned).click();
+      await expectPaid(returned);
+      // The first tab, still checking, reads paid too, with nothing offered to pay.
+      await expect(paidHeading(page)).toBeVisible(FROM_THE_SERVER);
+      await expect(payButton(page)).toBeHidden();
+      expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED', paymentMethod: { paymentMethodType: 'SCB_EASY' } });
+    });
   });
 
   test('a tab opened on an order whose QR is open in another tab never offers to pay', async ({ page, context, request }) => {

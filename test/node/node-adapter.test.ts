@@ -3,23 +3,22 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { listenSandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../../src/sandbox/index.js';
+import { SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
 import { createCheckoutHandler, generateTestWebhookHeaders, toNodeListener, type OrderEvent, type WebhookEvent } from '../../src/server/index.js';
 import { CLIENT_AUTH } from '../support/sandbox-client.js';
+import { sandboxTest } from '../support/sandbox-fixture.js';
 import { createHonoShop, serveHonoShop } from './fixture/hono-shop.js';
 
 const orders: Record<string, { amount: number; currency: string; referenceId: string }> = {
   'cart-1': { amount: 12_900, currency: 'THB', referenceId: 'order-1001' },
 };
 
-let sandbox: RunningSandbox | undefined;
 let server: Server | undefined;
 afterEach(async () => {
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  const closed = new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   server?.closeAllConnections();
-  await sandbox?.close();
+  await closed;
   server = undefined;
-  sandbox = undefined;
 });
 
 function checkoutFor(serviceUrl: string, events: WebhookEvent[]) {
@@ -51,16 +50,20 @@ describe('toNodeListener', () => {
   it('aborts the request when the client goes away before the answer, so a long-poll stops', async () => {
     let aborted!: () => void;
     const gone = new Promise<void>((resolve) => (aborted = resolve));
+    let reached!: () => void;
+    const held = new Promise<void>((resolve) => (reached = resolve));
     const url = await listen(
       toNodeListener(async (request) => {
         request.signal.addEventListener('abort', () => aborted());
-        await new Promise((resolve) => setTimeout(resolve, 10_000));
+        reached();
+        // A long-poll with no news: it answers only once its client has gone.
+        await gone;
         return new Response('too late');
       }),
     );
     const client = new AbortController();
     const call = fetch(`${url}/status?wait=25`, { signal: client.signal }).catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await held;
     client.abort();
     await call;
     await expect(Promise.race([gone.then(() => 'aborted'), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2000))])).resolves.toBe('aborted');
@@ -84,11 +87,11 @@ describe('toNodeListener', () => {
     await expect(fetch(`${url}/charges`).then((response) => response.text())).rejects.toThrow();
   });
 
-  it('serves the checkout inside Express, as docs/server.md shows, with webhooks over real sockets', async () => {
+  sandboxTest('serves the checkout inside Express, as docs/server.md shows, with webhooks over real sockets', async ({ startSandbox }) => {
     const events: WebhookEvent[] = [];
     const app = express();
     const shop = await listen(app);
-    sandbox = await listenSandbox({ port: 0, webhook: { url: `${shop}/api/checkout/webhooks`, webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64 } });
+    const sandbox = await startSandbox({ webhook: { url: `${shop}/api/checkout/webhooks`, webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64 } });
     // Mounted once the sandbox, which needs the shop's address, is up; Express routes each request afresh.
     app.use('/api/checkout', toNodeListener(checkoutFor(sandbox.url, events)));
 
@@ -107,8 +110,7 @@ describe('toNodeListener', () => {
     expect(sandbox.sandbox.webhooks.list().map((d) => d.status)).toEqual(['DELIVERED', 'DELIVERED']);
   });
 
-  it('rate-limits by the socket address, not by a header the client sends', async () => {
-    sandbox = await listenSandbox({ port: 0 });
+  sandboxTest('rate-limits by the socket address, not by a header the client sends', async ({ sandbox }) => {
     const handler = createCheckoutHandler({
       service: { baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey },
       resolveOrder: () => null,
@@ -123,8 +125,7 @@ describe('toNodeListener', () => {
     expect(statuses).toEqual([404, 404, 429, 429]);
   });
 
-  it('says plainly when a body parser ran first, instead of failing every webhook', async () => {
-    sandbox = await listenSandbox({ port: 0 });
+  sandboxTest('says plainly when a body parser ran first, instead of failing every webhook', async ({ sandbox }) => {
     const app = express();
     app.use(express.json());
     app.use('/api/checkout', toNodeListener(checkoutFor(sandbox.url, [])));
@@ -141,8 +142,7 @@ describe('toNodeListener', () => {
 });
 
 describe('the checkout handler in a Fetch-style framework', () => {
-  it('runs unchanged as a Hono route', async () => {
-    sandbox = await listenSandbox({ port: 0 });
+  sandboxTest('runs unchanged as a Hono route', async ({ sandbox }) => {
     const checkout = checkoutFor(sandbox.url, []);
     const app = new Hono();
     app.all('/api/checkout/*', (c) => checkout(c.req.raw));
@@ -154,7 +154,7 @@ describe('the checkout handler in a Fetch-style framework', () => {
     expect((await status.json()).status).toBe('PENDING');
   });
 
-  it('serves a card payment from Hono on @hono/node-server, as docs/server.md and the README show, with its webhooks verified over real sockets', async () => {
+  sandboxTest('serves a card payment from Hono on @hono/node-server, as docs/server.md and the README show, with its webhooks verified over real sockets', async ({ startSandbox }) => {
     const events: WebhookEvent[] = [];
     const orderEvents: OrderEvent[] = [];
     // The sandbox needs the shop's address for its webhooks, and the shop the sandbox's: the app
@@ -164,7 +164,7 @@ describe('the checkout handler in a Fetch-style framework', () => {
     front.all('*', (c) => (started.app ? started.app.fetch(c.req.raw) : c.text('starting', 503)));
     const { server: listening, url: shop } = await serveHonoShop(front, 0);
     server = listening;
-    sandbox = await listenSandbox({ port: 0, webhook: { url: `${shop}/api/checkout/webhooks`, webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64 } });
+    const sandbox = await startSandbox({ webhook: { url: `${shop}/api/checkout/webhooks`, webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64 } });
     started.app = createHonoShop({
       service: { baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey },
       resolveOrder: async (orderReference) => orders[orderReference] ?? null,

@@ -6,20 +6,18 @@
  */
 import { createServer, get, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, vi } from 'vitest';
 import { callHandlerOf } from '../../src/core/http-call.js';
-import { listenSandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../../src/sandbox/index.js';
+import { SANDBOX_DEFAULTS, type RunningSandbox } from '../../src/sandbox/index.js';
 import { createCheckoutHandler, MemoryCheckoutStore, toNodeListener, type CheckoutHandlerOptions, type CheckoutLogEntry } from '../../src/server/index.js';
+import { sandboxTest } from '../support/sandbox-fixture.js';
 
 const servers: Server[] = [];
-let sandbox: RunningSandbox | undefined;
 afterEach(async () => {
   for (const server of servers.splice(0)) {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
-  await sandbox?.close();
-  sandbox = undefined;
 });
 
 async function listen(listener: Parameters<typeof createServer>[1]): Promise<string> {
@@ -29,8 +27,7 @@ async function listen(listener: Parameters<typeof createServer>[1]): Promise<str
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function checkout(options: Partial<CheckoutHandlerOptions> = {}) {
-  sandbox ??= await listenSandbox({ port: 0 });
+function checkout(sandbox: RunningSandbox, options: Partial<CheckoutHandlerOptions> = {}) {
   return createCheckoutHandler({
     service: { baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey },
     resolveOrder: (reference) => (reference === 'cart-1' ? { amount: 12_900, currency: 'THB', referenceId: `order-${crypto.randomUUID()}` } : null),
@@ -72,9 +69,9 @@ async function seen(response: Response) {
 }
 
 describe('the checkout handler on node:http', () => {
-  it('is served without Fetch objects: no Request is made for a status read, one is made when a callback reads it', async () => {
+  sandboxTest('is served without Fetch objects: no Request is made for a status read, one is made when a callback reads it', async ({ sandbox }) => {
     const seenByResolve: { cookie: string | null; url: string }[] = [];
-    const handler = await checkout({
+    const handler = checkout(sandbox, {
       resolveOrder: (reference, { request }) => {
         seenByResolve.push({ cookie: request.headers.get('cookie'), url: request.url });
         return reference === 'cart-1' ? { amount: 12_900, currency: 'THB', referenceId: `order-${crypto.randomUUID()}` } : null;
@@ -119,8 +116,8 @@ describe('the checkout handler on node:http', () => {
     expect(made).toBe(0);
   });
 
-  it('answers every request exactly as the Fetch path does', async () => {
-    const handler = await checkout();
+  sandboxTest('answers every request exactly as the Fetch path does', async ({ sandbox }) => {
+    const handler = checkout(sandbox);
     const native = await listen(toNodeListener(handler));
     // The same handler behind a plain Fetch function: the adapter then converts through Request and Response.
     const viaFetch = await listen(toNodeListener((request) => handler(request)));
@@ -150,8 +147,8 @@ describe('the checkout handler on node:http', () => {
     }
   });
 
-  it('refuses a body past the cap as it streams in, and closes the connection it left unread', async () => {
-    const shop = await listen(toNodeListener(await checkout({ maxBodyBytes: 1_000 })));
+  sandboxTest('refuses a body past the cap as it streams in, and closes the connection it left unread', async ({ sandbox }) => {
+    const shop = await listen(toNodeListener(checkout(sandbox, { maxBodyBytes: 1_000 })));
     const big = JSON.stringify({ orderReference: 'cart-1', note: 'x'.repeat(5_000) });
     const declared = await raw(shop, `POST /api/checkout/charges HTTP/1.1\r\nHost: shop\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n${big.slice(0, 100)}`);
     expect(declared).toMatch(/^HTTP\/1\.1 413 /);
@@ -162,46 +159,70 @@ describe('the checkout handler on node:http', () => {
     expect(chunked).toContain('BODY_TOO_LARGE');
   });
 
-  it('ends a long-poll as soon as its shopper goes away, leaving nothing behind', async () => {
+  sandboxTest('ends a long-poll as soon as its shopper goes away, leaving nothing behind', async ({ sandbox }) => {
+    // The store says when a long-poll starts watching a payment's channel, and when it stops.
+    class WatchedStore extends MemoryCheckoutStore {
+      readonly watching = new Map<string, number>();
+      override subscribe(channel: string, listener: (message: string) => void) {
+        this.watching.set(channel, (this.watching.get(channel) ?? 0) + 1);
+        const unsubscribe = super.subscribe(channel, listener);
+        return () => {
+          this.watching.set(channel, this.watching.get(channel)! - 1);
+          unsubscribe();
+        };
+      }
+    }
+    const store = new WatchedStore();
     const logs: CheckoutLogEntry[] = [];
-    const handler = await checkout({ log: (entry) => logs.push(entry) });
+    const handler = checkout(sandbox, { store, log: (entry) => logs.push(entry) });
     const shop = await listen(toNodeListener(handler));
     const { chargeId, statusToken } = await qrCharge(shop);
     const leaving = new AbortController();
     const wait = fetch(`${shop}/api/checkout/charges/${chargeId}/status?wait=25`, { headers: { 'x-satang-status-token': statusToken }, signal: leaving.signal }).catch(() => 'left');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Held: the handler watches the payment's channel.
+    await vi.waitFor(() => expect(store.watching.get(`charge:${chargeId}`)).toBeGreaterThan(0));
     expect(logs.filter((entry) => entry.path.endsWith('/status'))).toEqual([]);
     const left = Date.now();
     leaving.abort();
     expect(await wait).toBe('left');
     await expect.poll(() => logs.filter((entry) => entry.path.endsWith('/status')).length, { timeout: 2_000 }).toBe(1);
     expect(Date.now() - left).toBeLessThan(2_000);
+    expect(store.watching.get(`charge:${chargeId}`)).toBe(0);
   });
 
-  it('answers a charge whose shopper left mid-body while the handler awaited its store, instead of waiting for ever', async () => {
+  sandboxTest('answers a charge whose shopper left mid-body while the handler awaited its store, instead of waiting for ever', async ({ sandbox }) => {
     // A store a round trip away (Redis): the body is read only after the rate limit is counted.
+    // Here the count answers only once every shopper has gone.
+    let shoppersGone!: () => void;
+    const gone = new Promise<void>((resolve) => (shoppersGone = resolve));
+    let counting = 0;
     class SlowStore extends MemoryCheckoutStore {
       override async increment(key: string, ttlMs: number) {
-        await new Promise((resolve) => setTimeout(resolve, 30));
+        counting += 1;
+        await gone;
         return super.increment(key, ttlMs);
       }
     }
     const logs: CheckoutLogEntry[] = [];
-    const shop = await listen(toNodeListener(await checkout({ store: new SlowStore(), rateLimit: {}, log: (entry) => logs.push(entry) })));
+    const shop = await listen(toNodeListener(checkout(sandbox, { store: new SlowStore(), rateLimit: {}, log: (entry) => logs.push(entry) })));
     const { port } = new URL(shop);
-    for (let i = 0; i < 5; i += 1) {
+    const sockets = Array.from({ length: 5 }, () => {
       const socket = connect(Number(port), '127.0.0.1', () => {
         socket.write('POST /api/checkout/charges HTTP/1.1\r\nHost: shop\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"order');
-        setTimeout(() => socket.destroy(), 5);
       });
       socket.on('error', () => undefined);
-    }
+      return socket;
+    });
+    // Every charge awaits its store: the shoppers leave mid-body, then the store answers.
+    await vi.waitFor(() => expect(counting).toBe(5));
+    await Promise.all(sockets.map((socket) => new Promise((resolve) => socket.once('close', resolve).destroy())));
+    shoppersGone();
     await expect.poll(() => logs.length, { timeout: 3_000 }).toBe(5);
     expect(logs.map((entry) => entry.errorCode)).toEqual(Array.from({ length: 5 }, () => 'INVALID_REQUEST'));
   });
 
-  it('reads a header sent twice as node:http does, on both paths', async () => {
-    const handler = await checkout();
+  sandboxTest('reads a header sent twice as node:http does, on both paths', async ({ sandbox }) => {
+    const handler = checkout(sandbox);
     const native = await listen(toNodeListener(handler));
     const viaFetch = await listen(toNodeListener((request) => handler(request)));
     const body = JSON.stringify({ orderReference: 'nope', paymentMethod: { type: 'ALIPAY' } });

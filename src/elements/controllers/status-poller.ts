@@ -1,25 +1,20 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { getCheckoutStatus } from '../../client/checkout-api.js';
 import { asClientError, type CheckoutClientError } from '../../client/client-error.js';
+import { backoffMs } from '../../core/backoff.js';
 import type { CheckoutStatusResponse } from '../../core/schemas/checkout.js';
 
 /** How long each status request asks the server to hold a PENDING answer (the proxy allows 30). */
 export const STATUS_LONG_POLL_WAIT_SECONDS = 25;
-/** First pause after a network or server error; doubles with every error in a row. */
+/** Step of the first retry after a network or server error (the pause is half of it to all of it); doubles with every error in a row. */
 export const STATUS_RETRY_BASE_MS = 1000;
-/** Longest pause between retries. */
+/** Largest step: no pause between retries is longer. */
 export const STATUS_RETRY_MAX_MS = 30_000;
 /**
  * Least time between the starts of two status requests, so a server that answers PENDING at once
  * (one that does not hold requests) is polled, not hammered.
  */
 export const STATUS_MIN_INTERVAL_MS = 1000;
-
-/** The pause before retry number `attempt` (0-based): exponential, capped, with equal jitter. */
-export function statusRetryDelayMs(attempt: number, random = Math.random()): number {
-  const ceiling = Math.min(STATUS_RETRY_MAX_MS, STATUS_RETRY_BASE_MS * 2 ** attempt);
-  return ceiling / 2 + (random * ceiling) / 2;
-}
 
 interface Target {
   endpoint: string;
@@ -134,7 +129,7 @@ export class StatusPoller implements ReactiveController {
       const error = asClientError(thrown);
       if (error.kind !== 'network' && error.kind !== 'server') this.stop();
       this.onError?.(error);
-      delayMs = statusRetryDelayMs(this.#failures++);
+      delayMs = backoffMs(this.#failures++, STATUS_RETRY_BASE_MS, STATUS_RETRY_MAX_MS);
     }
     // A callback may have stopped, restarted or re-asked already.
     if (this.#active && this.#idle) {

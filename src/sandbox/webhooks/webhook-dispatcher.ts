@@ -1,3 +1,4 @@
+import { backoffMs } from '../../core/backoff.js';
 import { serviceHeaders, type ServiceHeaders } from '../../core/constants.js';
 import { buildWebhookHeaders, decodeWebhookKey, signWebhookPayload } from '../../core/webhook-signature.js';
 import { newId } from '../store/ids.js';
@@ -90,9 +91,10 @@ export const WEBHOOK_DELIVERIES = defineStoreSlice('webhookDeliveries', () => ne
 
 /**
  * Delay before attempt `failedAttempts + 1`: `min(maxRetryDelayMs, retryBaseDelayMs * 2^(failedAttempts-1))`
- * with equal jitter (half fixed, half random), so receivers recovering from an outage are not hit
- * by every retry at once while attempts still stay at least half the nominal delay apart.
- * `random` returns a number in [0, 1); exported so the schedule can be checked without waiting.
+ * with equal jitter (half fixed, half random; core's `backoffMs`), in whole milliseconds, so
+ * receivers recovering from an outage are not hit by every retry at once while attempts still stay
+ * at least half the nominal delay apart. `random` returns a number in [0, 1); exported so the
+ * schedule can be checked without waiting.
  */
 export function computeWebhookRetryDelayMs(
   failedAttempts: number,
@@ -100,9 +102,8 @@ export function computeWebhookRetryDelayMs(
   maxRetryDelayMs: number,
   random: () => number = Math.random,
 ): number {
-  const nominalMs = Math.min(maxRetryDelayMs, retryBaseDelayMs * 2 ** Math.max(0, failedAttempts - 1));
-  const halfMs = nominalMs / 2;
-  return Math.round(halfMs + random() * halfMs);
+  // The first failed attempt is followed by the first retry, core's attempt 0.
+  return Math.round(backoffMs(Math.max(0, failedAttempts - 1), retryBaseDelayMs, maxRetryDelayMs, random));
 }
 
 const TIMEOUT_REASON = Symbol('webhook attempt timed out');

@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import { backoffMs } from '../../core/backoff.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, type ServiceHeaders } from '../../core/constants.js';
 import { describeFieldIssues, toFieldIssues } from '../../core/validation.js';
 import { ConfigurationError, errorFromResponse, ServiceUnavailableError, UnexpectedResponseError, ValidationError, type ServiceError } from '../errors.js';
@@ -173,7 +174,8 @@ export class ServiceTransport {
       const { error, retryAfterMs } = outcome.failure;
       if (attempt >= this.#settings.maxRetries) throw error;
       if (retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_DELAY_MS) throw error;
-      const delayMs = retryAfterMs ?? this.#backoffMs(attempt);
+      // Exponential backoff with equal jitter: half the step is fixed, half random.
+      const delayMs = retryAfterMs ?? backoffMs(attempt, this.#settings.retryBaseDelayMs, MAX_RETRY_DELAY_MS);
       // A retry that could not even start before the deadline is not waited for.
       if (Date.now() + delayMs >= endsAt) throw error;
       await sleep(delayMs, signal);
@@ -279,12 +281,6 @@ export class ServiceTransport {
     if (userAgent !== undefined) headers.set('user-agent', userAgent);
     return headers;
   }
-
-  /** Exponential backoff with equal jitter: half the step is fixed, half random. */
-  #backoffMs(attempt: number): number {
-    const step = Math.min(MAX_RETRY_DELAY_MS, this.#settings.retryBaseDelayMs * 2 ** attempt);
-    return step / 2 + Math.random() * (step / 2);
-  }
 }
 
 /** An argument refused before anything was sent. */
@@ -330,10 +326,15 @@ function checkIdempotencyKey(key: string | undefined): string | undefined {
   return key;
 }
 
+/**
+ * A body's JSON as `unknown`, never cast: a 2xx value is checked by the call's schema in
+ * {@link ServiceTransport.call}, an error body by `errorFromResponse`.
+ */
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   if (text.trim() === '') return { ok: false };
   try {
-    return { ok: true, value: JSON.parse(text) };
+    const value: unknown = JSON.parse(text);
+    return { ok: true, value };
   } catch {
     return { ok: false };
   }

@@ -5,9 +5,9 @@ import type { CheckoutStatusResponse } from '../../../src/core/schemas/checkout.
 import {
   STATUS_LONG_POLL_WAIT_SECONDS,
   STATUS_MIN_INTERVAL_MS,
+  STATUS_RETRY_BASE_MS,
   STATUS_RETRY_MAX_MS,
   StatusPoller,
-  statusRetryDelayMs,
 } from '../../../src/elements/controllers/status-poller.js';
 
 type ChargeStatus = CheckoutStatusResponse['status'];
@@ -203,12 +203,22 @@ describe('StatusPoller', () => {
       expect(host.poller.running).toBe(false);
     });
 
-    it('spreads retries with jitter and caps the pause', () => {
-      expect(statusRetryDelayMs(0, 0)).toBe(500);
-      expect(statusRetryDelayMs(0, 0.999)).toBeCloseTo(999.5);
-      expect(statusRetryDelayMs(3, 0.5)).toBe(6000);
-      expect(statusRetryDelayMs(20, 0)).toBe(STATUS_RETRY_MAX_MS / 2);
-      expect(statusRetryDelayMs(20, 1)).toBe(STATUS_RETRY_MAX_MS);
+    it('adds the jitter drawn to each pause and never pauses longer than the cap', async () => {
+      vi.spyOn(Math, 'random').mockReturnValue(0.5);
+      for (let i = 0; i < 7; i += 1) server.networkDown();
+      server.hold();
+      await mountAndStart();
+      await settle();
+
+      // Three quarters of each step (half fixed, half of the rest drawn): 1 s, 2 s … 32 s capped at 30 s.
+      const steps = [1, 2, 4, 8, 16, 32, 64].map((n) => Math.min(STATUS_RETRY_MAX_MS, n * STATUS_RETRY_BASE_MS));
+      expect(steps.slice(-2)).toEqual([STATUS_RETRY_MAX_MS, STATUS_RETRY_MAX_MS]);
+      for (const [index, stepMs] of steps.entries()) {
+        await vi.advanceTimersByTimeAsync(stepMs * 0.75 - 1);
+        expect(server.calls).toHaveLength(index + 1);
+        await vi.advanceTimersByTimeAsync(1);
+        expect(server.calls).toHaveLength(index + 2);
+      }
     });
 
     it('stops at a 4xx (a refused status token) and reports it', async () => {

@@ -1,20 +1,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ServiceErrorBodySchema } from '../../../src/core/service-error.js';
-import { listenSandbox, REPLAYED_HEADER, type RunningSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { REPLAYED_HEADER, type Sandbox } from '../../../src/sandbox/index.js';
 import { SANDBOX_FAULT_KINDS, type SandboxFaultInput } from '../../../src/sandbox/faults/fault-rules.js';
 import { API_AUTH, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
+import { sandboxTest } from '../../support/sandbox-fixture.js';
 
 let sandbox: Sandbox;
 let client: SandboxClient;
-let running: RunningSandbox | undefined;
 function start() {
   ({ sandbox, client } = newSandbox());
 }
-afterEach(async () => {
+afterEach(() => {
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset until a test starts one
   sandbox?.close();
-  await running?.close();
-  running = undefined;
 });
 
 const alipay = { amount: 10_000, currency: 'THB', referenceId: 'order-1', paymentMethod: { paymentMethodType: 'ALIPAY' } };
@@ -185,12 +183,13 @@ describe('a fault rule in process', () => {
 
   it('timeout without delayMs never answers, until the caller gives up', async () => {
     start();
-    await addFault({ path: '/api/v1/charges', kind: 'timeout' });
+    const { faultId } = await addFault({ path: '/api/v1/charges', kind: 'timeout' });
     const controller = new AbortController();
     const pending = sandbox.fetch(chargeRequest(ORIGIN, 'key-1', controller.signal));
     let settled = false;
     void pending.then(() => (settled = true), () => (settled = true));
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // The rule has taken the request: it holds it, unanswered.
+    await vi.waitFor(() => expect(sandbox.faults.get(faultId)!.hits).toHaveLength(1));
     expect(settled).toBe(false);
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
@@ -257,9 +256,8 @@ describe('a fault rule in process', () => {
 });
 
 describe('a fault rule on a socket', () => {
-  it('reset drops the connection without an answer', async () => {
-    running = await listenSandbox({ port: 0 });
-    ({ sandbox } = running);
+  sandboxTest('reset drops the connection without an answer', async ({ sandbox: running }) => {
+    const { sandbox } = running;
     sandbox.faults.add({ path: '/api/v1/charges', kind: 'reset', when: 'after' });
     const error = await fetch(chargeRequest(running.url)).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
@@ -268,18 +266,16 @@ describe('a fault rule on a socket', () => {
     expect(sandbox.store.charges.size).toBe(1);
   });
 
-  it('truncated-body closes the connection short of its Content-Length', async () => {
-    running = await listenSandbox({ port: 0 });
-    ({ sandbox } = running);
+  sandboxTest('truncated-body closes the connection short of its Content-Length', async ({ sandbox: running }) => {
+    const { sandbox } = running;
     sandbox.faults.add({ path: '/api/v1/charges', kind: 'truncated-body' });
     const response = await fetch(chargeRequest(running.url));
     expect(response.status).toBe(201);
     await expect(response.text()).rejects.toThrow();
   });
 
-  it('slow-body and a late timeout arrive whole', async () => {
-    running = await listenSandbox({ port: 0 });
-    ({ sandbox } = running);
+  sandboxTest('slow-body and a late timeout arrive whole', async ({ sandbox: running }) => {
+    const { sandbox } = running;
     sandbox.faults.add({ path: '/api/v1/charges', kind: 'slow-body', delayMs: 30 });
     sandbox.faults.add({ path: '/api/v1/charges', kind: 'timeout', delayMs: 30, when: 'after' });
     expect((await (await fetch(chargeRequest(running.url, 'a'))).json()).chargeId).toMatch(/^ch/);
@@ -287,9 +283,8 @@ describe('a fault rule on a socket', () => {
     expect(sandbox.store.charges.size).toBe(2);
   });
 
-  it('a hanging answer ends when the caller gives up, and the sandbox still serves', async () => {
-    running = await listenSandbox({ port: 0 });
-    ({ sandbox } = running);
+  sandboxTest('a hanging answer ends when the caller gives up, and the sandbox still serves', async ({ sandbox: running }) => {
+    const { sandbox } = running;
     const { faultId } = sandbox.faults.add({ path: '/api/v1/charges', kind: 'timeout' });
     // The caller gives up once the sandbox holds its request (a fixed delay could end before the
     // request arrives on a busy machine, and leave the rule for the next one).

@@ -2,11 +2,12 @@ import { Agent, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceErrorBodySchema } from '../../../src/core/service-error.js';
 import { IDEMPOTENCY_KEYS } from '../../../src/sandbox/http/idempotency.js';
-import { listenSandbox, SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_MAX_UPLOAD_BYTES, SANDBOX_PAGES_PATH, type Sandbox } from '../../../src/sandbox/index.js';
+import { SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_MAX_UPLOAD_BYTES, SANDBOX_PAGES_PATH, type Sandbox } from '../../../src/sandbox/index.js';
 import { FAULT_RULES } from '../../../src/sandbox/faults/sandbox-faults.js';
 import { SLIPS } from '../../../src/sandbox/slips/qr-slips.js';
 import { WEBHOOK_DELIVERIES } from '../../../src/sandbox/webhooks/webhook-dispatcher.js';
 import { API_AUTH, CLIENT_AUTH, FUTURE_EXPIRY_YEAR, IDEMPOTENCY_HEADER, newSandbox, ORIGIN } from '../../support/sandbox-client.js';
+import { sandboxTest } from '../../support/sandbox-fixture.js';
 
 /**
  * A body over the cap is refused with 413 as soon as it passes the cap, whichever endpoint it is
@@ -132,8 +133,7 @@ describe('refused bodies, thousands of them', () => {
 });
 
 describe('over a socket', () => {
-  it('answers 413 and closes the connection, so the next request on a kept-alive agent is answered too', async () => {
-    const running = await listenSandbox({ port: 0, host: '127.0.0.1' });
+  sandboxTest('answers 413 and closes the connection, so the next request on a kept-alive agent is answered too', async ({ sandbox: running }) => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const post = (body: string, chunked: boolean) =>
       new Promise<{ status: number | undefined; connection: string | undefined }>((resolve, reject) => {
@@ -154,7 +154,6 @@ describe('over a socket', () => {
       expect(await post(valid, false)).toEqual({ status: 201, connection: 'keep-alive' });
     } finally {
       agent.destroy();
-      await running.close();
     }
   });
 });

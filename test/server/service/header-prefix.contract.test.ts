@@ -8,9 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serviceHeaders } from '../../../src/core/constants.js';
 import { generateTestWebhookHeaders } from '../../../src/core/webhook-signature.js';
-import { listenSandbox, Sandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { Sandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { ConfigurationError, createCheckoutHandler, ServiceClient, type ServiceClientOptions } from '../../../src/server/index.js';
 import { FUTURE_EXPIRY_YEAR } from '../../support/sandbox-client.js';
+import { sandboxTest } from '../../support/sandbox-fixture.js';
 
 const BASE_URL = 'http://127.0.0.1:4010';
 const WEBHOOK_KEY = Buffer.alloc(32, 5).toString('base64');
@@ -173,14 +174,11 @@ describe('configuration', () => {
 });
 
 describe('a base URL with a path (a gateway in front of the service)', () => {
-  let sandbox: RunningSandbox;
   let gateway: Server;
   const forwarded: string[] = [];
 
   /** Serves the sandbox under /pay/ only, as an API gateway mounts a backend; anything else is 404. */
-  async function startGateway(): Promise<string> {
-    sandbox = await listenSandbox({ port: 0 });
-    cleanups.push(() => sandbox.close());
+  async function startGateway(sandbox: RunningSandbox): Promise<string> {
     const target = new URL(sandbox.url);
     gateway = createServer((req, res) => {
       const path = req.url ?? '/';
@@ -200,8 +198,8 @@ describe('a base URL with a path (a gateway in front of the service)', () => {
     return `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/pay/`;
   }
 
-  it('keeps the path for every call of every family', async () => {
-    const baseUrl = await startGateway();
+  sandboxTest('keeps the path for every call of every family', async ({ sandbox }) => {
+    const baseUrl = await startGateway(sandbox);
     const client = new ServiceClient({ baseUrl, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey, publishableKey: SANDBOX_DEFAULTS.publishableKey });
     const charge = await client.charges.create(await cardBody(client, 'gateway-order'));
     expect((await client.charges.get(charge.chargeId)).status).toBe('SUCCEEDED');

@@ -7,7 +7,8 @@ import { ServiceClient } from '../service/service-client.js';
 import { KeyedQueue } from '../webhooks/keyed-queue.js';
 import { WebhookLedger } from '../webhooks/webhook-ledger.js';
 import { MIN_SERVICE_DEADLINE_MS, MIN_STATUS_POLL_INTERVAL_MS, SERVICE_DEADLINE_MS, WEBHOOK_DEDUPE_TTL_MS, type CheckoutHandlerOptions, type CheckoutLogEntry } from './checkout-options.js';
-import { MemoryCheckoutStore, type CheckoutStore } from './checkout-store.js';
+import { CheckoutRecords } from './checkout-records.js';
+import { MemoryCheckoutStore } from './checkout-store.js';
 import { checkTrustProxy } from './client-identity.js';
 import { OrderTokens } from './order-tokens.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -23,7 +24,8 @@ export interface CheckoutContext {
   readonly tokens: StatusTokens;
   /** Order tokens, signed with the status tokens' secret. */
   readonly orderTokens: OrderTokens;
-  readonly store: CheckoutStore;
+  /** The handler's records in its store (`options.store`), each read back checked: the only way the routes reach the store. */
+  readonly records: CheckoutRecords;
   readonly limiter: RateLimiter;
   readonly webhooks: WebhookLedger;
   /** Without a trailing slash; empty when mounted at the root. */
@@ -101,7 +103,7 @@ export function createCheckoutContext(options: CheckoutHandlerOptions): Checkout
     serviceDeadlineMs,
     tokens,
     orderTokens,
-    store,
+    records: new CheckoutRecords(store),
     limiter: new RateLimiter(store, options),
     webhooks: new WebhookLedger(store, WEBHOOK_DEDUPE_TTL_MS),
     basePath,

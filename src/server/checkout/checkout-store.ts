@@ -1,4 +1,5 @@
 import { CheckoutError } from './checkout-error.js';
+import { RELEARNABLE_KEY_PREFIXES } from './checkout-records.js';
 
 /**
  * The little state the checkout proxy keeps: rate-limit counters, webhook dedupe keys, the last
@@ -47,12 +48,6 @@ export class CheckoutStoreError extends CheckoutError {
     this.name = 'CheckoutStoreError';
   }
 }
-
-/**
- * Keys of what the checkout handler can learn again (a charge's answer replayed to its retry, a
- * final status read from the service): the in-memory store evicts these before anything else.
- */
-const CACHE_PREFIXES = ['charge:', 'sent:', 'answered:', 'status:'] as const;
 
 /** Most entries the in-memory store keeps, and most counters apart from them; the oldest go first past it. */
 export const MEMORY_STORE_MAX_ENTRIES = 100_000;
@@ -159,7 +154,9 @@ export class MemoryCheckoutStore implements CheckoutStore {
   }
 
   #mapOf(key: string): Map<string, Entry> {
-    return CACHE_PREFIXES.some((prefix) => key.startsWith(prefix)) ? this.#caches : this.#records;
+    // What the handler can learn again (a charge's answer replayed to its retry, a final status
+    // read from the service) is evicted before anything else.
+    return RELEARNABLE_KEY_PREFIXES.some((prefix) => key.startsWith(prefix)) ? this.#caches : this.#records;
   }
 
   #live(key: string, map = this.#mapOf(key)): Entry | undefined {

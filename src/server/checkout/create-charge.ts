@@ -1,5 +1,4 @@
 import type { HttpAnswer, HttpCall } from '../../core/http-call.js';
-import { IDEMPOTENCY_KEY_TTL_MS } from '../../core/constants.js';
 import { formatAmount } from '../../core/money.js';
 import type { CreateChargeRequest } from '../../core/schemas/charge.js';
 import {
@@ -17,13 +16,12 @@ import { parseRequest, readJson } from './checkout-request.js';
 import { findCardData } from './find-card-data.js';
 import { jsonAnswer } from './json-response.js';
 import { checkedPaymentMethod } from './payment-method.js';
-import { claimOrder, recordCreated, releaseClaim, type AttemptAnswer, type AttemptInput } from './order-attempts.js';
+import type { AttemptAnswer, ChargeReplay } from './checkout-records.js';
+import { claimOrder, recordCreated, releaseClaim, type AttemptInput } from './order-attempts.js';
+import { forgetPendingAttempt, rememberPendingAttempt } from './pending-attempts.js';
 import { resolveOrder } from './resolve-order.js';
-import { forgetPendingAttempt, paymentOfOrder, rememberOrderReference, rememberPendingAttempt } from './settle-payment.js';
+import { paymentOfOrder, rememberOrderReference } from './settle-payment.js';
 import type { StatusTokenKind } from './status-tokens.js';
-
-/** How long a charge's answer is kept for retries of the attempt that made it: as long as the service keeps its idempotency keys. */
-const CHARGE_REPLAY_TTL_MS = IDEMPOTENCY_KEY_TTL_MS;
 
 /**
  * `POST /charges`: creates the charge (or, with the authorize intent, the card authorization) for
@@ -79,13 +77,12 @@ async function chargeOnce(
   paymentMethod: PaymentMethodRequest,
   idempotencyKey: string,
 ): Promise<CheckoutChargeResponse> {
-  const { store } = context;
+  const { records } = context;
   const attempt = `${idempotencyKey}:${await sha256Base64Url(inputJson)}`;
-  const replayKey = `charge:${attempt}`;
-  const kept = await store.get(replayKey);
+  const kept = await records.chargeReplay.get(attempt);
   if (kept) {
     // The first answer again, with a token signed now: the first one may be near its expiry.
-    const { answer, referenceId, kind } = JSON.parse(kept) as Replay;
+    const { answer, referenceId, kind } = kept;
     return { ...answer, statusToken: await context.tokens.sign(answer.chargeId, kind, referenceId) };
   }
   const order = await attemptOrder(context, input.orderReference, call, attempt, idempotencyKey);
@@ -117,7 +114,7 @@ async function chargeOnce(
     started = { answer: claim.answer, kind: claim.statusKind };
   } else {
     // Kept only now that the attempt may charge: a refused request leaves nothing behind.
-    await store.set(`sent:${attempt}`, JSON.stringify(order), CHARGE_REPLAY_TTL_MS);
+    await records.sentOrder.set(attempt, order);
     await rememberOrderReference(context, claimInput);
     await rememberPendingAttempt(context, claimInput);
     try {
@@ -130,24 +127,17 @@ async function chargeOnce(
       // retry of this attempt (same key) gets that charge back, and otherwise its webhook finds
       // this attempt, still kept as pending, and settles it like any other (the later of two
       // successes refunded). A refusal made nothing: the attempt is forgotten.
-      if (error instanceof CheckoutError && error.status < 500) await forgetPendingAttempt(context, claimInput);
+      if (error instanceof CheckoutError && error.status < 500) await forgetPendingAttempt(context, { referenceId: order.referenceId, attempt: idempotencyKey });
       await releaseClaim(context, claimInput, claim.generation);
       throw error;
     }
     await recordCreated(context, claimInput, claim.generation, started.answer, started.kind);
-    await forgetPendingAttempt(context, claimInput);
+    await forgetPendingAttempt(context, { referenceId: order.referenceId, attempt: idempotencyKey });
   }
-  const replay: Replay = { answer: started.answer, referenceId: order.referenceId, kind: started.kind };
-  await store.set(replayKey, JSON.stringify(replay), CHARGE_REPLAY_TTL_MS);
-  await store.set(`answered:${order.referenceId}`, idempotencyKey, CHARGE_REPLAY_TTL_MS);
+  const replay: ChargeReplay = { answer: started.answer, referenceId: order.referenceId, kind: started.kind };
+  await records.chargeReplay.set(attempt, replay);
+  await records.answeredAttempt.set(order.referenceId, idempotencyKey);
   return { ...started.answer, statusToken: await context.tokens.sign(started.answer.chargeId, started.kind, order.referenceId) };
-}
-
-/** An attempt's answer as kept for its retries, its status token apart (signed afresh for each). */
-interface Replay {
-  answer: AttemptAnswer;
-  referenceId: string;
-  kind: StatusTokenKind;
 }
 
 /**
@@ -159,13 +149,11 @@ interface Replay {
  * is refused as before, since it may never have reached the service.
  */
 async function attemptOrder(context: CheckoutContext, orderReference: string, call: HttpCall, attempt: string, idempotencyKey: string): Promise<ResolvedOrder> {
-  const { store } = context;
-  const sentKey = `sent:${attempt}`;
+  const { records } = context;
   return resolveOrder(context.options, orderReference, call).catch(async (error: unknown) => {
     if (!(error instanceof CheckoutError) || error.code !== 'ORDER_NOT_FOUND') throw error;
-    const sent = await store.get(sentKey);
-    const kept = sent === undefined ? undefined : (JSON.parse(sent) as ResolvedOrder);
-    const answered = kept ? await store.get(`answered:${kept.referenceId}`) : undefined;
+    const kept = await records.sentOrder.get(attempt);
+    const answered = kept ? await records.answeredAttempt.get(kept.referenceId) : undefined;
     if (kept && (answered === undefined || answered === idempotencyKey)) return kept;
     // No longer for sale because this checkout was paid: this very attempt, whose answer was lost,
     // goes on to learn its charge; any other (a reload, a second tab) is told the order is paid,

@@ -12,34 +12,17 @@
  */
 
 import type { HttpCall } from '../../core/http-call.js';
-import type { CheckoutChargeResponse, CheckoutIntent } from '../../core/schemas/checkout.js';
+import type { CheckoutIntent } from '../../core/schemas/checkout.js';
 import type { CheckoutContext } from './checkout-context.js';
 import { CheckoutError } from './checkout-error.js';
-import { ORDER_RECORD_TTL_MS, type ResolvedOrder } from './checkout-options.js';
-import { attemptKey as attemptRecordKey, paidByKey, releaseEndedAuthorization, settlePayment, type AttemptRecord } from './settle-payment.js';
+import type { ResolvedOrder } from './checkout-options.js';
+import type { AttemptAnswer, AttemptRecord, OrderLock } from './checkout-records.js';
+import { releaseEndedAuthorization, settlePayment } from './settle-payment.js';
 import { readStatus } from './status-cache.js';
 import type { StatusTokenKind } from './status-tokens.js';
 
-/** How long an attempt may take to create its charge before another attempt may go ahead. */
-export const ATTEMPT_CREATE_TTL_MS = 2 * 60 * 1000;
-/** How long an open attempt (a QR shown, a redirect followed) holds its order. */
-export const ATTEMPT_OPEN_TTL_MS = 24 * 60 * 60 * 1000;
-
-/** The answer of a created attempt without its status token, which is signed afresh for each holder. */
-export type AttemptAnswer = Pick<CheckoutChargeResponse, 'chargeId' | 'intent' | 'actionRequired' | 'redirect' | 'encodedImage'>;
-
-interface OrderLock {
-  generation: number;
-  state: 'creating' | 'open' | 'released';
-  /** The widget's attempt (its idempotency key, as the handler prefixes it). */
-  attempt: string;
-  paymentMethodType: string;
-  amount: number;
-  currency: string;
-  chargeId?: string;
-  kind?: StatusTokenKind;
-  answer?: AttemptAnswer;
-}
+// The lock's expiries (2 minutes while creating, a day once open) are its record's, in checkout-records.ts.
+export { ATTEMPT_CREATE_TTL_MS, ATTEMPT_OPEN_TTL_MS, type AttemptAnswer } from './checkout-records.js';
 
 /** What the attempt may do: create its charge under `generation`, or hand back an open attempt's answer. */
 export type Claim = { kind: 'create'; generation: number } | { kind: 'resume'; answer: AttemptAnswer; statusKind: StatusTokenKind };
@@ -54,11 +37,11 @@ export interface AttemptInput {
   call: HttpCall;
 }
 
-const lockKey = (referenceId: string) => `order-lock:${referenceId}`;
-const version = (generation: number, state: OrderLock['state']) => generation * 2 + (state === 'creating' ? 0 : 1);
+/** The lock's version: two steps per attempt, creating then open or released, so versions only grow. */
+const lockVersion = (generation: number, state: OrderLock['state']) => generation * 2 + (state === 'creating' ? 0 : 1);
 
 /** Methods whose open attempt another tab may simply show again: nothing of the shopper's is in them. */
-const RESUMABLE = (type: string) => type !== 'CARD_TOKEN' && type !== 'CARD_TOKEN_INSTALLMENTS';
+const isResumableMethod = (type: string) => type !== 'CARD_TOKEN' && type !== 'CARD_TOKEN_INSTALLMENTS';
 
 /**
  * Takes the order for this attempt, or says why not:
@@ -72,9 +55,9 @@ const RESUMABLE = (type: string) => type !== 'CARD_TOKEN' && type !== 'CARD_TOKE
  * succeeds too, is the one refunded).
  */
 export async function claimOrder(context: CheckoutContext, input: AttemptInput): Promise<Claim> {
-  const { store } = context;
+  const { records } = context;
   const { referenceId } = input.order;
-  const held = await readLock(context, referenceId);
+  const held = await records.orderLock.get(referenceId);
   const retry = held?.attempt === input.attempt;
   if (retry) {
     // The same attempt again (an answer lost on the way): the service's idempotency key makes it
@@ -82,13 +65,12 @@ export async function claimOrder(context: CheckoutContext, input: AttemptInput):
     if (held.state === 'open' && held.answer && held.kind) return { kind: 'resume', answer: held.answer, statusKind: held.kind };
     if (held.state === 'creating') return { kind: 'create', generation: held.generation };
   } else {
-    const paidBy = await store.get(paidByKey(referenceId));
+    const paidBy = await records.paidBy.get(referenceId);
     // An authorization canceled, expired or failed since it held the order holds it no more.
     if (paidBy !== undefined && !(await releaseEndedAuthorization(context, paidBy, input.call))) {
       // This very attempt paid it (its answer lost, its lock and replay forgotten since): its
       // charge again, to follow to its success.
-      const mine = await store.get(attemptRecordKey(paidBy));
-      const record = mine === undefined ? undefined : (JSON.parse(mine) as AttemptRecord);
+      const record = await records.attempt.get(paidBy);
       if (record?.attempt === input.attempt) {
         const answer: AttemptAnswer = { chargeId: paidBy, actionRequired: 'NONE', ...(record.kind === 'authorization' ? { intent: 'authorize' as const } : {}) };
         return { kind: 'resume', answer, statusKind: record.kind };
@@ -103,7 +85,7 @@ export async function claimOrder(context: CheckoutContext, input: AttemptInput):
     if (live === 'pending') {
       const sameAmount = held.amount === input.order.amount && held.currency === input.order.currency;
       if (sameAmount && !input.replace) {
-        if (held.paymentMethodType === input.paymentMethodType && RESUMABLE(input.paymentMethodType) && held.answer) {
+        if (held.paymentMethodType === input.paymentMethodType && isResumableMethod(input.paymentMethodType) && held.answer) {
           return { kind: 'resume', answer: held.answer, statusKind: held.kind };
         }
         throw inProgress(held, true);
@@ -121,9 +103,9 @@ export async function claimOrder(context: CheckoutContext, input: AttemptInput):
     amount: input.order.amount,
     currency: input.order.currency,
   };
-  if (!(await store.setIfNewer(lockKey(referenceId), version(generation, 'creating'), JSON.stringify(lock), ATTEMPT_CREATE_TTL_MS))) {
+  if (!(await records.orderLock.setIfNewer(referenceId, lockVersion(generation, 'creating'), lock))) {
     // Another attempt took the order between the read and the write.
-    const winner = await readLock(context, referenceId);
+    const winner = await records.orderLock.get(referenceId);
     throw inProgress(winner, false);
   }
   return { kind: 'create', generation };
@@ -140,7 +122,7 @@ export async function recordCreated(
   answer: AttemptAnswer,
   kind: StatusTokenKind,
 ): Promise<void> {
-  const { store } = context;
+  const { records } = context;
   const record: AttemptRecord = {
     referenceId: input.order.referenceId,
     orderReference: input.orderReference,
@@ -151,7 +133,7 @@ export async function recordCreated(
     createdAtMs: Date.now(),
     attempt: input.attempt,
   };
-  await store.set(attemptRecordKey(answer.chargeId), JSON.stringify(record), ORDER_RECORD_TTL_MS);
+  await records.attempt.set(answer.chargeId, record);
   const lock: OrderLock = {
     generation,
     state: 'open',
@@ -163,7 +145,7 @@ export async function recordCreated(
     kind,
     answer,
   };
-  await store.setIfNewer(lockKey(input.order.referenceId), version(generation, 'open'), JSON.stringify(lock), ATTEMPT_OPEN_TTL_MS);
+  await records.orderLock.setIfNewer(input.order.referenceId, lockVersion(generation, 'open'), lock);
 }
 
 /** Frees the order after its attempt was refused by the service: nothing was created, another attempt may go. */
@@ -176,7 +158,7 @@ export async function releaseClaim(context: CheckoutContext, input: AttemptInput
     amount: input.order.amount,
     currency: input.order.currency,
   };
-  await context.store.setIfNewer(lockKey(input.order.referenceId), version(generation, 'released'), JSON.stringify(lock), ATTEMPT_CREATE_TTL_MS);
+  await context.records.orderLock.setIfNewer(input.order.referenceId, lockVersion(generation, 'released'), lock);
 }
 
 /**
@@ -191,17 +173,12 @@ export type OrderAttempt =
 
 /** Where the order's attempt lock stands; writes nothing. */
 export async function readOrderAttempt(context: CheckoutContext, referenceId: string): Promise<OrderAttempt> {
-  const held = await readLock(context, referenceId);
+  const held = await context.records.orderLock.get(referenceId);
   if (held?.state === 'creating') return { state: 'creating', paymentMethodType: held.paymentMethodType };
   if (held?.state === 'open' && held.chargeId && held.kind && held.answer) {
     return { state: 'open', paymentMethodType: held.paymentMethodType, chargeId: held.chargeId, kind: held.kind, answer: held.answer };
   }
   return { state: 'none' };
-}
-
-async function readLock(context: CheckoutContext, referenceId: string): Promise<OrderLock | undefined> {
-  const text = await context.store.get(lockKey(referenceId));
-  return text === undefined ? undefined : (JSON.parse(text) as OrderLock);
 }
 
 /**

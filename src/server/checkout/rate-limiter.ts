@@ -1,6 +1,7 @@
 import type { HttpCall } from '../../core/http-call.js';
 import { CheckoutError } from './checkout-error.js';
 import { RATE_LIMIT_CHARGES_PER_WINDOW, RATE_LIMIT_STATUS_PER_WINDOW, RATE_LIMIT_WINDOW_MS, type CheckoutHandlerOptions } from './checkout-options.js';
+import { RateCounter } from './checkout-records.js';
 import type { CheckoutStore } from './checkout-store.js';
 import { clientAddress, rateLimitBucket } from './client-identity.js';
 
@@ -14,11 +15,11 @@ export type RateLimitBucket = 'charges' | 'status' | 'slips';
  * window.
  */
 export class RateLimiter {
-  readonly #store: CheckoutStore;
+  readonly #counter: RateCounter;
   readonly #options: Pick<CheckoutHandlerOptions, 'rateLimit' | 'getClientId' | 'trustProxy'>;
 
   constructor(store: CheckoutStore, options: Pick<CheckoutHandlerOptions, 'rateLimit' | 'getClientId' | 'trustProxy'>) {
-    this.#store = store;
+    this.#counter = new RateCounter(store);
     this.#options = options;
   }
 
@@ -31,7 +32,7 @@ export class RateLimiter {
     const address = given === undefined ? clientAddress(call, this.#options.trustProxy) : undefined;
     const client = given ?? (address === undefined ? 'unknown' : rateLimitBucket(address));
     const windowStart = Math.floor(Date.now() / limit.windowMs) * limit.windowMs;
-    const count = await this.#store.increment(`rate:${bucket}:${client}:${windowStart}`, limit.windowMs);
+    const count = await this.#counter.increment({ bucket, client, windowStartMs: windowStart, windowMs: limit.windowMs });
     if (count > limit.max) {
       const retryAfter = Math.max(1, Math.ceil((windowStart + limit.windowMs - Date.now()) / 1000));
       throw new CheckoutError(429, 'RATE_LIMITED', 'Too many attempts. Please wait a moment and try again.', { retryable: true, headers: { 'retry-after': String(retryAfter) } });

@@ -79,8 +79,8 @@ export async function receiveWebhook(context: CheckoutContext, { call }: RouteCa
   const outcome = await context.webhooks.handleOnce(state, async () => {
     try {
       await settleFromWebhook(context, event, call);
-      if (event.name === 'charge.succeeded' || event.name === 'charge.failed') await noteStatus(context.store, chargeStatusOf(event.payload), state.version);
-      if (event.name.startsWith('card_authorization.')) await noteStatus(context.store, authorizationStatus(event.payload as CardAuthorization), state.version);
+      if (event.name === 'charge.succeeded' || event.name === 'charge.failed') await noteStatus(context.records, chargeStatusOf(event.payload), state.version);
+      if (event.name.startsWith('card_authorization.')) await noteStatus(context.records, authorizationStatus(event.payload as CardAuthorization), state.version);
       await context.options.onEvent?.(event);
     } catch (error) {
       if (error instanceof CheckoutError) throw error;

@@ -13,9 +13,8 @@ import type { CheckoutContext } from './checkout-context.js';
 import { settlePayment } from './settle-payment.js';
 import { stateVersion, versionNow } from '../webhooks/webhook-state.js';
 import { CheckoutError, upstreamRefusal } from './checkout-error.js';
-import { STATUS_CACHE_TTL_MS, STATUS_READ_REUSE_MS } from './checkout-options.js';
 import { untilGone } from '../abortable.js';
-import type { CheckoutStore } from './checkout-store.js';
+import type { CheckoutRecords } from './checkout-records.js';
 import type { StatusTokenKind } from './status-tokens.js';
 
 /** A failure code as the widget reads it: none is null, whether the service wrote null, nothing or ''. */
@@ -45,24 +44,15 @@ export function authorizationStatus(authorization: Pick<CardAuthorization, 'card
  * by default the status is as of now), and wakes the long-polls waiting on it, which read back
  * whichever is newest.
  */
-export async function noteStatus(store: CheckoutStore, status: CheckoutStatusResponse, version: number = versionNow()): Promise<void> {
+export async function noteStatus(records: CheckoutRecords, status: CheckoutStatusResponse, version: number = versionNow()): Promise<void> {
   if (status.status === 'PENDING') return;
-  await keepStatus(store, status, version);
-  await store.publish(statusChannel(status.chargeId), status.status);
+  await saveFinalStatus(records, status, version);
+  await records.statusChannel.announce(status.chargeId, status.status);
 }
 
 /** Keeps a final status unless the store holds a newer state of the same payment. */
-async function keepStatus(store: CheckoutStore, status: CheckoutStatusResponse, version: number): Promise<void> {
-  await store.setIfNewer(statusKey(status.chargeId), version, JSON.stringify(status), STATUS_CACHE_TTL_MS);
-}
-
-function statusKey(id: string): string {
-  return `status:${id}`;
-}
-
-/** Where a long-poll hears that a status was noted. */
-export function statusChannel(id: string): string {
-  return `charge:${id}`;
+async function saveFinalStatus(records: CheckoutRecords, status: CheckoutStatusResponse, version: number): Promise<void> {
+  await records.finalStatus.setIfNewer(status.chargeId, version, status);
 }
 
 /**
@@ -129,9 +119,9 @@ async function readSettledStatus(context: CheckoutContext, id: string, kind: Sta
 }
 
 async function readBareStatus(context: CheckoutContext, id: string, kind: StatusTokenKind, call: HttpCall | undefined): Promise<CheckoutStatusResponse> {
-  const { store } = context;
-  const cached = await store.get(statusKey(id));
-  if (cached) return JSON.parse(cached) as CheckoutStatusResponse;
+  const { records } = context;
+  const cached = await records.finalStatus.get(id);
+  if (cached) return cached;
   // One read of the service at a time per payment on this instance, whoever asks; each asker
   // still stops waiting when it leaves, without cancelling the read the others wait on.
   let shared = context.statusReads.get(id);
@@ -143,9 +133,9 @@ async function readBareStatus(context: CheckoutContext, id: string, kind: Status
   // that started before it, slow under load, is not waited for.
   let unsubscribe: () => void = () => undefined;
   const noted = new Promise<CheckoutStatusResponse>((resolve) => {
-    unsubscribe = store.subscribe(statusChannel(id), () => {
-      void store.get(statusKey(id)).then(
-        (text) => text && resolve(JSON.parse(text) as CheckoutStatusResponse),
+    unsubscribe = records.statusChannel.listen(id, () => {
+      void records.finalStatus.get(id).then(
+        (status) => status && resolve(status),
         () => undefined,
       );
     });
@@ -157,10 +147,10 @@ async function readBareStatus(context: CheckoutContext, id: string, kind: Status
   }
 }
 
-/** A PENDING read of the service, shared by every instance for {@link STATUS_READ_REUSE_MS}; else the service's answer. */
-async function readFresh({ client, store, serviceDeadlineMs: deadlineMs }: CheckoutContext, id: string, kind: StatusTokenKind): Promise<CheckoutStatusResponse> {
-  const recent = await store.get(recentReadKey(id));
-  if (recent) return JSON.parse(recent) as CheckoutStatusResponse;
+/** A PENDING read of the service, shared by every instance for a second (`STATUS_READ_REUSE_MS`); else the service's answer. */
+async function readFresh({ client, records, serviceDeadlineMs: deadlineMs }: CheckoutContext, id: string, kind: StatusTokenKind): Promise<CheckoutStatusResponse> {
+  const recent = await records.recentStatus.get(id);
+  if (recent) return recent;
   let status: CheckoutStatusResponse;
   let version: number | undefined;
   try {
@@ -177,12 +167,7 @@ async function readFresh({ client, store, serviceDeadlineMs: deadlineMs }: Check
     throw upstreamRefusal(error);
   }
   // Kept unless a webhook brought a newer state meanwhile.
-  if (status.status !== 'PENDING') await keepStatus(store, status, version ?? 0);
-  else await store.set(recentReadKey(id), JSON.stringify(status), STATUS_READ_REUSE_MS);
+  if (status.status !== 'PENDING') await saveFinalStatus(records, status, version ?? 0);
+  else await records.recentStatus.set(id, status);
   return status;
-}
-
-/** A PENDING status read from the service moments ago (a cache: the in-memory store evicts it first). */
-function recentReadKey(id: string): string {
-  return `status:read:${id}`;
 }

@@ -1,5 +1,5 @@
 import type { CheckoutContext } from './checkout-context.js';
-import { readStatus, statusChannel } from './status-cache.js';
+import { readStatus } from './status-cache.js';
 import type { StatusTokenKind } from './status-tokens.js';
 
 /**
@@ -24,7 +24,7 @@ export class StatusWatch {
     this.#id = id;
     this.#kind = kind;
     this.#pollMs = pollMs;
-    this.#stop = context.store.subscribe(statusChannel(id), () => this.#wakeAll());
+    this.#stop = context.records.statusChannel.listen(id, () => this.#wakeAll());
     this.#schedule();
   }
 

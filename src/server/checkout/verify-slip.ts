@@ -32,7 +32,7 @@ export async function verifySlip(context: CheckoutContext, { call, params, entry
     throw upstreamRefusal(error);
   }
   // The transfer paid that charge, whichever it is: whoever follows it learns so now, as from a webhook.
-  await noteStatus(context.store, { chargeId: verified.chargeId, status: 'SUCCEEDED', failureCode: null });
+  await noteStatus(context.records, { chargeId: verified.chargeId, status: 'SUCCEEDED', failureCode: null });
   if (verified.chargeId !== chargeId) {
     // Whatever it was before, the payment the slip is for is paid now. Said without its id, amount
     // or order: the holder of this payment's token has no business with another's.

@@ -1,16 +1,11 @@
 import { CheckoutError } from '../checkout/checkout-error.js';
+import { WEBHOOK_MARKS, WebhookRecords } from '../checkout/checkout-records.js';
 import type { CheckoutStore } from '../checkout/checkout-store.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { olderThan, type WebhookState } from './webhook-state.js';
 
-/** A handled state's mark in the store; a state being handled holds {@link IN_HAND} meanwhile. */
-const HANDLED = '1';
-const IN_HAND = 'in-hand';
-/**
- * How long a state stays marked in hand: longer than any handling takes, short beside the
- * service's retries, so a delivery whose handler died is handled on a later retry.
- */
-export const WEBHOOK_IN_HAND_MS = 60_000;
+// How long a state stays marked in hand is its record's (checkout-records.ts).
+export { WEBHOOK_IN_HAND_MS } from '../checkout/checkout-records.js';
 
 /** What became of a verified webhook. */
 export type WebhookOutcome = 'handled' | 'duplicate' | 'stale';
@@ -21,14 +16,14 @@ export type WebhookOutcome = 'handled' | 'duplicate' | 'stale';
  * an event id from the service, a state is told apart by its resource, status and `updatedAt`.
  */
 export class WebhookLedger {
-  readonly #store: CheckoutStore;
+  readonly #records: WebhookRecords;
   readonly #ttlMs: number;
   /** Webhooks of one resource are handled one after another. */
   readonly #queue = new KeyedQueue();
 
   /** `ttlMs`: how long a handled state, and each resource's newest one, are remembered. */
   constructor(store: CheckoutStore, ttlMs: number) {
-    this.#store = store;
+    this.#records = new WebhookRecords(store, ttlMs);
     this.#ttlMs = ttlMs;
   }
 
@@ -41,32 +36,31 @@ export class WebhookLedger {
   async handleOnce(state: WebhookState, handle: () => Promise<void>): Promise<WebhookOutcome> {
     // Older than anything still remembered: whether it was seen can no longer be told.
     if (olderThan(state, Date.now() - this.#ttlMs)) return 'stale';
-    const handledKey = `webhook:${state.resource}:${state.status}:${state.at}`;
-    if ((await this.#store.get(handledKey)) === HANDLED) return 'duplicate';
+    const { handled, newest: newestOf } = this.#records;
+    if ((await handled.get(state)) === WEBHOOK_MARKS.handled) return 'duplicate';
     return this.#queue.run(state.resource, async () => {
       // The gate: of any number of deliveries of one state, at once or not, one gets past it. It
       // is marked in hand for a short while only, so a process that dies handling it leaves the
       // state to the service's next retry rather than marked handled for days.
-      if (!(await this.#store.setIfAbsent(handledKey, IN_HAND, WEBHOOK_IN_HAND_MS))) {
-        if ((await this.#store.get(handledKey)) === HANDLED) return 'duplicate';
+      if (!(await handled.setIfAbsent(state, WEBHOOK_MARKS.inHand))) {
+        if ((await handled.get(state)) === WEBHOOK_MARKS.handled) return 'duplicate';
         throw new CheckoutError(503, 'UPSTREAM_UNAVAILABLE', 'This event is being handled; send it again later.', { retryable: true, headers: { 'retry-after': '5' } });
       }
-      const newestKey = `webhook-newest:${state.resource}`;
       const { version } = state;
       // The version of the newest state handled so far: a newer one supersedes this one.
-      const newest = version === undefined ? undefined : await this.#store.get(newestKey);
-      if (version !== undefined && newest !== undefined && Number(newest) > version) {
-        await this.#store.set(handledKey, HANDLED, this.#ttlMs);
+      const newest = version === undefined ? undefined : await newestOf.get(state.resource);
+      if (version !== undefined && newest !== undefined && newest > version) {
+        await handled.set(state, WEBHOOK_MARKS.handled);
         return 'stale';
       }
       try {
         await handle();
       } catch (error) {
-        await this.#store.delete(handledKey);
+        await handled.delete(state);
         throw error;
       }
-      await this.#store.set(handledKey, HANDLED, this.#ttlMs);
-      if (version !== undefined) await this.#store.setIfNewer(newestKey, version, String(version), this.#ttlMs);
+      await handled.set(state, WEBHOOK_MARKS.handled);
+      if (version !== undefined) await newestOf.setIfNewer(state.resource, version, version);
       return 'handled';
     });
   }

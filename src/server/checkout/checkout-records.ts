@@ -1,0 +1,461 @@
+/**
+ * Every record the checkout handler keeps in its store, in one place: the key of each (a prefix
+ * and what follows it), the schema of its value, how it is written (`set`, `setIfAbsent`,
+ * `setIfNewer`, `increment`) and when it expires. Nothing else in the handler builds a key or
+ * reads a value: the routes ask the typed records of {@link CheckoutRecords}.
+ *
+ * A value is checked against its record's schema each time it is read. One that does not fit (a
+ * record changed by hand, or written by a version of this package with another shape) is refused
+ * with a {@link CheckoutRecordError} naming its key, never taken for what it is not. The keys and
+ * the values' JSON are the ones this package has always written, so records written before an
+ * upgrade are read as they are; the key layout is documented in `docs/server.md`.
+ */
+
+import * as z from 'zod/mini';
+import { IDEMPOTENCY_KEY_TTL_MS } from '../../core/constants.js';
+import { ActionRequiredSchema, EncodedImageSchema, RedirectSchema } from '../../core/schemas/charge.js';
+import { CHECKOUT_INTENTS, CHECKOUT_ORDER_OUTCOMES, CheckoutStatusResponseSchema, type CheckoutStatusResponse } from '../../core/schemas/checkout.js';
+import { ORDER_RECORD_TTL_MS, STATUS_CACHE_TTL_MS, STATUS_READ_REUSE_MS, WEBHOOK_DEDUPE_TTL_MS } from './checkout-options.js';
+import type { CheckoutStore } from './checkout-store.js';
+
+/** How long an attempt may take to create its charge before another attempt may go ahead. */
+export const ATTEMPT_CREATE_TTL_MS = 2 * 60 * 1000;
+/** How long an open attempt (a QR shown, a redirect followed) holds its order. */
+export const ATTEMPT_OPEN_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long a charge's answer is kept for retries of the attempt that made it: as long as the service keeps its idempotency keys. */
+export const CHARGE_REPLAY_TTL_MS = IDEMPOTENCY_KEY_TTL_MS;
+/** How long one instance may hold a payment's settlement before another may take it over. */
+export const SETTLE_LEASE_MS = 30_000;
+/** How long one instance has to free an order once it marked the authorization released; then another may. */
+export const RELEASE_MARK_TTL_MS = 30_000;
+/** How long `onOrder` may be in hand for one event before another instance may tell it. */
+export const TELL_IN_HAND_MS = 60_000;
+/**
+ * How long a webhook state stays marked in hand: longer than any handling takes, short beside the
+ * service's retries, so a delivery whose handler died is handled on a later retry.
+ */
+export const WEBHOOK_IN_HAND_MS = 60_000;
+
+/**
+ * A record in the store that does not fit its schema: changed by hand, or written by a version of
+ * this package that kept another shape. Nothing is decided from it; the request is answered 500
+ * (a webhook: retried by the service) and the error, with the key, goes to the log.
+ */
+export class CheckoutRecordError extends Error {
+  /** The store key of the record, as the handler names it (without a store's own prefix). */
+  readonly key: string;
+
+  constructor(key: string, problem: string, options?: { cause?: unknown }) {
+    super(`the checkout store's record "${key}" cannot be read: ${problem}`, options);
+    this.name = 'CheckoutRecordError';
+    this.key = key;
+  }
+}
+
+// ───────────────────────────── the values' schemas ─────────────────────────────
+
+const StatusTokenKindSchema = z.enum(['charge', 'authorization']);
+
+/** What `POST /charges` answered an attempt, its status token apart (signed afresh for each holder). */
+export const AttemptAnswerSchema = z.object({
+  chargeId: z.string(),
+  intent: z.optional(z.enum(CHECKOUT_INTENTS)),
+  actionRequired: ActionRequiredSchema,
+  redirect: z.optional(z.nullable(RedirectSchema)),
+  encodedImage: z.optional(z.nullable(EncodedImageSchema)),
+});
+export type AttemptAnswer = z.infer<typeof AttemptAnswerSchema>;
+
+/** An attempt's answer as kept for its retries (`charge:{attempt}`). */
+export const ChargeReplaySchema = z.object({ answer: AttemptAnswerSchema, referenceId: z.string(), kind: StatusTokenKindSchema });
+export type ChargeReplay = z.infer<typeof ChargeReplaySchema>;
+
+/** The order an attempt charges, as `resolveOrder` gave it (`sent:{attempt}`). */
+export const SentOrderSchema = z.object({
+  amount: z.number(),
+  currency: z.string(),
+  referenceId: z.string(),
+  intent: z.optional(z.enum(CHECKOUT_INTENTS)),
+});
+
+/** An attempt as the handler started it: the order and the amount the shopper approved (`attempt:{chargeId}`, and each of `pending:{referenceId}`). */
+export const AttemptRecordSchema = z.object({
+  referenceId: z.string(),
+  orderReference: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  kind: StatusTokenKindSchema,
+  paymentMethodType: z.string(),
+  createdAtMs: z.number(),
+  /** For a capture: the card authorization (of the authorize intent) it takes money from. */
+  captureOf: z.optional(z.string()),
+  /** The widget's attempt (its idempotency key) that made it, or that waits for its answer. */
+  attempt: z.optional(z.string()),
+});
+export type AttemptRecord = z.infer<typeof AttemptRecordSchema>;
+
+export const ORDER_LOCK_STATES = ['creating', 'open', 'released'] as const;
+
+/** The order's live attempt (`order-lock:{referenceId}`), its version counting the attempts. */
+export const OrderLockSchema = z.object({
+  generation: z.number(),
+  state: z.enum(ORDER_LOCK_STATES),
+  /** The widget's attempt (its idempotency key, as the handler prefixes it). */
+  attempt: z.string(),
+  paymentMethodType: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  chargeId: z.optional(z.string()),
+  kind: z.optional(StatusTokenKindSchema),
+  answer: z.optional(AttemptAnswerSchema),
+});
+export type OrderLock = z.infer<typeof OrderLockSchema>;
+
+/** The decided outcome of one payment, and how far its consequences went (`outcome:{chargeId}`). */
+export const OutcomeRecordSchema = z.object({
+  outcome: z.enum(CHECKOUT_ORDER_OUTCOMES),
+  /** For a refund outcome: which refund undid it, once the service accepted it. */
+  refundId: z.optional(z.string()),
+  /** What the order cost when the payment settled; null when `resolveOrder` no longer offered it. */
+  orderAmount: z.optional(z.nullable(z.number())),
+  /** The payment that paid the order, for a duplicate. */
+  paidBy: z.optional(z.string()),
+  /** Why the refund failed, for `refund_failed`. */
+  refundError: z.optional(z.string()),
+  refundReason: z.optional(z.enum(['duplicate_refunded', 'repriced_refunded'])),
+  /** How many tries of the refund the service refused for now (another refund of the charge pending). */
+  refundTries: z.optional(z.number()),
+  /** For a capture: what the authorization's captures add up to so far. */
+  capturedAmount: z.optional(z.number()),
+  /** What the payment took. */
+  amount: z.number(),
+  currency: z.string(),
+  /** Whether `onOrder` has heard of it. */
+  told: z.boolean(),
+});
+export type OutcomeRecord = z.infer<typeof OutcomeRecordSchema>;
+
+/** The successful refunds heard of for one payment, by refund id (`refunds:{chargeId}`, its version their count). */
+export const RefundsRecordSchema = z.object({
+  refunds: z.record(z.string(), z.object({ amount: z.number(), currency: z.string() })),
+});
+export type RefundsRecord = z.infer<typeof RefundsRecordSchema>;
+
+/** An id the record holds on its own (a charge's, an order's, an attempt's): never empty. */
+const IdTextSchema = z.string().check(z.minLength(1));
+
+/** `onOrder` being told of an outcome (for {@link TELL_IN_HAND_MS} at most), then told. */
+export const TOLD_MARKS = ['telling', 'told'] as const;
+export type ToldMark = (typeof TOLD_MARKS)[number];
+
+/** A webhook state being handled (for {@link WEBHOOK_IN_HAND_MS} at most), then handled. */
+export const WEBHOOK_MARKS = { inHand: 'in-hand', handled: '1' } as const;
+export type WebhookMark = (typeof WEBHOOK_MARKS)[keyof typeof WEBHOOK_MARKS];
+
+// ───────────────────────────── how a record is kept ─────────────────────────────
+
+/**
+ * How a record's value is written in the store: JSON for a record of several members, the bare
+ * text for one string (an id, a mark), the decimal digits for a number.
+ */
+type RecordFormat = 'json' | 'text' | 'number';
+
+/** One kind of record: where it is kept, its value's shape, and how long it lasts. */
+export interface RecordSpec<Id, T> {
+  /** What every key of the record starts with, e.g. `paid:`. */
+  readonly prefix: string;
+  /** The rest of the key, from what identifies one record. */
+  readonly suffix: (id: Id) => string;
+  readonly format: RecordFormat;
+  readonly schema: z.ZodMiniType<T>;
+  /** How long a value lasts from its write, in ms; it may depend on the value (an order lock, a mark). */
+  readonly ttlMs: (value: T) => number;
+  /**
+   * What the handler can learn again (a charge's answer replayed to its retry, a status read from
+   * the service): the in-memory store evicts these first.
+   */
+  readonly relearnable?: boolean;
+}
+
+function spec<Id, T>(fields: RecordSpec<Id, T>): RecordSpec<Id, T> {
+  return fields;
+}
+
+const always = (ms: number) => () => ms;
+
+/** The value of the store's text at `key`, checked against the record's schema. */
+function decode<T>(recordSpec: RecordSpec<unknown, T>, key: string, text: string): T {
+  let raw: unknown = text;
+  if (recordSpec.format === 'json') {
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      throw new CheckoutRecordError(key, 'it is not JSON', { cause: error });
+    }
+  } else if (recordSpec.format === 'number') {
+    raw = text.trim() === '' ? Number.NaN : Number(text);
+  }
+  const parsed = recordSpec.schema.safeParse(raw);
+  if (!parsed.success) throw new CheckoutRecordError(key, `it does not have the shape this version writes (${z.prettifyError(parsed.error).replace(/\n/g, '; ')})`);
+  return parsed.data;
+}
+
+function encode<T>(recordSpec: RecordSpec<unknown, T>, value: T): string {
+  if (recordSpec.format === 'json') return JSON.stringify(value);
+  return String(value);
+}
+
+/** One kind of record in one store: its key for an id, and its value read back checked. */
+export class StoredRecord<Id, T> {
+  protected readonly store: CheckoutStore;
+  protected readonly spec: RecordSpec<Id, T>;
+
+  constructor(store: CheckoutStore, recordSpec: RecordSpec<Id, T>) {
+    this.store = store;
+    this.spec = recordSpec;
+  }
+
+  /** The store key of the record `id`. */
+  key(id: Id): string {
+    return this.spec.prefix + this.spec.suffix(id);
+  }
+
+  /** The value, checked; undefined when there is none. Rejects with a {@link CheckoutRecordError} for a value that does not fit. */
+  async get(id: Id): Promise<T | undefined> {
+    const key = this.key(id);
+    const text = await this.store.get(key);
+    return text === undefined ? undefined : decode(this.spec as RecordSpec<unknown, T>, key, text);
+  }
+
+  protected text(value: T): string {
+    return encode(this.spec as RecordSpec<unknown, T>, value);
+  }
+}
+
+/** A record written whole (`set`), or claimed by the first writer (`setIfAbsent`). */
+export class PlainRecord<Id, T> extends StoredRecord<Id, T> {
+  set(id: Id, value: T): Promise<void> {
+    return this.store.set(this.key(id), this.text(value), this.spec.ttlMs(value));
+  }
+
+  /** Writes `value` unless the record is there; true when it was absent (this writer claimed it). */
+  setIfAbsent(id: Id, value: T): Promise<boolean> {
+    return this.store.setIfAbsent(this.key(id), this.text(value), this.spec.ttlMs(value));
+  }
+
+  delete(id: Id): Promise<void> {
+    return this.store.delete(this.key(id));
+  }
+}
+
+/**
+ * A record written only with `setIfNewer`: of two writers the higher version stays, whatever
+ * their order. It has no `set`, which would count as older than any version.
+ */
+export class VersionedRecord<Id, T> extends StoredRecord<Id, T> {
+  /** Writes `value` unless the record holds one of a `version` at least as high; true when it wrote. */
+  setIfNewer(id: Id, version: number, value: T): Promise<boolean> {
+    return this.store.setIfNewer(this.key(id), version, this.text(value), this.spec.ttlMs(value));
+  }
+}
+
+/** A rate-limit window: who counts, in which bucket, since when and for how long. */
+export interface RateWindow {
+  bucket: string;
+  client: string;
+  windowStartMs: number;
+  windowMs: number;
+}
+
+/** A client's requests in one rate-limit window (`rate:{bucket}:{client}:{windowStart}`), kept for the window. */
+export class RateCounter {
+  readonly #store: CheckoutStore;
+
+  constructor(store: CheckoutStore) {
+    this.#store = store;
+  }
+
+  key(window: RateWindow): string {
+    return `rate:${window.bucket}:${window.client}:${window.windowStartMs}`;
+  }
+
+  /** Counts one more request in the window; the count so far, this one included. */
+  increment(window: RateWindow): Promise<number> {
+    return this.#store.increment(this.key(window), window.windowMs);
+  }
+}
+
+/** Where a payment's final status is announced (`charge:{chargeId}`), to the long-polls of every instance. */
+export class StatusChannel {
+  readonly #store: CheckoutStore;
+
+  constructor(store: CheckoutStore) {
+    this.#store = store;
+  }
+
+  name(chargeId: string): string {
+    return `charge:${chargeId}`;
+  }
+
+  /** Tells every listener of the payment that a final status was noted (its status, as the message). */
+  announce(chargeId: string, status: string): Promise<void> {
+    return this.#store.publish(this.name(chargeId), status);
+  }
+
+  /** Listens for the payment's news until the returned function is called. */
+  listen(chargeId: string, listener: () => void): () => void {
+    return this.#store.subscribe(this.name(chargeId), listener);
+  }
+}
+
+// ───────────────────────────── every record ─────────────────────────────
+
+const byId = (id: string) => id;
+
+const CHARGE_REPLAY = spec<string, ChargeReplay>({ prefix: 'charge:', suffix: byId, format: 'json', schema: ChargeReplaySchema, ttlMs: always(CHARGE_REPLAY_TTL_MS), relearnable: true });
+const SENT_ORDER = spec({ prefix: 'sent:', suffix: byId, format: 'json', schema: SentOrderSchema, ttlMs: always(CHARGE_REPLAY_TTL_MS), relearnable: true });
+const ANSWERED_ATTEMPT = spec({ prefix: 'answered:', suffix: byId, format: 'text', schema: IdTextSchema, ttlMs: always(CHARGE_REPLAY_TTL_MS), relearnable: true });
+const ORDER_LOCK = spec<string, OrderLock>({
+  prefix: 'order-lock:',
+  suffix: byId,
+  format: 'json',
+  schema: OrderLockSchema,
+  ttlMs: (lock) => (lock.state === 'open' ? ATTEMPT_OPEN_TTL_MS : ATTEMPT_CREATE_TTL_MS),
+});
+const ORDER_REFERENCE = spec({ prefix: 'order-reference:', suffix: byId, format: 'text', schema: IdTextSchema, ttlMs: always(ORDER_RECORD_TTL_MS) });
+const PENDING_ATTEMPTS = spec({ prefix: 'pending:', suffix: byId, format: 'json', schema: z.array(AttemptRecordSchema), ttlMs: always(ORDER_RECORD_TTL_MS) });
+const ATTEMPT = spec<string, AttemptRecord>({ prefix: 'attempt:', suffix: byId, format: 'json', schema: AttemptRecordSchema, ttlMs: always(ORDER_RECORD_TTL_MS) });
+const PAID_BY = spec({ prefix: 'paid:', suffix: byId, format: 'text', schema: IdTextSchema, ttlMs: always(ORDER_RECORD_TTL_MS) });
+const SETTLE_LEASE = spec({ prefix: 'settling:', suffix: byId, format: 'text', schema: IdTextSchema, ttlMs: always(SETTLE_LEASE_MS) });
+const RELEASE_MARK = spec({ prefix: 'released:', suffix: byId, format: 'text', schema: IdTextSchema, ttlMs: always(RELEASE_MARK_TTL_MS) });
+const REFUNDS = spec<string, RefundsRecord>({ prefix: 'refunds:', suffix: byId, format: 'json', schema: RefundsRecordSchema, ttlMs: always(ORDER_RECORD_TTL_MS) });
+const OUTCOME = spec<string, OutcomeRecord>({ prefix: 'outcome:', suffix: byId, format: 'json', schema: OutcomeRecordSchema, ttlMs: always(ORDER_RECORD_TTL_MS) });
+const AUTO_REFUND = spec({ prefix: 'auto-refund:', suffix: byId, format: 'text', schema: IdTextSchema, ttlMs: always(ORDER_RECORD_TTL_MS) });
+const TOLD = spec<{ chargeId: string; outcome: string }, ToldMark>({
+  prefix: 'told:',
+  suffix: ({ chargeId, outcome }) => `${chargeId}:${outcome}`,
+  format: 'text',
+  schema: z.enum(TOLD_MARKS),
+  ttlMs: (mark) => (mark === 'telling' ? TELL_IN_HAND_MS : ORDER_RECORD_TTL_MS),
+});
+// `status:read:` first: a `status:` key is a final status only when it is not a read.
+const RECENT_STATUS = spec<string, CheckoutStatusResponse>({
+  prefix: 'status:read:',
+  suffix: byId,
+  format: 'json',
+  schema: CheckoutStatusResponseSchema,
+  ttlMs: always(STATUS_READ_REUSE_MS),
+  relearnable: true,
+});
+const FINAL_STATUS = spec<string, CheckoutStatusResponse>({
+  prefix: 'status:',
+  suffix: byId,
+  format: 'json',
+  schema: CheckoutStatusResponseSchema,
+  ttlMs: always(STATUS_CACHE_TTL_MS),
+  relearnable: true,
+});
+
+/** A webhook state as the ledger names it. */
+export interface WebhookStateId {
+  resource: string;
+  status: string;
+  at: string;
+}
+
+function webhookHandledSpec(ttlMs: number) {
+  return spec<WebhookStateId, WebhookMark>({
+    prefix: 'webhook:',
+    suffix: ({ resource, status, at }) => `${resource}:${status}:${at}`,
+    format: 'text',
+    schema: z.enum([WEBHOOK_MARKS.inHand, WEBHOOK_MARKS.handled]),
+    ttlMs: (mark) => (mark === WEBHOOK_MARKS.inHand ? WEBHOOK_IN_HAND_MS : ttlMs),
+  });
+}
+
+function webhookNewestSpec(ttlMs: number) {
+  return spec<string, number>({ prefix: 'webhook-newest:', suffix: byId, format: 'number', schema: z.number(), ttlMs: always(ttlMs) });
+}
+
+/**
+ * Key prefixes of what the handler can learn again (see {@link RecordSpec.relearnable}): the
+ * in-memory store evicts these before anything else.
+ */
+export const RELEARNABLE_KEY_PREFIXES: readonly string[] = [CHARGE_REPLAY, SENT_ORDER, ANSWERED_ATTEMPT, FINAL_STATUS].map((s) => s.prefix);
+
+/** The webhook ledger's records, remembered for `ttlMs` once handled. */
+export class WebhookRecords {
+  /** A state in hand (`setIfAbsent`, {@link WEBHOOK_IN_HAND_MS}), then handled (`set`, `ttlMs`). */
+  readonly handled: PlainRecord<WebhookStateId, WebhookMark>;
+  /** The version of the newest state handled of a resource. */
+  readonly newest: VersionedRecord<string, number>;
+
+  constructor(store: CheckoutStore, ttlMs: number = WEBHOOK_DEDUPE_TTL_MS) {
+    this.handled = new PlainRecord(store, webhookHandledSpec(ttlMs));
+    this.newest = new VersionedRecord(store, webhookNewestSpec(ttlMs));
+  }
+}
+
+/**
+ * The checkout handler's records in one store, each typed: read back checked against its schema,
+ * written only the way it is meant to be (`set`, `setIfAbsent`, `setIfNewer`) with its own expiry.
+ */
+export class CheckoutRecords {
+  /** An attempt's answer for its retries, by attempt (its key and a hash of its body). */
+  readonly chargeReplay: PlainRecord<string, ChargeReplay>;
+  /** The order an attempt charged, by attempt: a retry after the order was paid charges the same. */
+  readonly sentOrder: PlainRecord<string, z.infer<typeof SentOrderSchema>>;
+  /** The attempt (its idempotency key) answered last for an order, by `referenceId`. */
+  readonly answeredAttempt: PlainRecord<string, string>;
+  /** The order's live attempt, by `referenceId`: written only with `setIfNewer`. */
+  readonly orderLock: VersionedRecord<string, OrderLock>;
+  /** The order (`referenceId`) a page's `orderReference` was charged for. */
+  readonly orderReference: PlainRecord<string, string>;
+  /** The attempts of an order waiting for an answer that may never come, by `referenceId`. */
+  readonly pendingAttempts: PlainRecord<string, AttemptRecord[]>;
+  /** The attempt that made a payment, and the amount approved, by payment id. */
+  readonly attempt: PlainRecord<string, AttemptRecord>;
+  /** The payment that paid an order, by `referenceId`: claimed with `setIfAbsent`. */
+  readonly paidBy: PlainRecord<string, string>;
+  /** One instance's lease on settling a payment (its holder's id), by payment id. */
+  readonly settleLease: PlainRecord<string, string>;
+  /** One instance freeing the order held by an ended card authorization (the status it ended with). */
+  readonly releaseMark: PlainRecord<string, string>;
+  /** The refunds heard of for a payment, by payment id: written only with `setIfNewer`, their count the version. */
+  readonly refunds: VersionedRecord<string, RefundsRecord>;
+  /** What a success did for its order, by payment id. */
+  readonly outcome: PlainRecord<string, OutcomeRecord>;
+  /** The payment a refund of the handler's own undid, by refund id. */
+  readonly autoRefund: PlainRecord<string, string>;
+  /** `onOrder` being told, then told, of one outcome of a payment. */
+  readonly told: PlainRecord<{ chargeId: string; outcome: string }, ToldMark>;
+  /** A payment's final status, by payment id: written only with `setIfNewer`. */
+  readonly finalStatus: VersionedRecord<string, CheckoutStatusResponse>;
+  /** A PENDING status read from the service moments ago, by payment id. */
+  readonly recentStatus: PlainRecord<string, CheckoutStatusResponse>;
+  /** Rate-limit counts. */
+  readonly rate: RateCounter;
+  /** Wake-ups of the long-polls of a payment. */
+  readonly statusChannel: StatusChannel;
+
+  constructor(store: CheckoutStore) {
+    this.chargeReplay = new PlainRecord(store, CHARGE_REPLAY);
+    this.sentOrder = new PlainRecord(store, SENT_ORDER);
+    this.answeredAttempt = new PlainRecord(store, ANSWERED_ATTEMPT);
+    this.orderLock = new VersionedRecord(store, ORDER_LOCK);
+    this.orderReference = new PlainRecord(store, ORDER_REFERENCE);
+    this.pendingAttempts = new PlainRecord(store, PENDING_ATTEMPTS);
+    this.attempt = new PlainRecord(store, ATTEMPT);
+    this.paidBy = new PlainRecord(store, PAID_BY);
+    this.settleLease = new PlainRecord(store, SETTLE_LEASE);
+    this.releaseMark = new PlainRecord(store, RELEASE_MARK);
+    this.refunds = new VersionedRecord(store, REFUNDS);
+    this.outcome = new PlainRecord(store, OUTCOME);
+    this.autoRefund = new PlainRecord(store, AUTO_REFUND);
+    this.told = new PlainRecord(store, TOLD);
+    this.finalStatus = new VersionedRecord(store, FINAL_STATUS);
+    this.recentStatus = new PlainRecord(store, RECENT_STATUS);
+    this.rate = new RateCounter(store);
+    this.statusChannel = new StatusChannel(store);
+  }
+}

@@ -575,12 +575,18 @@ describe('bolt devices', () => {
   });
 
   it('drops a pending health-check report when the sandbox closes', async () => {
-    start({ bolt: { healthCheckDelayMs: 20 } });
-    const silent = (await client.get('/api/v1/bolt-devices')).body.data.find((d: BoltDevice) => d.latestMetric === null);
-    await client.request('POST', `/api/v1/bolt-devices/${silent.boltDeviceId}/health-check`);
-    sandbox.close();
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect((await client.get(`/api/v1/bolt-devices/${silent.boltDeviceId}`)).body.latestMetric).toBeNull();
+    // The report's timer on a clock of the test's: past its time, nothing may land.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      start({ bolt: { healthCheckDelayMs: 20 } });
+      const silent = (await client.get('/api/v1/bolt-devices')).body.data.find((d: BoltDevice) => d.latestMetric === null);
+      await client.request('POST', `/api/v1/bolt-devices/${silent.boltDeviceId}/health-check`);
+      sandbox.close();
+      await vi.advanceTimersByTimeAsync(60);
+      expect((await client.get(`/api/v1/bolt-devices/${silent.boltDeviceId}`)).body.latestMetric).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses a negative health-check delay at start', () => {

@@ -17,13 +17,6 @@ function start(options: Parameters<typeof newSandbox>[0] = {}) {
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset until a test starts one
 afterEach(() => sandbox?.close());
 
-const until = async (check: () => Promise<boolean>, timeoutMs = 2_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-};
 
 describe('card tokens', () => {
   it('answers 201 with a ctk_ id and no card data', async () => {
@@ -351,7 +344,7 @@ describe('transactions', () => {
 describe('refunds', () => {
   const refund = (body: Record<string, unknown>) => client.post('/api/v1/refunds', body);
   const settled = async (refundId: string) => {
-    await until(async () => (await client.get(`/api/v1/refunds/${refundId}`)).body.status !== 'PENDING');
+    await expect.poll(async () => (await client.get(`/api/v1/refunds/${refundId}`)).body.status, { timeout: 5_000 }).not.toBe('PENDING');
     return RefundSchema.parse((await client.get(`/api/v1/refunds/${refundId}`)).body);
   };
 

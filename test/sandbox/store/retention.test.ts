@@ -24,7 +24,8 @@ describe('charge retention (maxCharges)', () => {
     const first = await client.chargeCard('4111111111111111', { referenceId: 'order-a' });
     const refund = await client.post('/api/v1/refunds', { chargeId: first.body.chargeId });
     expect(refund.status).toBe(201);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The refund settles on a timer of its own: forgetting the charge must forget it settled.
+    await expect.poll(async () => (await client.get(`/api/v1/refunds/${refund.body.refundId as string}`)).body.status, { timeout: 5_000 }).toBe('SUCCEEDED');
     expect((await client.get(`/api/v1/transactions/${first.body.chargeId as string}`)).status).toBe(200);
     const qr = await qrCharge(client, 'order-b');
     const qrPayload = qr.body.encodedImage.rawData as string;

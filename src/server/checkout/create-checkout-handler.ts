@@ -4,7 +4,7 @@ import { createCheckoutContext, type CheckoutContext } from './checkout-context.
 import { CheckoutError } from './checkout-error.js';
 import { callOfRequest, responseOf } from './fetch-call.js';
 import type { CheckoutHandlerOptions, CheckoutLogEntry } from './checkout-options.js';
-import { CHECKOUT_ROUTES } from './routes.js';
+import { CHECKOUT_ROUTES, originPolicyOf, type RouteOrigin } from './routes.js';
 
 const ALLOWED_REQUEST_HEADERS = ['content-type', CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_STATUS_TOKEN_HEADER, CHECKOUT_ORDER_TOKEN_HEADER]
   .map((name) => name.toLowerCase())
@@ -67,8 +67,8 @@ function answer(context: CheckoutContext, call: HttpCall): Promise<HttpAnswer> {
   const crossOrigin = origin !== null && origin !== call.origin;
   let routed: Promise<HttpAnswer>;
   try {
-    // Webhooks come from the service, whose requests may carry any origin.
-    if (crossOrigin && !context.allowedOrigins.has(origin) && !call.pathname.endsWith('/webhooks')) {
+    // Each route says who may call it from another origin (routes.ts); a path outside the table is the shop's.
+    if (crossOrigin && !context.allowedOrigins.has(origin) && routeOrigin(context, call) !== 'any') {
       throw new CheckoutError(403, 'ORIGIN_NOT_ALLOWED', 'This page is not allowed to use this checkout.');
     }
     routed = route(context, call, entry);
@@ -89,6 +89,13 @@ function answer(context: CheckoutContext, call: HttpCall): Promise<HttpAnswer> {
     return response;
   };
   return routed.then(finish, (error: unknown) => finish(errorAnswer(context, error, entry, call.gone)));
+}
+
+/** Who may call the route `call` asks for from another origin (see `RouteOrigin`). */
+function routeOrigin(context: CheckoutContext, call: HttpCall): RouteOrigin {
+  const { pathname } = call;
+  if (!pathname.startsWith(`${context.basePath}/`)) return 'shop';
+  return originPolicyOf(call.method, pathname.slice(context.basePath.length));
 }
 
 /** The route's answer; throws (at once or later) what is refused. */

@@ -6,7 +6,7 @@
  * (service client and checkout handler, default options) works against the same process.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/defaults.js';
 import { createCheckoutHandler, ServiceClient } from '../../src/server/index.js';
 import { startCli, stopCli, type RunningCli } from '../support/sandbox-cli.js';
@@ -37,13 +37,14 @@ async function cardCharge(referenceId: string, pan = '4111111111111111', amount 
 }
 
 async function webhooksFor(resourceId: string, event: string, count = 1): Promise<ReceivedWebhook[]> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const found = receiver.received.filter((w) => w.event === event && Object.values(w.body).includes(resourceId));
-    if (found.length >= count) return found;
-    if (Date.now() > deadline) throw new Error(`no ${event} webhook for ${resourceId}; got ${receiver.received.map((w) => w.event).join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  return vi.waitFor(
+    () => {
+      const found = receiver.received.filter((w) => w.event === event && Object.values(w.body).includes(resourceId));
+      if (found.length < count) throw new Error(`no ${event} webhook for ${resourceId}; got ${receiver.received.map((w) => w.event).join(', ')}`);
+      return found;
+    },
+    { timeout: 5_000, interval: 20 },
+  );
 }
 
 describe('a client written for the live service, against satang-sandbox --header-prefix X-Beam-', () => {

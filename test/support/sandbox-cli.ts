@@ -60,18 +60,26 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): C
 /** Starts `satang-sandbox --port 0 --quiet ...args` and waits for its start-up banner. */
 export async function startCli(args: string[] = [], env?: NodeJS.ProcessEnv): Promise<RunningCli> {
   const cli = spawnCli(['--port', '0', '--quiet', ...args], env);
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  let exited: Exit | undefined;
-  void cli.closed.then((exit) => (exited = exit));
   // The banner is one write that ends with the catch-all test card line.
-  while (!/any other valid.*\n/.test(cli.stdout())) {
-    if (exited) throw new Error(`satang-sandbox exited early (${JSON.stringify(exited)}): ${cli.stderr()}`);
-    if (Date.now() > deadline) {
+  const bannerShown = () => /any other valid.*\n/.test(cli.stdout());
+  await new Promise<void>((resolve, reject) => {
+    const stdout = cli.child.stdout!;
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      stdout.off('data', heard);
+      if (error) reject(error);
+      else resolve();
+    };
+    // After spawnCli's own listener has added the chunk to the output.
+    const heard = () => bannerShown() && done();
+    const timer = setTimeout(() => {
       cli.child.kill('SIGKILL');
-      throw new Error(`satang-sandbox did not start in time; stdout: ${cli.stdout()} stderr: ${cli.stderr()}`);
-    }
-    await sleep(10);
-  }
+      done(new Error(`satang-sandbox did not start in time; stdout: ${cli.stdout()} stderr: ${cli.stderr()}`));
+    }, START_TIMEOUT_MS);
+    stdout.on('data', heard);
+    void cli.closed.then((exit) => done(new Error(`satang-sandbox exited early (${JSON.stringify(exit)}): ${cli.stderr()}`)));
+    if (bannerShown()) done();
+  });
   const match = /^satang-sandbox listening on (http:\/\/127\.0\.0\.1:(\d+))$/m.exec(cli.stdout());
   if (!match) {
     cli.child.kill('SIGKILL');
@@ -108,7 +116,3 @@ export async function stopCli(cli: CliProcess | undefined): Promise<Exit | undef
 afterAll(() => {
   for (const child of liveChildren) child.kill('SIGKILL');
 });
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

@@ -4,6 +4,7 @@ import { deviceTypeFromUserAgent } from '../../core/device.js';
 import { failureMessageKey } from '../../core/failure.js';
 import { formatAmount } from '../../core/money.js';
 import type { CheckoutStatusResponse } from '../../core/schemas/checkout.js';
+import { CountdownController } from '../controllers/countdown-controller.js';
 import { LocalizeController } from '../controllers/localize-controller.js';
 import { StatusPoller } from '../controllers/status-poller.js';
 import { SatangErrorEvent, SatangFailureEvent, SatangSuccessEvent } from '../events.js';
@@ -101,7 +102,6 @@ export class SatangQrPayment extends LitElement {
     statusToken: { attribute: false },
     svgCode: { state: true },
     drawError: { state: true },
-    now: { state: true },
     outcome: { state: true },
     failureCode: { state: true },
     note: { state: true },
@@ -129,7 +129,6 @@ export class SatangQrPayment extends LitElement {
 
   private svgCode: QrDrawing | undefined;
   private drawError = '';
-  private now = Date.now();
   private outcome: 'paid' | 'failed' | undefined;
   private failureCode = '';
   /** What to say of a charge that went through without paying the order, instead of a failure's reason. */
@@ -143,7 +142,11 @@ export class SatangQrPayment extends LitElement {
     (status) => this.#onStatus(status),
     (error) => this.#onError(error),
   );
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #clock = new CountdownController(
+    this,
+    () => Date.parse(this.expiry),
+    () => this.state === 'showing' || this.state === 'loading',
+  );
   #problem = '';
   #reported = '';
   #amountText = '';
@@ -163,20 +166,8 @@ export class SatangQrPayment extends LitElement {
   get state(): QrPaymentState {
     if (this.#problem) return 'invalid';
     if (this.outcome) return this.outcome;
-    if (Date.parse(this.expiry) <= this.now) return 'expired';
+    if (this.#clock.leftMs <= 0) return 'expired';
     return this.svgCode || this.image ? 'showing' : 'loading';
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    // Re-arms the countdown after the element was moved or re-attached.
-    this.now = Date.now();
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -189,7 +180,7 @@ export class SatangQrPayment extends LitElement {
       this.note = undefined;
       this.#slip.reset();
     }
-    if (changed.has('expiry')) this.now = Date.now();
+    if (changed.has('expiry')) this.#clock.reset();
     this.#problem = this.#check();
 
     const state = this.state;
@@ -211,15 +202,6 @@ export class SatangQrPayment extends LitElement {
     if (changed.has('endpoint') || changed.has('chargeId') || changed.has('statusToken')) {
       if (this.endpoint && this.chargeId && this.statusToken && !this.outcome) this.#poller.start(this.endpoint, this.chargeId, this.statusToken);
       else this.#poller.stop();
-    }
-
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    const state = this.state;
-    const left = Date.parse(this.expiry) - Date.now();
-    if (this.isConnected && (state === 'showing' || state === 'loading') && left >= 0) {
-      // Ticks on the expiry's own second boundaries, so the display and the expiry land on time.
-      this.#timer = setTimeout(() => (this.now = Date.now()), left % 1000 || 1000);
     }
 
     if (this.#problem !== this.#reported) {
@@ -248,7 +230,7 @@ export class SatangQrPayment extends LitElement {
   }
 
   #remainingSeconds(): number {
-    return Math.max(0, Math.ceil((Date.parse(this.expiry) - this.now) / 1000));
+    return Math.max(0, Math.ceil(this.#clock.leftMs / 1000));
   }
 
   async #draw(data: string): Promise<void> {

@@ -196,8 +196,20 @@ function decode<T>(recordSpec: RecordSpec<unknown, T>, key: string, text: string
     raw = text.trim() === '' ? Number.NaN : Number(text);
   }
   const parsed = recordSpec.schema.safeParse(raw);
-  if (!parsed.success) throw new CheckoutRecordError(key, `it does not have the shape this version writes (${z.prettifyError(parsed.error).replace(/\n/g, '; ')})`);
+  if (!parsed.success) throw new CheckoutRecordError(key, `it does not have the shape this version writes (${describeIssues(parsed.error.issues)})`);
   return parsed.data;
+}
+
+/** Where a value departs from its schema, shortly: `amount: expected number; kind: not one of the allowed values`. */
+function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .slice(0, 5)
+    .map((issue) => {
+      const where = issue.path.length === 0 ? 'the value' : issue.path.map(String).join('.');
+      const what = issue.code === 'invalid_type' ? `expected ${issue.expected}` : issue.code === 'invalid_value' ? 'not one of the allowed values' : issue.message;
+      return `${where}: ${what}`;
+    })
+    .join('; ');
 }
 
 function encode<T>(recordSpec: RecordSpec<unknown, T>, value: T): string {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SERVICE_HEADERS } from '../../../src/core/constants.js';
 import type { CreateChargeRequest } from '../../../src/core/schemas/charge.js';
 import { serviceErrorBody } from '../../../src/core/service-error.js';
@@ -374,13 +374,9 @@ describe('ServiceClient', () => {
       const { refundId } = await client.refunds.create({ chargeId, reason: 'customer asked' });
       expect(refundId).toMatch(/^re_/);
 
-      let refund = await client.refunds.get(refundId);
+      const refund = await client.refunds.get(refundId);
       expect(refund).toMatchObject({ refundId, chargeId, amount: 10_000, currency: 'THB' });
-      for (let i = 0; refund.status === 'PENDING' && i < 100; i += 1) {
-        await delay(5);
-        refund = await client.refunds.get(refundId);
-      }
-      expect(refund.status).toBe('SUCCEEDED');
+      await expect.poll(async () => (await client.refunds.get(refundId)).status, { timeout: 5_000 }).toBe('SUCCEEDED');
     });
   });
 
@@ -389,7 +385,7 @@ describe('ServiceClient', () => {
       const { client, seen } = wiredClient();
       const { chargeId } = await client.charges.create(cardTokenCharge(await tokenize()));
       const { refundId } = await client.refunds.create({ chargeId });
-      for (let i = 0; (await client.refunds.get(refundId)).status === 'PENDING' && i < 100; i += 1) await delay(5);
+      await expect.poll(async () => (await client.refunds.get(refundId)).status, { timeout: 5_000 }).not.toBe('PENDING');
 
       const page = await client.transactions.list({ limit: 10 });
       expect(page.totalCount).toBe(2);
@@ -662,9 +658,12 @@ describe('ServiceClient', () => {
     it('stops a hanging attempt at once and does not retry', async () => {
       const { client, seen } = wiredClient({ always: async () => new Promise<Response>(() => undefined) }, { timeoutMs: 10_000 });
       const controller = new AbortController();
+      const pending = rejection(client.charges.create(alipayCharge('order-1'), { signal: controller.signal }));
+      // The attempt hangs on the wire.
+      await vi.waitFor(() => expect(seen).toHaveLength(1));
       const started = Date.now();
-      setTimeout(() => controller.abort(), 20);
-      const error = await rejection(client.charges.create(alipayCharge('order-1'), { signal: controller.signal }));
+      controller.abort();
+      const error = await pending;
       expect(error).toBeInstanceOf(DOMException);
       expect(error.name).toBe('AbortError');
       expect(Date.now() - started).toBeLessThan(1_000);
@@ -673,11 +672,31 @@ describe('ServiceClient', () => {
     });
 
     it('stops during the backoff between attempts', async () => {
-      const { client, seen } = wiredClient({ always: '503' }, { retryBaseDelayMs: 10_000 });
+      // A 503 that says when the client has read it to its end: the client then waits out its backoff.
+      let read = 0;
+      const unavailable = async () => {
+        const text = new TextEncoder().encode(JSON.stringify(serviceErrorBody('INTERNAL_SERVER_ERROR', 'unavailable')));
+        let pulls = 0;
+        const body = new ReadableStream<Uint8Array>({
+          pull(stream) {
+            pulls += 1;
+            if (pulls === 1) {
+              stream.enqueue(text);
+              return;
+            }
+            stream.close();
+            read += 1;
+          },
+        });
+        return new Response(body, { status: 503, headers: { 'content-type': 'application/json' } });
+      };
+      const { client, seen } = wiredClient({ always: unavailable }, { retryBaseDelayMs: 10_000 });
       const controller = new AbortController();
+      const pending = rejection(client.charges.list({}, { signal: controller.signal }));
+      await vi.waitFor(() => expect(read).toBe(1));
       const started = Date.now();
-      setTimeout(() => controller.abort(new Error('shopper left')), 30);
-      const error = await rejection(client.charges.list({}, { signal: controller.signal }));
+      controller.abort(new Error('shopper left'));
+      const error = await pending;
       expect(error.message).toBe('shopper left');
       expect(Date.now() - started).toBeLessThan(1_000);
       expect(seen).toHaveLength(1);

@@ -12,7 +12,7 @@ import { FAULT_RULES, SandboxFaults } from './faults/sandbox-faults.js';
 import { hostedPageRoutes } from './hosted-pages/hosted-page-routes.js';
 import { HostedSteps } from './hosted-pages/hosted-steps.js';
 import { checkHeaderPrefix, DEFAULT_SERVICE_HEADER_PREFIX, serviceHeaders, type ServiceHeaders } from '../core/constants.js';
-import { corsHeaders, isClientPath, SandboxDispatcher } from './http/dispatcher.js';
+import { SandboxDispatcher } from './http/dispatcher.js';
 import { IDEMPOTENCY_KEYS, IdempotencyStore } from './http/idempotency.js';
 import { publicRoute, type SandboxRoute } from './http/route.js';
 import { jsonResponse } from './http/sandbox-error.js';
@@ -109,14 +109,12 @@ export class Sandbox {
   /** The header names it reads and writes, under its `headerPrefix`. */
   readonly headers: ServiceHeaders;
   readonly #dispatcher: SandboxDispatcher;
-  readonly #corsHeaders: Readonly<Record<string, string>>;
 
   constructor(options: SandboxOptions = {}) {
     const now = options.now ?? (() => new Date());
     this.store = new SandboxStore({ maxCharges: checkMaxCharges(options.maxCharges) });
     const headers = serviceHeaders(checkHeaderPrefix(options.headerPrefix ?? DEFAULT_SERVICE_HEADER_PREFIX));
     this.headers = headers;
-    this.#corsHeaders = corsHeaders(headers);
     const merchants = options.merchants ?? [defaultSandboxMerchant()];
     const partners = options.partners ?? [{ partnerId: SANDBOX_DEFAULTS.partnerId, apiKey: SANDBOX_DEFAULTS.partnerApiKey }];
     this.merchants = new Map(merchants.map((m) => [m.merchantId, m]));
@@ -187,6 +185,7 @@ export class Sandbox {
       maxBodyBytes,
       publicUrl: options.publicUrl,
       headers,
+      faults: this.faults,
       log: options.log,
       warn: options.warn,
     });
@@ -196,14 +195,7 @@ export class Sandbox {
    * Answers one request. Never throws: every fault becomes the service's error body, except the
    * faults injected on purpose with {@link faults} (a `reset` rejects as a dropped connection does).
    */
-  fetch = async (request: Request): Promise<Response> => {
-    const response = await this.faults.apply(request, this.#dispatcher.answer);
-    // Every answer to a browser carries CORS headers, a spoiled one too, so the page sees the fault itself.
-    if (!response.headers.has('access-control-allow-origin') && isClientPath(new URL(request.url).pathname)) {
-      for (const [name, value] of Object.entries(this.#corsHeaders)) response.headers.set(name, value);
-    }
-    return response;
-  };
+  fetch = (request: Request): Promise<Response> => this.#dispatcher.answer(request);
 
   /** Stops webhook retries and pending timers, so a process or a test can end. */
   close(): void {

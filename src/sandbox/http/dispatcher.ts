@@ -1,6 +1,7 @@
 import { SERVICE_HEADER_SUFFIXES, SERVICE_HEADERS, type ServiceHeaders } from '../../core/constants.js';
 import { RouteTable, type HttpMethod } from '../../core/route-table.js';
 import { serviceErrorBody } from '../../core/service-error.js';
+import type { SandboxFaults } from '../faults/sandbox-faults.js';
 import { authenticate, type SandboxPartner } from '../partners/authenticate.js';
 import type { SandboxMerchant } from '../partners/sandbox-merchant.js';
 import { newId } from '../store/ids.js';
@@ -16,7 +17,7 @@ import { jsonResponse, SandboxError } from './sandbox-error.js';
 export const REPLAYED_HEADER = SERVICE_HEADERS.idempotentReplayed;
 
 /** What every answer on a `/client/` path carries, so a browser page may read it. */
-export function corsHeaders(headers: ServiceHeaders): Readonly<Record<string, string>> {
+function corsHeaders(headers: ServiceHeaders): Readonly<Record<string, string>> {
   return {
     'access-control-allow-origin': '*',
     'access-control-expose-headers': headers.requestId,
@@ -36,7 +37,7 @@ function corsPreflightHeaders(headers: ServiceHeaders): Readonly<Record<string, 
 const IDEMPOTENCY_SUFFIX = `-${SERVICE_HEADER_SUFFIXES.idempotencyKey.toLowerCase()}`;
 
 /** Whether a path is one a browser calls with the publishable key, and so answered with CORS. */
-export function isClientPath(pathname: string): boolean {
+function isClientPath(pathname: string): boolean {
   return pathname.startsWith('/client/');
 }
 
@@ -51,6 +52,8 @@ export interface SandboxDispatcherOptions {
   publicUrl: string | undefined;
   /** The header names requests are read with and answers written with (the prefix's). */
   headers: ServiceHeaders;
+  /** The fault rules every request passes through first; none when omitted. */
+  faults?: Pick<SandboxFaults, 'apply'> | undefined;
   log?: ((line: string) => void) | undefined;
   /**
    * Told once per header name when a request carries the idempotency key under another prefix
@@ -61,9 +64,10 @@ export interface SandboxDispatcherOptions {
 
 /**
  * Answers a request from the sandbox's one route table, doing once what every route shares: the
- * CORS preflight (the CORS headers of every answer are `Sandbox.fetch`'s), the key check of the route's area, reading the body, idempotency, the request
- * id and log line, the HTML pages of a page area, and turning every error into the service's
- * error body. Never throws.
+ * injected faults, CORS (the preflight, and the headers of every answer to a browser's path), the
+ * key check of the route's area, reading the body, idempotency, the request id and log line, the
+ * HTML pages of a page area, and turning every error into the service's error body. Never throws,
+ * except as a fault injected on purpose says (a `reset` rejects as a dropped connection does).
  */
 export class SandboxDispatcher {
   readonly #table: RouteTable<SandboxRoute>;
@@ -73,11 +77,13 @@ export class SandboxDispatcher {
   readonly #areas: PageArea[];
   readonly #options: SandboxDispatcherOptions;
   readonly #publicOrigin: string | undefined;
+  readonly #corsHeaders: Readonly<Record<string, string>>;
   readonly #preflightHeaders: Readonly<Record<string, string>>;
   /** Foreign idempotency header names already warned about. */
   readonly #warned = new Set<string>();
 
   constructor(options: SandboxDispatcherOptions) {
+    this.#corsHeaders = corsHeaders(options.headers);
     this.#preflightHeaders = corsPreflightHeaders(options.headers);
     this.#table = new RouteTable(options.routes);
     this.#fixedPages = new RouteTable(options.routes.filter((route) => route.area === 'page' && !route.path.includes('/:')));
@@ -88,7 +94,19 @@ export class SandboxDispatcher {
     this.#areas = [...areas].sort((a, b) => b.prefix.length - a.prefix.length);
   }
 
+  /** Answers one request: through the fault rules, then the route table. */
   answer = async (request: Request): Promise<Response> => {
+    const { faults } = this.#options;
+    const response = faults ? await faults.apply(request, this.#answerRoute) : await this.#answerRoute(request);
+    // Every answer to a browser carries CORS headers, a spoiled one too, so the page sees the fault itself.
+    if (!response.headers.has('access-control-allow-origin') && isClientPath(new URL(request.url).pathname)) {
+      for (const [name, value] of Object.entries(this.#corsHeaders)) response.headers.set(name, value);
+    }
+    return response;
+  };
+
+  /** The sandbox's own answer, as the fault rules see it: request id and log line included. */
+  #answerRoute = async (request: Request): Promise<Response> => {
     const requestId = newId('req_', 20);
     const started = Date.now();
     let response: Response;

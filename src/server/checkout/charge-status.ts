@@ -37,8 +37,8 @@ export async function chargeStatus(context: CheckoutContext, { call, params, ent
   // Whatever the service does, the answer comes by the wait plus a small margin: a read not done
   // by then answers the status last known (PENDING); within a wait, a failed read is no news.
   const answerBy = Date.now() + waitSeconds * 1000 + STATUS_ANSWER_MARGIN_MS;
-  const read = () => readStatus(context, chargeId, kind, call, true, { answerBy, pendingOnFailure: waitSeconds > 0 });
-  if (waitSeconds === 0) return jsonAnswer(200, await withOrder(context, await read(), referenceId));
+  const readStatusNow = () => readStatus(context, chargeId, kind, call, true, { answerBy, pendingOnFailure: waitSeconds > 0 });
+  if (waitSeconds === 0) return jsonAnswer(200, await withOrder(context, await readStatusNow(), referenceId));
 
   const deadline = Date.now() + waitSeconds * 1000;
   // Listening before the first read, not after: news that lands while it is under way (the
@@ -67,7 +67,7 @@ export async function chargeStatus(context: CheckoutContext, { call, params, ent
     });
   let status: CheckoutStatusResponse;
   try {
-    status = await read();
+    status = await readStatusNow();
     while (status.status === 'PENDING' && Date.now() < deadline && !call.gone) {
       // Over at once when the news came during the read; else on news, when the shopper leaves,
       // or at the deadline (then one last read).
@@ -75,7 +75,7 @@ export async function chargeStatus(context: CheckoutContext, { call, params, ent
       // The shopper left: nobody is there to answer, and a read now would only fail as cancelled.
       if (shopperLeft(call)) break;
       news.heard = false;
-      status = await read();
+      status = await readStatusNow();
     }
   } finally {
     unsubscribe();

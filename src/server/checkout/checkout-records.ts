@@ -45,8 +45,8 @@ export class CheckoutRecordError extends Error {
   /** The store key of the record, as the handler names it (without a store's own prefix). */
   readonly key: string;
 
-  constructor(key: string, problem: string, options?: { cause?: unknown }) {
-    super(`the checkout store's record "${key}" cannot be read: ${problem}`, options);
+  constructor(key: string, reason: string, options?: { cause?: unknown }) {
+    super(`the checkout store's record "${key}" cannot be read: ${reason}`, options);
     this.name = 'CheckoutRecordError';
     this.key = key;
   }
@@ -177,11 +177,11 @@ export interface RecordSpec<Id, T> {
   readonly relearnable?: boolean;
 }
 
-function spec<Id, T>(fields: RecordSpec<Id, T>): RecordSpec<Id, T> {
+function defineRecord<Id, T>(fields: RecordSpec<Id, T>): RecordSpec<Id, T> {
   return fields;
 }
 
-const always = (ms: number) => () => ms;
+const fixedTtl = (ms: number) => () => ms;
 
 /** The value of the store's text at `key`, checked against the record's schema. */
 function decode<T>(recordSpec: RecordSpec<unknown, T>, key: string, text: string): T {
@@ -322,28 +322,28 @@ export class StatusChannel {
 
 // ───────────────────────────── every record ─────────────────────────────
 
-const byId = (id: string) => id;
+const keyedById = (id: string) => id;
 
-const CHARGE_REPLAY = spec<string, ChargeReplay>({ prefix: 'charge:', suffix: byId, format: 'json', schema: ChargeReplaySchema, ttlMs: always(CHARGE_REPLAY_TTL_MS), relearnable: true });
-const SENT_ORDER = spec({ prefix: 'sent:', suffix: byId, format: 'json', schema: SentOrderSchema, ttlMs: always(CHARGE_REPLAY_TTL_MS), relearnable: true });
-const ANSWERED_ATTEMPT = spec({ prefix: 'answered:', suffix: byId, format: 'text', schema: IdTextSchema, ttlMs: always(CHARGE_REPLAY_TTL_MS), relearnable: true });
-const ORDER_LOCK = spec<string, OrderLock>({
+const CHARGE_REPLAY = defineRecord<string, ChargeReplay>({ prefix: 'charge:', suffix: keyedById, format: 'json', schema: ChargeReplaySchema, ttlMs: fixedTtl(CHARGE_REPLAY_TTL_MS), relearnable: true });
+const SENT_ORDER = defineRecord({ prefix: 'sent:', suffix: keyedById, format: 'json', schema: SentOrderSchema, ttlMs: fixedTtl(CHARGE_REPLAY_TTL_MS), relearnable: true });
+const ANSWERED_ATTEMPT = defineRecord({ prefix: 'answered:', suffix: keyedById, format: 'text', schema: IdTextSchema, ttlMs: fixedTtl(CHARGE_REPLAY_TTL_MS), relearnable: true });
+const ORDER_LOCK = defineRecord<string, OrderLock>({
   prefix: 'order-lock:',
-  suffix: byId,
+  suffix: keyedById,
   format: 'json',
   schema: OrderLockSchema,
   ttlMs: (lock) => (lock.state === 'open' ? ATTEMPT_OPEN_TTL_MS : ATTEMPT_CREATE_TTL_MS),
 });
-const ORDER_REFERENCE = spec({ prefix: 'order-reference:', suffix: byId, format: 'text', schema: IdTextSchema, ttlMs: always(ORDER_RECORD_TTL_MS) });
-const PENDING_ATTEMPTS = spec({ prefix: 'pending:', suffix: byId, format: 'json', schema: z.array(AttemptRecordSchema), ttlMs: always(ORDER_RECORD_TTL_MS) });
-const ATTEMPT = spec<string, AttemptRecord>({ prefix: 'attempt:', suffix: byId, format: 'json', schema: AttemptRecordSchema, ttlMs: always(ORDER_RECORD_TTL_MS) });
-const PAID_BY = spec({ prefix: 'paid:', suffix: byId, format: 'text', schema: IdTextSchema, ttlMs: always(ORDER_RECORD_TTL_MS) });
-const SETTLE_LEASE = spec({ prefix: 'settling:', suffix: byId, format: 'text', schema: IdTextSchema, ttlMs: always(SETTLE_LEASE_MS) });
-const RELEASE_MARK = spec({ prefix: 'released:', suffix: byId, format: 'text', schema: IdTextSchema, ttlMs: always(RELEASE_MARK_TTL_MS) });
-const REFUNDS = spec<string, RefundsRecord>({ prefix: 'refunds:', suffix: byId, format: 'json', schema: RefundsRecordSchema, ttlMs: always(ORDER_RECORD_TTL_MS) });
-const OUTCOME = spec<string, OutcomeRecord>({ prefix: 'outcome:', suffix: byId, format: 'json', schema: OutcomeRecordSchema, ttlMs: always(ORDER_RECORD_TTL_MS) });
-const AUTO_REFUND = spec({ prefix: 'auto-refund:', suffix: byId, format: 'text', schema: IdTextSchema, ttlMs: always(ORDER_RECORD_TTL_MS) });
-const TOLD = spec<{ chargeId: string; outcome: string }, ToldMark>({
+const ORDER_REFERENCE = defineRecord({ prefix: 'order-reference:', suffix: keyedById, format: 'text', schema: IdTextSchema, ttlMs: fixedTtl(ORDER_RECORD_TTL_MS) });
+const PENDING_ATTEMPTS = defineRecord({ prefix: 'pending:', suffix: keyedById, format: 'json', schema: z.array(AttemptRecordSchema), ttlMs: fixedTtl(ORDER_RECORD_TTL_MS) });
+const ATTEMPT = defineRecord<string, AttemptRecord>({ prefix: 'attempt:', suffix: keyedById, format: 'json', schema: AttemptRecordSchema, ttlMs: fixedTtl(ORDER_RECORD_TTL_MS) });
+const PAID_BY = defineRecord({ prefix: 'paid:', suffix: keyedById, format: 'text', schema: IdTextSchema, ttlMs: fixedTtl(ORDER_RECORD_TTL_MS) });
+const SETTLE_LEASE = defineRecord({ prefix: 'settling:', suffix: keyedById, format: 'text', schema: IdTextSchema, ttlMs: fixedTtl(SETTLE_LEASE_MS) });
+const RELEASE_MARK = defineRecord({ prefix: 'released:', suffix: keyedById, format: 'text', schema: IdTextSchema, ttlMs: fixedTtl(RELEASE_MARK_TTL_MS) });
+const REFUNDS = defineRecord<string, RefundsRecord>({ prefix: 'refunds:', suffix: keyedById, format: 'json', schema: RefundsRecordSchema, ttlMs: fixedTtl(ORDER_RECORD_TTL_MS) });
+const OUTCOME = defineRecord<string, OutcomeRecord>({ prefix: 'outcome:', suffix: keyedById, format: 'json', schema: OutcomeRecordSchema, ttlMs: fixedTtl(ORDER_RECORD_TTL_MS) });
+const AUTO_REFUND = defineRecord({ prefix: 'auto-refund:', suffix: keyedById, format: 'text', schema: IdTextSchema, ttlMs: fixedTtl(ORDER_RECORD_TTL_MS) });
+const TOLD = defineRecord<{ chargeId: string; outcome: string }, ToldMark>({
   prefix: 'told:',
   suffix: ({ chargeId, outcome }) => `${chargeId}:${outcome}`,
   format: 'text',
@@ -351,20 +351,20 @@ const TOLD = spec<{ chargeId: string; outcome: string }, ToldMark>({
   ttlMs: (mark) => (mark === 'telling' ? TELL_IN_HAND_MS : ORDER_RECORD_TTL_MS),
 });
 // `status:read:` first: a `status:` key is a final status only when it is not a read.
-const RECENT_STATUS = spec<string, CheckoutStatusResponse>({
+const RECENT_STATUS = defineRecord<string, CheckoutStatusResponse>({
   prefix: 'status:read:',
-  suffix: byId,
+  suffix: keyedById,
   format: 'json',
   schema: CheckoutStatusResponseSchema,
-  ttlMs: always(STATUS_READ_REUSE_MS),
+  ttlMs: fixedTtl(STATUS_READ_REUSE_MS),
   relearnable: true,
 });
-const FINAL_STATUS = spec<string, CheckoutStatusResponse>({
+const FINAL_STATUS = defineRecord<string, CheckoutStatusResponse>({
   prefix: 'status:',
-  suffix: byId,
+  suffix: keyedById,
   format: 'json',
   schema: CheckoutStatusResponseSchema,
-  ttlMs: always(STATUS_CACHE_TTL_MS),
+  ttlMs: fixedTtl(STATUS_CACHE_TTL_MS),
   relearnable: true,
 });
 
@@ -376,7 +376,7 @@ export interface WebhookStateId {
 }
 
 function webhookHandledSpec(ttlMs: number) {
-  return spec<WebhookStateId, WebhookMark>({
+  return defineRecord<WebhookStateId, WebhookMark>({
     prefix: 'webhook:',
     suffix: ({ resource, status, at }) => `${resource}:${status}:${at}`,
     format: 'text',
@@ -386,7 +386,7 @@ function webhookHandledSpec(ttlMs: number) {
 }
 
 function webhookNewestSpec(ttlMs: number) {
-  return spec<string, number>({ prefix: 'webhook-newest:', suffix: byId, format: 'number', schema: z.number(), ttlMs: always(ttlMs) });
+  return defineRecord<string, number>({ prefix: 'webhook-newest:', suffix: keyedById, format: 'number', schema: z.number(), ttlMs: fixedTtl(ttlMs) });
 }
 
 /**

@@ -47,7 +47,7 @@ export type CheckoutHandler = ((request: Request) => Promise<Response>) & {
  */
 export function createCheckoutHandler(options: CheckoutHandlerOptions): CheckoutHandler {
   const context = createCheckoutContext(options);
-  const handleCall: CallHandler = (call) => answer(context, call);
+  const handleCall: CallHandler = (call) => answerCall(context, call);
   const handler: CheckoutHandler = Object.assign(async (request: Request) => responseOf(await handleCall(callOfRequest(request))), {
     orderToken: (orderReference: string) => context.orderTokens.sign(orderReference),
   });
@@ -60,7 +60,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
  * One call's answer, logged. Promise callbacks rather than an async function, which a held
  * long-poll would keep suspended (each held request costs what its suspended frames hold).
  */
-function answer(context: CheckoutContext, call: HttpCall): Promise<HttpAnswer> {
+function answerCall(context: CheckoutContext, call: HttpCall): Promise<HttpAnswer> {
   const started = Date.now();
   const entry: CheckoutLogEntry = { method: call.method, path: call.pathname, status: 0, durationMs: 0 };
   const origin = call.header('origin');
@@ -71,7 +71,7 @@ function answer(context: CheckoutContext, call: HttpCall): Promise<HttpAnswer> {
     if (crossOrigin && !context.allowedOrigins.has(origin) && routeOrigin(context, call) !== 'any') {
       throw new CheckoutError(403, 'ORIGIN_NOT_ALLOWED', 'This page is not allowed to use this checkout.');
     }
-    routed = route(context, call, entry);
+    routed = dispatchToRoute(context, call, entry);
   } catch (error) {
     // Whatever was thrown, as the route's own rejection would carry it.
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
@@ -99,7 +99,7 @@ function routeOrigin(context: CheckoutContext, call: HttpCall): RouteOrigin {
 }
 
 /** The route's answer; throws (at once or later) what is refused. */
-function route(context: CheckoutContext, call: HttpCall, entry: CheckoutLogEntry): Promise<HttpAnswer> {
+function dispatchToRoute(context: CheckoutContext, call: HttpCall, entry: CheckoutLogEntry): Promise<HttpAnswer> {
   const { pathname } = call;
   if (!pathname.startsWith(`${context.basePath}/`)) throw new CheckoutError(404, 'NOT_FOUND', 'No such checkout endpoint.');
   if (call.method === 'OPTIONS') {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { WebhookEvent } from '../../src/core/schemas/webhook-events.js';
 import { SERVICE_HEADERS } from '../../src/core/constants.js';
 import { Sandbox } from '../../src/sandbox/index.js';
@@ -249,7 +249,7 @@ class World {
       for (let left = this.held.length; left > 0; left -= 1) await this.deliver(this.held.pop()!);
       for (const payment of this.payments) await this.status(payment);
       // Refunds settle on a timer of their own, then send their webhooks.
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await vi.waitFor(() => expect([...this.sandbox.store.refunds.values()].filter(({ refund }) => refund.status === 'PENDING')).toEqual([]));
       await this.sandbox.webhooks.idle();
       if (this.held.length === 0) return;
     }

@@ -5,6 +5,7 @@ import { parseCliOptions } from '../../../src/sandbox/cli.js';
 import { satangFromBaht } from '../../../src/sandbox/dashboard/sections/section-values.js';
 import { SANDBOX_DASHBOARD_PATH, SANDBOX_DASHBOARD_SESSION_TTL_MS, SANDBOX_DEFAULTS, type Sandbox, type SandboxMerchant, type SandboxOptions } from '../../../src/sandbox/index.js';
 import { basic, FUTURE_EXPIRY_YEAR, newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
+import { createQrCharge } from '../../support/qr-charge.js';
 
 const KEY = Buffer.from('a webhook key of thirty-two byte').toString('base64');
 const HOOK_URL = 'http://127.0.0.1:9/hooks';
@@ -142,8 +143,7 @@ async function signedIn(): Promise<Browser> {
 }
 
 async function qrCharge(fields: Record<string, unknown> = {}) {
-  const created = await client.createCharge({ paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' }, ...fields });
-  return created.body.chargeId as string;
+  return (await createQrCharge(client, { referenceId: 'order-1', ...fields })).chargeId;
 }
 
 describe('the sandbox dashboard', () => {
@@ -267,15 +267,12 @@ describe('the sandbox dashboard', () => {
       const other: SandboxMerchant = { merchantId: 'mch_other', apiKey: 'sk_other_key', publishableKey: 'pk_other_key' };
       start({ merchants: [{ merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey, publishableKey: SANDBOX_DEFAULTS.publishableKey }, other] });
       const mine = await client.chargeCard(VISA, { referenceId: 'order-of-default' });
-      const otherCharge = await client.request('POST', '/api/v1/charges', {
-        auth: basic(other.merchantId, other.apiKey),
-        body: { amount: 5000, currency: 'THB', referenceId: 'order-of-other', paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } },
-      });
+      const otherCharge = await createQrCharge(client, { amount: 5000, referenceId: 'order-of-other' }, { auth: basic(other.merchantId, other.apiKey) });
       await sandbox.webhooks.idle();
       const browser = new Browser();
       expect((await browser.signIn(other.merchantId, other.apiKey)).status).toBe(303);
       const list = await browser.get(charges());
-      expect(list.html).toContain(otherCharge.body.chargeId);
+      expect(list.html).toContain(otherCharge.chargeId);
       expect(list.html).not.toContain(mine.body.chargeId);
       expect((await browser.get(charges(mine.body.chargeId))).status).toBe(404);
       expect((await browser.get(`${SANDBOX_DASHBOARD_PATH}/transactions/${mine.body.chargeId}`)).status).toBe(404);

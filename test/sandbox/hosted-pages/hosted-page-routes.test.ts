@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { defaultSandboxMerchant } from '../../../src/sandbox/index.js';
+import { createQrCharge } from '../../support/qr-charge.js';
 import { basic, CLIENT_AUTH, newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
 
 let sandbox: Sandbox;
@@ -114,15 +115,15 @@ describe('the PromptPay payer simulator', () => {
 
   it('lists no one’s pending QR charges, and pays one by its rawData', async () => {
     start();
-    const created = await client.createCharge({ returnUrl: RETURN_URL, paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } });
-    const rawData: string = created.body.encodedImage.rawData;
+    const created = await createQrCharge(client, { returnUrl: RETURN_URL });
+    const { rawData } = created;
     const page = await (await client.sandbox.fetch(new Request(payer))).text();
-    expect(page).not.toContain(created.body.chargeId);
+    expect(page).not.toContain(created.chargeId);
     expect(page).not.toContain(rawData);
     const paid = await client.submitPage(payer, { rawData, outcome: 'succeed' });
     expect(paid.status).toBe(303);
     expect(paid.location).toBe(RETURN_URL);
-    expect((await client.getCharge(created.body.chargeId)).status).toBe('SUCCEEDED');
+    expect((await client.getCharge(created.chargeId)).status).toBe('SUCCEEDED');
     const again = await client.submitPage(payer, { rawData, outcome: 'succeed' });
     expect(again.status).toBe(409);
     expect(again.html).toContain('already used');
@@ -130,28 +131,28 @@ describe('the PromptPay payer simulator', () => {
 
   it('can decline a QR charge', async () => {
     start();
-    const created = await client.createCharge({ paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } });
-    await client.submitPage(payer, { rawData: created.body.encodedImage.rawData, outcome: 'fail' });
-    expect((await client.getCharge(created.body.chargeId)).status).toBe('FAILED');
+    const created = await createQrCharge(client);
+    await client.submitPage(payer, { rawData: created.rawData, outcome: 'fail' });
+    expect((await client.getCharge(created.chargeId)).status).toBe('FAILED');
   });
 
   it('refuses an expired QR, which stays PENDING', async () => {
     start();
-    const created = await client.createCharge({ paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } });
+    const created = await createQrCharge(client);
     now += 11 * 60 * 1000;
-    const answer = await client.submitPage(payer, { rawData: created.body.encodedImage.rawData, outcome: 'succeed' });
+    const answer = await client.submitPage(payer, { rawData: created.rawData, outcome: 'succeed' });
     expect(answer.status).toBe(410);
     expect(answer.html).toContain('expired');
-    expect((await client.getCharge(created.body.chargeId)).status).toBe('PENDING');
+    expect((await client.getCharge(created.chargeId)).status).toBe('PENDING');
   });
 
   it('says so when no charge matches the QR', async () => {
     start();
-    const created = await client.createCharge({ paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } });
-    const tampered = created.body.encodedImage.rawData.replace('5406100.00', '5406999.00');
+    const created = await createQrCharge(client);
+    const tampered = created.rawData.replace('5406100.00', '5406999.00');
     const answer = await client.submitPage(payer, { rawData: tampered, outcome: 'succeed' });
     expect(answer.status).toBe(404);
-    expect((await client.getCharge(created.body.chargeId)).status).toBe('PENDING');
+    expect((await client.getCharge(created.chargeId)).status).toBe('PENDING');
   });
 });
 
@@ -272,11 +273,7 @@ describe('the pages in the shopper’s language, naming the shop', () => {
 });
 
 describe('the payer link of a QR charge', () => {
-  async function qrCharge(auth?: string) {
-    const created = await client.post('/api/v1/charges', { amount: 25_000, currency: 'THB', referenceId: 'order-qr', paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } }, auth ? { auth } : {});
-    expect(created.status).toBe(201);
-    return created.body as { chargeId: string; encodedImage: { rawData: string } };
-  }
+  const qrCharge = (auth?: string) => createQrCharge(client, { amount: 25_000 }, auth ? { auth } : {});
   async function payerLink(chargeId: string, auth?: string) {
     return client.get(`/sandbox/v1/charges/${chargeId}/payer-link`, auth ? { auth } : {});
   }
@@ -311,11 +308,11 @@ describe('the payer link of a QR charge', () => {
 
   it('declines its charge, and goes to the return URL', async () => {
     startShop();
-    const created = await client.createCharge({ returnUrl: RETURN_URL, paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } });
-    const { payerUrl } = (await payerLink(created.body.chargeId)).body;
+    const created = await createQrCharge(client, { returnUrl: RETURN_URL });
+    const { payerUrl } = (await payerLink(created.chargeId)).body;
     const declined = await submit(payerUrl, { outcome: 'fail' });
     expect(declined).toMatchObject({ status: 303, location: RETURN_URL });
-    expect(await client.getCharge(created.body.chargeId)).toMatchObject({ status: 'FAILED', failureCode: 'CH_PROCESSING_FAILED' });
+    expect(await client.getCharge(created.chargeId)).toMatchObject({ status: 'FAILED', failureCode: 'CH_PROCESSING_FAILED' });
   });
 
   it('acts on its own charge only, whatever the form says', async () => {
@@ -323,7 +320,7 @@ describe('the payer link of a QR charge', () => {
     const mine = await qrCharge();
     const other = await qrCharge();
     const { payerUrl } = (await payerLink(mine.chargeId)).body;
-    await submit(payerUrl, { outcome: 'succeed', rawData: other.encodedImage.rawData, chargeId: other.chargeId });
+    await submit(payerUrl, { outcome: 'succeed', rawData: other.rawData, chargeId: other.chargeId });
     expect((await client.getCharge(mine.chargeId)).status).toBe('SUCCEEDED');
     expect((await client.getCharge(other.chargeId)).status).toBe('PENDING');
   });

@@ -2,8 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { crc16CcittFalse, parseEmvTlv } from '../../../src/core/emv-qr.js';
 import { defaultSandboxMerchant, buildSlipQrPayload, parseSlipQrPayload, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
 import { readSlipTextFromPng } from '../../../src/sandbox/slips/slip-image.js';
-import { scanQrPngBase64 } from '../../support/scan-qr.js';
+import { createQrCharge } from '../../support/qr-charge.js';
 import { API_AUTH, basic, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
+import { scanQrPngBase64 } from '../../support/scan-qr.js';
 
 const WEBHOOK_KEY = Buffer.from('a webhook key of thirty-two byte').toString('base64');
 const OTHER = { merchantId: 'mch_other', apiKey: 'sk_other_000000000000000000000000', publishableKey: 'pk_other_000000000000000000000000' };
@@ -32,11 +33,7 @@ function start(options: SandboxOptions = {}) {
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset until a test starts one
 afterEach(() => sandbox?.close());
 
-async function qrCharge(auth = API_AUTH) {
-  const answer = await client.post('/api/v1/charges', { amount: 12_345, currency: 'THB', referenceId: 'order-9', paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } }, { auth });
-  expect(answer.status).toBe(201);
-  return { chargeId: answer.body.chargeId as string, rawData: answer.body.encodedImage.rawData as string, imageBase64Encoded: answer.body.encodedImage.imageBase64Encoded as string };
-}
+const qrCharge = (auth = API_AUTH) => createQrCharge(client, { amount: 12_345, referenceId: 'order-9' }, { auth });
 async function slipOf(chargeId: string, auth = API_AUTH) {
   const answer = await client.get(`/sandbox/v1/charges/${chargeId}/slip`, { auth });
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);

@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Sandbox } from '../../../src/sandbox/index.js';
+import { createQrCharge } from '../../support/qr-charge.js';
 import { newSandbox, type SandboxClient } from '../../support/sandbox-client.js';
 
 let sandbox: Sandbox | undefined;
@@ -15,9 +16,6 @@ function start(maxCharges: number): SandboxClient {
   return made.client;
 }
 
-const qrCharge = (client: SandboxClient, referenceId: string) =>
-  client.createCharge({ referenceId, paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY', qrPromptPay: {} } });
-
 describe('charge retention (maxCharges)', () => {
   it('forgets the oldest charge with its refunds, transactions and QR payload, and lists what is left newest first', async () => {
     const client = start(3);
@@ -27,16 +25,16 @@ describe('charge retention (maxCharges)', () => {
     // The refund settles on a timer of its own: forgetting the charge must forget it settled.
     await expect.poll(async () => (await client.get(`/api/v1/refunds/${refund.body.refundId as string}`)).body.status, { timeout: 5_000 }).toBe('SUCCEEDED');
     expect((await client.get(`/api/v1/transactions/${first.body.chargeId as string}`)).status).toBe(200);
-    const qr = await qrCharge(client, 'order-b');
-    const qrPayload = qr.body.encodedImage.rawData as string;
-    expect(sandbox!.store.chargeIdByQrPayload.get(qrPayload)).toBe(qr.body.chargeId);
+    const qr = await createQrCharge(client, { referenceId: 'order-b' });
+    const qrPayload = qr.rawData;
+    expect(sandbox!.store.chargeIdByQrPayload.get(qrPayload)).toBe(qr.chargeId);
     const later = [];
     for (const reference of ['order-c', 'order-d', 'order-e']) later.push((await client.chargeCard('4111111111111111', { referenceId: reference })).body.chargeId as string);
 
     expect((await client.get(`/api/v1/charges/${first.body.chargeId as string}`)).status).toBe(404);
     expect((await client.get(`/api/v1/refunds/${refund.body.refundId as string}`)).status).toBe(404);
     expect((await client.get(`/api/v1/transactions/${first.body.chargeId as string}`)).status).toBe(404);
-    expect((await client.get(`/api/v1/charges/${qr.body.chargeId as string}`)).status).toBe(404);
+    expect((await client.get(`/api/v1/charges/${qr.chargeId}`)).status).toBe(404);
     expect(sandbox!.store.chargeIdByQrPayload.has(qrPayload)).toBe(false);
 
     const list = await client.get('/api/v1/charges?limit=10');

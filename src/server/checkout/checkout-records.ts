@@ -177,14 +177,16 @@ export interface RecordSpec<Id, T> {
   readonly relearnable?: boolean;
 }
 
+/** A record's spec, typed by what identifies it (`Id`) and what it holds (`T`). */
 function defineRecord<Id, T>(fields: RecordSpec<Id, T>): RecordSpec<Id, T> {
   return fields;
 }
 
+/** The same expiry for every value of a record. */
 const fixedTtl = (ms: number) => () => ms;
 
 /** The value of the store's text at `key`, checked against the record's schema. */
-function decode<T>(recordSpec: RecordSpec<unknown, T>, key: string, text: string): T {
+function decode<Id, T>(recordSpec: RecordSpec<Id, T>, key: string, text: string): T {
   let raw: unknown = text;
   if (recordSpec.format === 'json') {
     try {
@@ -212,7 +214,7 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
     .join('; ');
 }
 
-function encode<T>(recordSpec: RecordSpec<unknown, T>, value: T): string {
+function encode<Id, T>(recordSpec: RecordSpec<Id, T>, value: T): string {
   if (recordSpec.format === 'json') return JSON.stringify(value);
   return String(value);
 }
@@ -236,11 +238,11 @@ export class StoredRecord<Id, T> {
   async get(id: Id): Promise<T | undefined> {
     const key = this.key(id);
     const text = await this.store.get(key);
-    return text === undefined ? undefined : decode(this.spec as RecordSpec<unknown, T>, key, text);
+    return text === undefined ? undefined : decode(this.spec, key, text);
   }
 
   protected text(value: T): string {
-    return encode(this.spec as RecordSpec<unknown, T>, value);
+    return encode(this.spec, value);
   }
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_HEADERS } from '../../src/core/constants.js';
 import { SERVICE_ERROR_CODES, SERVICE_ERROR_STATUS, type ServiceErrorCode } from '../../src/core/service-error.js';
 import { SANDBOX_DEFAULTS, SANDBOX_DASHBOARD_PATH, SANDBOX_PAGES_PATH, type Sandbox } from '../../src/sandbox/index.js';
+import { createQrCharge } from '../support/qr-charge.js';
 import { API_AUTH, basic, CLIENT_AUTH, FUTURE_EXPIRY_YEAR, newSandbox, ORIGIN, type SandboxClient } from '../support/sandbox-client.js';
 import {
   anyMethod,
@@ -58,8 +59,8 @@ beforeAll(async () => {
   world.intent = (await client.post('/api/v1/bolt-intents', validIntent('bolt-1'))).body.id;
   await sandbox.webhooks.idle();
   world.delivery = sandbox.webhooks.list()[0]!.deliveryId;
-  const qr = await client.createCharge({ paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY', qrPromptPay: {} } });
-  world.slip = (await client.get(`/sandbox/v1/charges/${qr.body.chargeId}/slip`)).body.raw;
+  const qr = await createQrCharge(client);
+  world.slip = (await client.get(`/sandbox/v1/charges/${qr.chargeId}/slip`)).body.raw;
   for (const value of Object.values(world)) expect(value).toEqual(expect.any(String));
   await signIn();
 });
@@ -341,8 +342,8 @@ describe('the sandbox under fuzzed input', () => {
         return { id: charge.body.chargeId, extra: {} };
       }
       if (page === 'promptpay' || page === 'slips') {
-        const charge = await client.createCharge({ paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY', qrPromptPay: {} } });
-        return { id: '', extra: { rawData: charge.body.encodedImage.rawData } };
+        const charge = await createQrCharge(client);
+        return { id: '', extra: { rawData: charge.rawData } };
       }
       if (page === 'payment-links') {
         const link = await client.post('/api/v1/payment-links', { order: { netAmount: 400_000, currency: 'THB', description: 'Set' }, collectPhoneNumber: true, collectDeliveryAddress: true });

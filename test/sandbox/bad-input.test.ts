@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SERVICE_HEADERS } from '../../src/core/constants.js';
 import { SERVICE_ERROR_STATUS, type ServiceErrorCode } from '../../src/core/service-error.js';
 import { SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_PAGES_PATH, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { qrChargeBody } from '../support/qr-charge.js';
 import { seededRandom } from '../support/seeded-random.js';
 import {
   API_AUTH,
@@ -1020,7 +1021,7 @@ function randomJson(dice: Dice, depth: number): unknown {
 function validChargeBody(dice: Dice): Record<string, unknown> {
   switch (dice.int(10)) {
     case 0:
-      return { amount: 100, currency: 'THB', referenceId: 'sweep-qr', paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } };
+      return qrChargeBody({ amount: 100, referenceId: 'sweep-qr' });
     case 1:
     case 2:
       return { amount: 20_000, currency: 'THB', referenceId: 'sweep-bank', deviceType: 'IOS', returnUrl: 'https://shop.example/return', paymentMethod: { paymentMethodType: 'KRUNGSRI_APP', krungsriApp: {} } };

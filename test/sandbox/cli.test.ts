@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { verifyEmvCrc } from '../../src/core/emv-qr.js';
 import { verifyWebhookSignature } from '../../src/core/webhook-signature.js';
 import { SANDBOX_DEFAULTS, SANDBOX_TEST_CARDS } from '../../src/sandbox/defaults.js';
+import { qrChargeBody } from '../support/qr-charge.js';
 import type { Answer as SandboxAnswer } from '../support/sandbox-client.js';
 import { scanQrPngBase64 } from '../support/scan-qr.js';
 import { cleanEnv, runCli, startCli, stopCli, type RunningCli } from '../support/sandbox-cli.js';
@@ -210,7 +211,7 @@ describe('satang-sandbox CLI', () => {
     it('issues a PromptPay QR whose PNG scans to its rawData, and the payer simulator settles it SUCCEEDED', async () => {
       const created = await call(base, 'POST', '/api/v1/charges', {
         auth: API_AUTH,
-        json: { amount: 12_345, currency: 'THB', referenceId: 'order-qr', paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY', qrPromptPay: {} } },
+        json: qrChargeBody({ amount: 12_345 }),
       });
       expect(created.status).toBe(201);
       expect(created.body.actionRequired).toBe('ENCODED_IMAGE');

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SERVICE_HEADERS } from '../../src/core/constants.js';
 import { ServiceErrorBodySchema } from '../../src/core/service-error.js';
 import { defaultSandboxMerchant, SANDBOX_DEFAULTS, type Sandbox } from '../../src/sandbox/index.js';
+import { createQrCharge } from '../support/qr-charge.js';
 import { API_AUTH, basic, CLIENT_AUTH, newSandbox, type SandboxClient } from '../support/sandbox-client.js';
 
 /**
@@ -14,7 +15,6 @@ const OTHER_AUTH = basic(OTHER.merchantId, OTHER.apiKey);
 const OTHER_CLIENT_AUTH = basic(OTHER.merchantId, OTHER.publishableKey);
 const PARTNER_AUTH = basic(SANDBOX_DEFAULTS.merchantId, SANDBOX_DEFAULTS.partnerApiKey);
 const ALIPAY = { amount: 10_000, currency: 'THB', referenceId: 'order-1', paymentMethod: { paymentMethodType: 'ALIPAY' } };
-const QR = { amount: 10_000, currency: 'THB', referenceId: 'order-qr', paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY', qrPromptPay: {} } };
 
 let sandbox: Sandbox;
 let client: SandboxClient;
@@ -158,7 +158,7 @@ describe("a merchant's webhook log", () => {
 describe("a merchant's slips", () => {
   it("are issued for its own QR charges; another merchant's charge is not found", async () => {
     start();
-    const charge = (await client.post('/api/v1/charges', QR, { auth: OTHER_AUTH })).body as { chargeId: string };
+    const charge = await createQrCharge(client, {}, { auth: OTHER_AUTH });
     expectError(await client.get(`/sandbox/v1/charges/${charge.chargeId}/slip`), 404, 'NOT_FOUND_ERROR');
     expect((await client.get(`/sandbox/v1/charges/${charge.chargeId}/slip`, { auth: OTHER_AUTH })).status).toBe(200);
   });

@@ -3,6 +3,7 @@ import { SERVICE_HEADERS } from '../../src/core/constants.js';
 import { parseWebhookEvent, WEBHOOK_EVENT_NAMES } from '../../src/core/schemas/webhook-events.js';
 import { verifyWebhookSignature } from '../../src/core/webhook-signature.js';
 import { SANDBOX_DEFAULTS, type Sandbox } from '../../src/sandbox/index.js';
+import { qrChargeBody } from '../support/qr-charge.js';
 import { basic, FUTURE_EXPIRY_YEAR, newSandbox, ORIGIN, type Answer, type SandboxClient } from '../support/sandbox-client.js';
 
 /**
@@ -131,7 +132,7 @@ describe('every capability of the service', () => {
     const spare = ok(await client.post('/api/v1/bolt-connections', { pairingCode: pairingCode(device.boltDeviceId) }));
     const intentBody = { amount: 45_000, currency: 'THB', referenceId: 'p-bolt', expiryDurationInSec: 120, boltConnectionId: connection.id, mode: { type: 'PAIRING' }, paymentMethod: { paymentMethodType: 'CARD' } };
     const intent = ok(await client.post('/api/v1/bolt-intents', intentBody));
-    const slip = ok(await client.post('/api/v1/charges', { amount: 10_000, currency: 'THB', referenceId: 'p-qr', paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY', qrPromptPay: {} } }));
+    const slip = ok(await client.post('/api/v1/charges', qrChargeBody({ referenceId: 'p-qr' })));
     const slipRaw = (await sandbox.fetch(new Request(`${ORIGIN}/sandbox/v1/charges/${slip.chargeId}/slip?format=raw`, { headers: { authorization: basic(SANDBOX_DEFAULTS.merchantId, SANDBOX_DEFAULTS.apiKey) } }))).text();
 
     const calls: [string, string, unknown?][] = [

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
+import { qrChargeBody } from '../support/qr-charge.js';
 import { newSandbox, type SandboxClient } from '../support/sandbox-client.js';
 
 /**
@@ -28,7 +29,7 @@ function expectRefused(answer: { status: number; body: any }, field: string) {
 describe('the sandbox API and a URL with a control character', () => {
   it.each(CASES)('refuses a charge whose returnUrl holds %s', async (_, character) => {
     start();
-    const answer = await client.post('/api/v1/charges', { amount: 10_000, currency: 'THB', referenceId: 'r-1', returnUrl: hostile(character), paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY', qrPromptPay: {} } });
+    const answer = await client.post('/api/v1/charges', qrChargeBody({ referenceId: 'r-1', returnUrl: hostile(character) }));
     expectRefused(answer, 'returnUrl');
     expect((await client.request('GET', '/api/v1/charges')).body.totalCount).toBe(0);
   });
@@ -75,7 +76,7 @@ describe('the sandbox API and a URL with a control character', () => {
 
   it('still takes a URL whose control characters are percent-encoded', async () => {
     start();
-    const answer = await client.post('/api/v1/charges', { amount: 10_000, currency: 'THB', referenceId: 'r-3', returnUrl: 'https://shop.example/ret%0Aurn', paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY', qrPromptPay: {} } });
+    const answer = await client.post('/api/v1/charges', qrChargeBody({ referenceId: 'r-3', returnUrl: 'https://shop.example/ret%0Aurn' }));
     expect(answer.status).toBe(201);
   });
 });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SERVICE_HEADERS } from '../../src/core/constants.js';
 import { ServiceErrorBodySchema } from '../../src/core/service-error.js';
 import { REPLAYED_HEADER, SANDBOX_DEFAULTS, type Sandbox } from '../../src/sandbox/index.js';
+import { qrChargeBody } from '../support/qr-charge.js';
 import { basic, IDEMPOTENCY_HEADER, newSandbox, type SandboxClient } from '../support/sandbox-client.js';
 
 let sandbox: Sandbox;
@@ -119,7 +120,7 @@ describe('idempotency', () => {
   it('makes exactly one charge from 50 identical requests sent at once', async () => {
     start();
     const answers = await Promise.all(
-      Array.from({ length: 50 }, () => client.post('/api/v1/charges', { ...body, paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } }, { headers: { [IDEMPOTENCY_HEADER]: 'burst' } })),
+      Array.from({ length: 50 }, () => client.post('/api/v1/charges', qrChargeBody({ referenceId: body.referenceId }), { headers: { [IDEMPOTENCY_HEADER]: 'burst' } })),
     );
     expect(new Set(answers.map((a) => a.body.chargeId)).size).toBe(1);
     expect(answers.every((a) => a.status === 201)).toBe(true);

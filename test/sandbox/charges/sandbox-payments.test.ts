@@ -6,6 +6,7 @@ import { TransactionSchema } from '../../../src/core/schemas/transaction.js';
 import { readEmvField, readPromptPayAmountSatang, verifyEmvCrc } from '../../../src/core/emv-qr.js';
 import { SANDBOX_DEFAULT_QR_EXPIRY_MS, SANDBOX_DEFAULTS, SANDBOX_TEST_CARDS, type Sandbox } from '../../../src/sandbox/index.js';
 import { scanQrPngBase64 } from '../../support/scan-qr.js';
+import { createQrCharge } from '../../support/qr-charge.js';
 import { FUTURE_EXPIRY_YEAR, newSandbox, type SandboxClient } from '../../support/sandbox-client.js';
 
 
@@ -202,8 +203,7 @@ describe('installments', () => {
 describe('QR PromptPay', () => {
   it('answers ENCODED_IMAGE with a valid Thai QR payload carrying the amount, and its PNG', async () => {
     start();
-    const created = await client.createCharge({ amount: 12_345, paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } });
-    expect(created.status).toBe(201);
+    const created = await createQrCharge(client, { amount: 12_345 });
     const { encodedImage } = CreateChargeResponseSchema.parse(created.body);
     expect(created.body.actionRequired).toBe('ENCODED_IMAGE');
     expect(verifyEmvCrc(encodedImage!.rawData)).toBe(true);
@@ -233,9 +233,9 @@ describe('QR PromptPay', () => {
   it('stays PENDING after its expiry', async () => {
     let now = Date.now();
     start({ now: () => new Date(now) });
-    const created = await client.createCharge({ paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } });
+    const created = await createQrCharge(client);
     now += SANDBOX_DEFAULT_QR_EXPIRY_MS + 1;
-    expect((await client.getCharge(created.body.chargeId)).status).toBe('PENDING');
+    expect((await client.getCharge(created.chargeId)).status).toBe('PENDING');
   });
 });
 
@@ -521,8 +521,8 @@ describe('a charge as GET, the list and the webhooks show it', () => {
 
   it('writes a pending charge the same way: failureCode "" until it settles', async () => {
     start();
-    const created = await client.createCharge({ paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } });
-    const charge = await client.getCharge(created.body.chargeId);
+    const created = await createQrCharge(client);
+    const charge = await client.getCharge(created.chargeId);
     expect(charge).toMatchObject({ status: 'PENDING', sourceId: '', failureCode: '', customer: NO_CUSTOMER });
     const filled = PAYMENT_METHOD_RESPONSE_MEMBERS.filter((member) => charge.paymentMethod[member] !== null);
     expect(filled).toEqual(['qrPromptPay']);

@@ -12,7 +12,7 @@ import { asClientError, CheckoutClientError } from '../../client/client-error.js
 import { safeRedirectUrl } from '../../client/redirect.js';
 import { deviceTypeFromUserAgent } from '../../core/device.js';
 import { formatAmount } from '../../core/money.js';
-import type { CheckoutChargeRequest } from '../../core/schemas/checkout.js';
+import type { CheckoutChargeRequest, CheckoutStatusResponse } from '../../core/schemas/checkout.js';
 import type { DeviceType } from '../../core/schemas/payment-method.js';
 import { SatangAbandonEvent, SatangAlreadyPaidEvent, SatangAmountChangedEvent, SatangResumeEvent } from '../checkout-events.js';
 import { StatusPoller } from '../controllers/status-poller.js';
@@ -24,7 +24,7 @@ import { outcomeView } from './outcome-view.js';
 import { PROVIDER_NAMES } from './provider-names.js';
 import { tellTabs } from './order-tabs.js';
 import { isSettled } from './payment-moves.js';
-import type { ChargeConflict, ChargeOptions, Notice, Payment, PaymentMethod } from './payment-state.js';
+import type { ChargeConflict, ChargeOptions, Notice, Payment, PaymentChange, PaymentMethod } from './payment-state.js';
 import { loadQrElement } from './promptpay-panel.js';
 import { qrPaymentView } from './qr-payment-view.js';
 
@@ -35,7 +35,8 @@ import { qrPaymentView } from './qr-payment-view.js';
 export async function charge(payment: Payment, method: PaymentMethod, deviceType: DeviceType, options: ChargeOptions = {}): Promise<void> {
   const { host } = payment;
   host.dispatchEvent(new SatangSubmitEvent(method.type));
-  payment.attemptKey ??= crypto.randomUUID();
+  const attemptKey = payment.attemptKey ?? crypto.randomUUID();
+  payment.show(payment.state, { attemptKey });
   // No payment starts while the configuration is wrong, a bad return-url included.
   const returnUrl = returnUrlOf(host);
   if (!returnUrl) throw new CheckoutClientError('config', 'return-url is not an http(s) URL', 'CONFIG', false);
@@ -56,13 +57,12 @@ export async function charge(payment: Payment, method: PaymentMethod, deviceType
   if (options.replace || payment.charge || payment.replaceNext || wasAbandoned(host.orderReference)) body.replace = true;
   let charge;
   try {
-    charge = payment.charge = await createCheckoutCharge(host.endpoint, body, payment.attemptKey);
+    charge = await createCheckoutCharge(host.endpoint, body, attemptKey);
   } catch (error) {
     if (refused(payment, error)) return;
     throw error;
   }
-  payment.method = method.type;
-  payment.replaceNext = payment.resumed = false;
+  payment.show(payment.state, { charge, method: method.type, replaceNext: false, resumed: false });
   tellTabs(payment, { state: 'paying', chargeId: charge.chargeId });
   const keep = (action: 'redirect' | 'qr' | 'wait', extra?: Pick<SavedAttempt, 'qr' | 'redirectUrl'>) =>
     saveAttempt(host.orderReference, { chargeId: charge.chargeId, statusToken: charge.statusToken, method: method.type, action, ...extra });
@@ -106,8 +106,8 @@ export function showQr(payment: Payment): void {
 }
 
 /** The charge exists and its outcome is awaited: said (a status region), and focused, so the shopper knows where things are. */
-export function waiting(payment: Payment): void {
-  if (payment.show('waiting')) void focusOn(payment, '.progress');
+export function waiting(payment: Payment, change?: PaymentChange): void {
+  if (payment.show('waiting', change)) void focusOn(payment, '.progress');
 }
 
 async function focusOn(payment: Payment, selector: string): Promise<void> {
@@ -129,20 +129,19 @@ export function resume(payment: Payment): void {
   const saved = loadAttempt(payment.host.orderReference);
   if (!saved) {
     // Kept too long, or not readable: the form, as on a first visit.
-    payment.resumed = false;
-    payment.show('idle');
+    payment.show('idle', { resumed: false });
     return;
   }
   const { chargeId, statusToken, qr, redirectUrl } = saved;
-  payment.method = saved.method;
   payment.host.dispatchEvent(new SatangResumeEvent(chargeId, saved.method));
   if (qr) {
-    payment.charge = { chargeId, statusToken, actionRequired: 'ENCODED_IMAGE', encodedImage: { rawData: qr.rawData, expiry: qr.expiry, imageBase64Encoded: qr.image ?? '' } };
+    const charge = { chargeId, statusToken, actionRequired: 'ENCODED_IMAGE', encodedImage: { rawData: qr.rawData, expiry: qr.expiry, imageBase64Encoded: qr.image ?? '' } } as const;
+    payment.show(payment.state, { method: saved.method, charge });
     showQr(payment);
     return;
   }
-  payment.charge = { chargeId, statusToken, actionRequired: saved.action === 'redirect' ? 'REDIRECT' : 'NONE', ...(redirectUrl ? { redirect: { redirectUrl } } : {}) };
-  waiting(payment);
+  const charge = { chargeId, statusToken, actionRequired: saved.action === 'redirect' ? 'REDIRECT' : 'NONE', ...(redirectUrl ? { redirect: { redirectUrl } } : {}) } as const;
+  waiting(payment, { method: saved.method, charge });
   follow(payment, chargeId, statusToken);
 }
 
@@ -169,8 +168,7 @@ export async function abandon(payment: Payment): Promise<void> {
   const { host } = payment;
   const charge = payment.charge;
   if (!charge || payment.leaving) return;
-  payment.leaving = true;
-  host.requestUpdate();
+  payment.show(payment.state, { leaving: true });
   try {
     const status = await getCheckoutStatus(host.endpoint, charge.chargeId, charge.statusToken, 0);
     if (payment.charge !== charge) return;
@@ -186,18 +184,14 @@ export async function abandon(payment: Payment): Promise<void> {
   } catch {
     // Not answered: the shopper still leaves, and the notice says the payment may yet arrive.
   } finally {
-    payment.leaving = false;
-    host.requestUpdate();
+    payment.show(payment.state, { leaving: false });
   }
   if (payment.charge !== charge) return;
   const qr = payment.state === 'qr' ? charge.encodedImage : undefined;
   payment.poller?.stop();
   abandonAttempt(host.orderReference, charge.chargeId);
-  payment.replaceNext = true;
-  payment.resumed = false;
-  payment.charge = undefined;
   payment.forget();
-  if (!payment.show('idle')) return;
+  if (!payment.show('idle', { replaceNext: true, resumed: false, charge: undefined })) return;
   // Another method is chosen first (which clears the notice over the form), then the notice is set.
   await payment.steps.focusMethod(payment.method, Boolean(qr));
   const l = payment.localize;
@@ -208,9 +202,8 @@ export async function abandon(payment: Payment): Promise<void> {
     return method ? l.msg('left.payment', { method }) : l.msg('left.paymentAny');
   };
   const notice: Notice = () => html`<span class="info">${words()}</span>`;
-  payment.notice = notice;
+  payment.show(payment.state, { notice });
   payment.announce(words());
-  host.requestUpdate();
   tellTabs(payment, { state: 'open', chargeId: charge.chargeId });
   host.dispatchEvent(new SatangAbandonEvent(charge.chargeId));
 }
@@ -232,12 +225,10 @@ function methodWords(payment: Payment, type: string | undefined): string | undef
 export function paidElsewhere(payment: Payment): void {
   const { host } = payment;
   payment.poller?.stop();
-  payment.charge = undefined;
-  payment.resumed = false;
   payment.forget();
   clearAttempt(host.orderReference);
   if (isSettled(payment)) return;
-  conflicted(payment, { kind: 'paid' });
+  conflicted(payment, { kind: 'paid' }, { charge: undefined, resumed: false });
   host.dispatchEvent(new SatangAlreadyPaidEvent(host.orderReference));
 }
 
@@ -271,14 +262,9 @@ function refused(payment: Payment, error: unknown): boolean {
   return true;
 }
 
-export function conflicted(payment: Payment, conflict: ChargeConflict): void {
-  if (isSettled(payment)) return;
-  const previous = payment.conflict;
-  payment.conflict = conflict;
-  if (!payment.show('conflict')) {
-    payment.conflict = previous;
-    return;
-  }
+/** Shows `conflict` (with `change`, what else the step changes), unless the order is shown paid already. */
+export function conflicted(payment: Payment, conflict: ChargeConflict, change?: PaymentChange): void {
+  if (isSettled(payment) || !payment.show('conflict', { ...change, conflict })) return;
   void focusHeading(payment);
 }
 
@@ -301,9 +287,7 @@ function expired(payment: Payment): void {
   if (payment.resumed) {
     // Picked up from storage: nothing of it can be read any more, so the page starts afresh (a
     // paid order is then refused as paid, should the shopper press pay).
-    payment.resumed = false;
-    payment.charge = undefined;
-    payment.show('idle');
+    payment.show('idle', { resumed: false, charge: undefined });
     return;
   }
   conflicted(payment, { kind: 'expired' });
@@ -311,20 +295,23 @@ function expired(payment: Payment): void {
 
 /** Long-polls the charge's status until it is final. */
 export function follow(payment: Payment, chargeId: string, statusToken: string): void {
-  payment.poller ??= new StatusPoller(
-    payment.host,
-    (status) => {
-      if (status.status !== 'PENDING') outcome(payment, status.chargeId, status.status === 'SUCCEEDED', status.failureCode ?? '', status.outcome);
-      else if (status.order === 'paid') paidElsewhere(payment);
-    },
-    (error) => {
-      if (error.retryable) return;
-      if (error.code === 'STATUS_TOKEN_EXPIRED') return expired(payment);
-      payment.poller?.stop();
-      payment.problem(error);
-    },
-  );
-  payment.poller.start(payment.host.endpoint, chargeId, statusToken);
+  const poller = payment.poller ?? new StatusPoller(payment.host, (status) => heardStatus(payment, status), (error) => statusFailed(payment, error));
+  payment.show(payment.state, { poller });
+  poller.start(payment.host.endpoint, chargeId, statusToken);
+}
+
+/** A status the wait answered: final, it is the outcome; still pending, the order may have been paid by another payment. */
+function heardStatus(payment: Payment, status: CheckoutStatusResponse): void {
+  if (status.status !== 'PENDING') outcome(payment, status.chargeId, status.status === 'SUCCEEDED', status.failureCode ?? '', status.outcome);
+  else if (status.order === 'paid') paidElsewhere(payment);
+}
+
+/** The wait failed for good (a retryable failure is retried by the poller): an expired token, or a problem shown over the form. */
+function statusFailed(payment: Payment, error: CheckoutClientError): void {
+  if (error.retryable) return;
+  if (error.code === 'STATUS_TOKEN_EXPIRED') return expired(payment);
+  payment.poller?.stop();
+  payment.problem(error);
 }
 
 /**
@@ -338,22 +325,23 @@ export function outcome(payment: Payment, chargeId: string, succeeded: boolean, 
   if (isSettled(payment)) return;
   payment.poller?.stop();
   payment.forget();
-  payment.charge = undefined;
   // A card entered before the page went away (a 3-D Secure page) is not in the form any more.
   const cardKept = !payment.resumed;
-  payment.resumed = false;
   const verdict = orderVerdict({ status: succeeded ? 'SUCCEEDED' : 'FAILED', outcome: orderOutcome });
   const paid = verdict === 'paid';
   // A paid order stays saved, so a reload or Back shows it paid rather than a form to pay again.
   if (!paid) clearAttempt(host.orderReference);
-  payment.outcome = succeeded ? orderOutcome : undefined;
-  payment.failureCode = paid ? '' : succeeded ? (orderOutcome ?? '') : failureCode;
+  const change: PaymentChange = {
+    charge: undefined,
+    resumed: false,
+    outcome: succeeded ? orderOutcome : undefined,
+    failureCode: paid ? '' : succeeded ? (orderOutcome ?? '') : failureCode,
+  };
   if (verdict === 'failed') {
     // Declined: back to the form as it was (the card still filled in, its security code to type
     // again), the reason over it, in the words of the method paid with.
-    payment.declined = { failureCode, type: payment.method ?? '', cardKept };
     payment.steps.clearSecurityCode();
-    payment.show('idle');
+    payment.show('idle', { ...change, declined: { failureCode, type: payment.method ?? '', cardKept } });
     tellTabs(payment, { state: 'open', chargeId });
     host.dispatchEvent(new SatangFailureEvent(chargeId, failureCode));
     // The picker shows the method that failed (after a reload it may show another); the reason is
@@ -362,7 +350,7 @@ export function outcome(payment: Payment, chargeId: string, succeeded: boolean, 
     void payment.focusNotice();
     return;
   }
-  if (!payment.show(paid ? 'succeeded' : 'failed')) return;
+  if (!payment.show(paid ? 'succeeded' : 'failed', change)) return;
   tellTabs(payment, { state: paid ? 'paid' : 'open', chargeId });
   host.dispatchEvent(paid ? new SatangSuccessEvent(chargeId, orderOutcome) : new SatangFailureEvent(chargeId, payment.failureCode, payment.outcome));
   void focusHeading(payment);
@@ -410,8 +398,7 @@ export function paymentView(payment: Payment, renewQr: () => void): TemplateResu
  */
 function resend(payment: Payment, options: ChargeOptions): void {
   payment.forget();
-  payment.conflict = undefined;
-  payment.show('idle');
+  payment.show('idle', { conflict: undefined });
   void payment.pay(deviceTypeFromUserAgent(navigator.userAgent, navigator.maxTouchPoints), options);
 }
 

@@ -9,7 +9,7 @@ import { SatangErrorEvent } from '../events.js';
 import type { MessageKey } from '../i18n/localize.js';
 import { afterPaint, lazyModule, prefetch } from '../lazy.js';
 import { configProblem } from './checkout-config.js';
-import type { ChargeConflict, ChargeOptions, Declined, Notice, Payment, PaymentHost, PaymentState, PaymentSteps } from './payment-state.js';
+import type { ChargeConflict, ChargeOptions, Declined, Notice, Payment, PaymentChange, PaymentHost, PaymentState, PaymentSteps } from './payment-state.js';
 
 /** The code after the press (`pay-path.ts`), fetched once and shared by every checkout on the page. */
 type PayPath = typeof import('./pay-path.js');
@@ -181,13 +181,15 @@ export class CheckoutPayment implements ReactiveController, Payment {
   }
 
   /**
-   * The one way the payment's state changes, checked against the moves table (`payment-moves.ts`,
-   * which comes with the payment code): a move the table does not allow, or any move out of an
-   * order shown paid, is refused (false). A new step clears what the live region said of the last one.
+   * The one way the payment's state changes, with what the step changes besides (`change`),
+   * checked against the moves table (`payment-moves.ts`, which comes with the payment code): a move
+   * the table does not allow, or any move out of an order shown paid, is refused (false), and then
+   * nothing changes. A new step clears what the live region said of the last one.
    */
-  show(state: PaymentState): boolean {
-    if (this.#code && !this.#code.mayMove(this, state)) return false;
+  show(state: PaymentState, change?: PaymentChange): boolean {
+    if (this.#code && !this.#code.mayMove(this, state, change)) return false;
     if (this.state !== state) this.announcement = '';
+    Object.assign(this, change);
     this.state = state;
     this.host.requestUpdate();
     return true;

@@ -74,10 +74,9 @@ export function showOrderState(payment: Payment, answer: CheckoutOrderStateRespo
     }
     case 'refunded':
       payment.poller?.stop();
-      payment.charge = undefined;
       payment.forget();
       clearAttempt(host.orderReference);
-      conflicted(payment, { kind: 'refunded' });
+      conflicted(payment, { kind: 'refunded' }, { charge: undefined });
       return;
     case 'paying':
       if (answer.payment) pickUp(payment, answer.payment);
@@ -101,24 +100,23 @@ function pickUp(payment: Payment, open: CheckoutOrderPayment): void {
   if (payment.state === 'submitting' || payment.leaving || abandonedCharge(host.orderReference) === open.chargeId) return;
   if (payment.charge?.chargeId === open.chargeId) {
     // The same payment; the server's answer may name the page to go back to, which this tab lost.
-    if (open.redirect && !payment.charge.redirect) {
-      payment.charge = { ...payment.charge, redirect: open.redirect };
-      host.requestUpdate();
-    }
+    if (open.redirect && !payment.charge.redirect) payment.show(payment.state, { charge: { ...payment.charge, redirect: open.redirect } });
     return;
   }
   const { chargeId, statusToken, paymentMethodType, actionRequired } = open;
   payment.poller?.stop();
-  payment.method = paymentMethodType;
-  payment.resumed = true;
-  payment.charge = {
-    chargeId,
-    statusToken,
-    actionRequired,
-    ...(open.intent ? { intent: open.intent } : {}),
-    ...(open.redirect ? { redirect: open.redirect } : {}),
-    ...(open.encodedImage ? { encodedImage: open.encodedImage } : {}),
-  };
+  payment.show(payment.state, {
+    method: paymentMethodType,
+    resumed: true,
+    charge: {
+      chargeId,
+      statusToken,
+      actionRequired,
+      ...(open.intent ? { intent: open.intent } : {}),
+      ...(open.redirect ? { redirect: open.redirect } : {}),
+      ...(open.encodedImage ? { encodedImage: open.encodedImage } : {}),
+    },
+  });
   const image = actionRequired === 'ENCODED_IMAGE' ? open.encodedImage : undefined;
   saveAttempt(host.orderReference, {
     chargeId,

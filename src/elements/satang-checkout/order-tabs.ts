@@ -39,10 +39,11 @@ export function listenToTabs(payment: Payment, onMessage: (message: TabMessage) 
     onMessage({ state: data.state, ...(typeof data.chargeId === 'string' ? { chargeId: data.chargeId } : {}) });
   };
   listening.set(payment, { orderReference, channel });
-  payment.unwatch = () => {
+  const unwatch = () => {
     channel.close();
     listening.delete(payment);
   };
+  payment.show(payment.state, { unwatch });
 }
 
 /** Tells the other tabs of the order what became of its payment. */

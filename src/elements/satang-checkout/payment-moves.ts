@@ -5,7 +5,7 @@
  * only the press (idle → submitting), a resume (idle → waiting) and a failure to fetch it (back to
  * idle) can happen, all of them allowed; and an order is shown paid only by that code.
  */
-import type { Payment, PaymentState } from './payment-state.js';
+import type { Payment, PaymentChange, PaymentState } from './payment-state.js';
 
 /**
  * Every move the payment may make, from each state. The payment's one writer (`show`) refuses any
@@ -39,8 +39,11 @@ export function isSettled({ state, conflict }: Pick<Payment, 'state' | 'conflict
   return state === 'succeeded' || (state === 'conflict' && (conflict?.kind === 'paid' || conflict?.kind === 'refunded'));
 }
 
-/** Whether `payment` may move to `to`: allowed by the table, and never out of an order shown paid. */
-export function mayMove(payment: Pick<Payment, 'state' | 'conflict'>, to: PaymentState): boolean {
-  return canMove(payment.state, to) && !(isSettled(payment) && to !== payment.state);
+/**
+ * Whether `payment` may move to `to` with `change`: allowed by the table, and never out of an
+ * order shown paid, nor to another reason for it (a paid order does not become an expired page).
+ */
+export function mayMove(payment: Pick<Payment, 'state' | 'conflict'>, to: PaymentState, change?: PaymentChange): boolean {
+  return canMove(payment.state, to) && !(isSettled(payment) && (to !== payment.state || (change !== undefined && 'conflict' in change)));
 }
 

@@ -98,48 +98,63 @@ export interface PaymentSteps {
   navigate(url: URL): void;
 }
 
-/** A payment as the code after the press moves it on. */
+/**
+ * What a step of the payment changes besides its state: given to {@link Payment.show} with the
+ * state it moves to, and applied with it, or not at all when the move is refused.
+ */
+export type PaymentChange = { -readonly [K in ChangeableField]?: Payment[K] };
+
+type ChangeableField = 'attemptKey' | 'method' | 'leaving' | 'notice' | 'unwatch' | 'replaceNext' | 'resumed' | 'declined' | 'charge' | 'failureCode' | 'poller' | 'conflict' | 'outcome';
+
+/**
+ * A payment as the code after the press moves it on. Its fields are read here and written by the
+ * payment alone: a step says what changes, with the state it moves to (`show`).
+ */
 export interface Payment {
   readonly host: PaymentHost;
   readonly localize: LocalizeController;
   readonly steps: PaymentSteps;
   readonly state: PaymentState;
   /** One key per payment attempt: kept across retries of that attempt, new once details change. */
-  attemptKey: string | undefined;
+  readonly attemptKey: string | undefined;
   /** The method type of the attempt being paid or followed. */
-  method: string | undefined;
+  readonly method: string | undefined;
   /** The shopper asked to leave the open payment, and the server is being asked about it first. */
-  leaving: boolean;
+  readonly leaving: boolean;
   /** The message over the form (see {@link Notice}). */
-  notice: Notice | undefined;
+  readonly notice: Notice | undefined;
   /** Stops listening to the other tabs of the order; set while listening. */
-  unwatch: (() => void) | undefined;
+  readonly unwatch: (() => void) | undefined;
   /**
    * The shopper left an open payment of this order (a QR, a redirect) for another method: the next
    * charge replaces it (`replace: true`), in this page or after a reload.
    */
-  replaceNext: boolean;
+  readonly replaceNext: boolean;
   /** The attempt was picked up from storage (a reload, Back): an expired status token then just means starting afresh. */
-  resumed: boolean;
+  readonly resumed: boolean;
   /** The charge that failed, shown over the form until the shopper changes something. */
-  declined: Declined | undefined;
-  charge: CheckoutChargeResponse | undefined;
+  readonly declined: Declined | undefined;
+  readonly charge: CheckoutChargeResponse | undefined;
   /** The service's reason, once the charge failed. */
-  failureCode: string;
+  readonly failureCode: string;
   /** Follows the charge; created on the first charge to follow. */
-  poller: StatusPoller | undefined;
+  readonly poller: StatusPoller | undefined;
   /** Why nothing was charged, in the `conflict` state. */
-  conflict: ChargeConflict | undefined;
+  readonly conflict: ChargeConflict | undefined;
   /**
    * What the merchant's server says the charge did for the order (the status answer's `outcome`),
    * in the `succeeded` and `failed` states; in `failed` it is set only when the charge went
    * through without paying the order.
    */
-  outcome: string | undefined;
+  readonly outcome: string | undefined;
   /** Presses pay again, from the checkout's own views: `options` say how this request differs. */
   pay(deviceType: DeviceType, options?: ChargeOptions): Promise<void>;
-  /** Moves to `state` if {@link PAYMENT_MOVES} allows it (false when refused). */
-  show(state: PaymentState): boolean;
+  /**
+   * Moves to `state` with `change` if {@link PAYMENT_MOVES} allows it (false when refused, and then
+   * nothing changes); staying in the state is always allowed, so `show(payment.state, change)`
+   * changes fields alone.
+   */
+  show(state: PaymentState, change?: PaymentChange): boolean;
   /** Asks the server where the order stands again (another tab said it changed). */
   sync(): void;
   /** Says `text` through the checkout's live region (each change of step is announced). */

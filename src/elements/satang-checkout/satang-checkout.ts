@@ -324,7 +324,7 @@ export class SatangCheckout extends LitElement {
     if (group === 'QR_PROMPT_PAY') prefetch(loadQrElement);
     if (!isCardGroup(group)) this.#loadPanels();
     this.provider = undefined;
-    this.#payment.notice = this.#payment.declined = undefined;
+    this.#payment.clearNotice();
     this.#payment.newAttempt();
     const [type = 'QR_PROMPT_PAY'] = this.#providers();
     this.dispatchEvent(new SatangChangeEvent(type, isCardGroup(group) ? Boolean(this.cardForm?.complete) : true));

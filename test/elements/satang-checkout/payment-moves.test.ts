@@ -45,6 +45,8 @@ describe('the moves of the checkout payment', () => {
         expect(isSettled(payment)).toBe(true);
         for (const to of STATES.filter((s) => s !== payment.state)) expect(mayMove(payment, to), to).toBe(false);
         expect(mayMove(payment, payment.state)).toBe(true);
+        expect(mayMove(payment, payment.state, { leaving: false })).toBe(true);
+        expect(mayMove(payment, payment.state, { conflict: { kind: 'expired' } }), 'another reason').toBe(false);
       });
     }
 

@@ -9,6 +9,11 @@ import { afterAll } from 'vitest';
 export const CLI_PATH = fileURLToPath(new URL('../../bin/satang-sandbox.js', import.meta.url));
 const START_TIMEOUT_MS = 10_000;
 const EXIT_TIMEOUT_MS = 5_000;
+/**
+ * The most a run to completion may take, start-up included: a fresh Node loading the CLI can take
+ * several seconds on a busy machine, so this is a deadline against a hang, under the test's 20 s.
+ */
+const RUN_TIMEOUT_MS = 15_000;
 
 export interface Exit {
   code: number | null;
@@ -91,7 +96,7 @@ export async function startCli(args: string[] = [], env?: NodeJS.ProcessEnv): Pr
 /** Runs the CLI to completion (for flags that make it exit at once). */
 export async function runCli(args: string[], env?: NodeJS.ProcessEnv): Promise<Exit & { stdout: string; stderr: string }> {
   const cli = spawnCli(args, env);
-  const timer = setTimeout(() => cli.child.kill('SIGKILL'), EXIT_TIMEOUT_MS);
+  const timer = setTimeout(() => cli.child.kill('SIGKILL'), RUN_TIMEOUT_MS);
   try {
     const exit = await cli.closed;
     return { ...exit, stdout: cli.stdout(), stderr: cli.stderr() };

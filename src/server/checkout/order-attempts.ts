@@ -80,7 +80,7 @@ export async function claimOrder(context: CheckoutContext, input: AttemptInput):
     if (held?.state === 'creating') throw inProgress(held, false);
   }
   if (!retry && held?.state === 'open' && held.chargeId && held.kind) {
-    const live = await openPayment(context, { chargeId: held.chargeId, kind: held.kind }, input.call);
+    const live = await openPaymentState(context, { chargeId: held.chargeId, kind: held.kind }, input.call);
     if (live === 'paid') throw alreadyPaid();
     if (live === 'pending') {
       const sameAmount = held.amount === input.order.amount && held.currency === input.order.currency;
@@ -185,7 +185,7 @@ export async function readOrderAttempt(context: CheckoutContext, referenceId: st
  * Where an open attempt's payment stands: still payable, paid the order, or over (failed, or
  * refunded). A success found here is settled, as a status read settles it.
  */
-export async function openPayment(context: CheckoutContext, { chargeId, kind }: { chargeId: string; kind: StatusTokenKind }, call: HttpCall): Promise<'pending' | 'paid' | 'over'> {
+export async function openPaymentState(context: CheckoutContext, { chargeId, kind }: { chargeId: string; kind: StatusTokenKind }, call: HttpCall): Promise<'pending' | 'paid' | 'over'> {
   const status = await readStatus(context, chargeId, kind, call);
   if (status.status === 'PENDING') return 'pending';
   if (status.status === 'FAILED') return 'over';

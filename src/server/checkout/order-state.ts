@@ -3,7 +3,7 @@ import { CHECKOUT_ORDER_TOKEN_HEADER, type CheckoutOrderPayment, type CheckoutOr
 import type { CheckoutContext, RouteCall } from './checkout-context.js';
 import { requireOrderToken } from './checkout-request.js';
 import { jsonAnswer } from './json-response.js';
-import { openPayment, readOrderAttempt, type OrderAttempt } from './order-attempts.js';
+import { openPaymentState, readOrderAttempt, type OrderAttempt } from './order-attempts.js';
 import { payerOfOrder, referenceIdOf, type OrderPayer } from './settle-payment.js';
 
 /**
@@ -36,8 +36,8 @@ async function stateOfOrder(context: CheckoutContext, orderReference: string, ca
   const attempt = await readOrderAttempt(context, referenceId);
   if (attempt.state === 'creating') return { orderReference, state: 'paying' };
   if (attempt.state === 'none') return { orderReference, state: 'open' };
-  const live = await openPayment(context, attempt, call);
-  if (live === 'pending') return { orderReference, state: 'paying', payment: await paymentOf(context, attempt, referenceId) };
+  const live = await openPaymentState(context, attempt, call);
+  if (live === 'pending') return { orderReference, state: 'paying', payment: await openPaymentAnswer(context, attempt, referenceId) };
   // Settled just now, or over: whichever payment paid the order (this one, or another before it), if any.
   const settled = await payerOfOrder(context, referenceId);
   return settled ? paidState(orderReference, settled) : { orderReference, state: 'open' };
@@ -49,7 +49,7 @@ function paidState(orderReference: string, payer: OrderPayer): CheckoutOrderStat
 }
 
 /** The open payment as the page that created it was answered, with a status token signed now for this page. */
-async function paymentOf(context: CheckoutContext, attempt: Extract<OrderAttempt, { state: 'open' }>, referenceId: string): Promise<CheckoutOrderPayment> {
+async function openPaymentAnswer(context: CheckoutContext, attempt: Extract<OrderAttempt, { state: 'open' }>, referenceId: string): Promise<CheckoutOrderPayment> {
   const { chargeId, kind, answer, paymentMethodType } = attempt;
   const intent = answer.intent ?? (kind === 'authorization' ? 'authorize' : undefined);
   return {

@@ -200,24 +200,30 @@ test.describe('two tabs of one order agree', () => {
     expect(await demoOrder(request, reference)).toMatchObject({ paidBy: card!.chargeId });
   });
 
-  test('a QR on another device learns from the server, within its status wait, that the order was paid by card', async ({ page: qrPage, browser, request }) => {
-    test.setTimeout(75_000);
-    const { reference } = await showQr(qrPage, request);
-    const device = await otherDevice(browser);
-    const cardPage = await device.newPage();
-    await cardPage.goto(`/?order=${encodeURIComponent(reference)}`);
-    await expect(qrCode(cardPage)).toBeVisible({ timeout: 20_000 });
-    await leaveQr(cardPage);
-    await typeCard(cardPage, { number: CARDS.visa });
-    await payButton(cardPage).click();
-    await expectPaid(cardPage);
+  for (const where of ['on another device', 'in a tab of a browser without BroadcastChannel'] as const) {
+    test(`a QR ${where} learns from the server, within its status wait, that the order was paid by card`, async ({ page: qrPage, context, browser, request }) => {
+      test.setTimeout(75_000);
+      const sameBrowser = where !== 'on another device';
+      // The same browser with no channel between its tabs: only the server can tell the QR tab.
+      if (sameBrowser) await qrPage.addInitScript(() => Reflect.deleteProperty(window, 'BroadcastChannel'));
+      const { reference } = await showQr(qrPage, request);
+      expect(await qrPage.evaluate(() => typeof BroadcastChannel)).toBe(sameBrowser ? 'undefined' : 'function');
+      const device = sameBrowser ? context : await otherDevice(browser);
+      const cardPage = await device.newPage();
+      await cardPage.goto(`/?order=${encodeURIComponent(reference)}`);
+      await expect(qrCode(cardPage)).toBeVisible({ timeout: 20_000 });
+      await leaveQr(cardPage);
+      await typeCard(cardPage, { number: CARDS.visa });
+      await payButton(cardPage).click();
+      await expectPaid(cardPage);
 
-    // No tab of its own browser told it: its status wait (25 s) brings the news.
-    await expect(qrCode(qrPage)).toBeHidden({ timeout: 35_000 });
-    await expect(qrPage.locator('satang-checkout').getByRole('heading', { name: ALREADY_PAID })).toBeVisible();
-    await expect(payButton(qrPage)).toBeHidden();
-    await device.close();
-  });
+      // No tab of its own browser told it: its status wait (25 s) brings the news.
+      await expect(qrCode(qrPage)).toBeHidden({ timeout: 35_000 });
+      await expect(qrPage.locator('satang-checkout').getByRole('heading', { name: ALREADY_PAID })).toBeVisible();
+      await expect(payButton(qrPage)).toBeHidden();
+      if (!sameBrowser) await device.close();
+    });
+  }
 });
 
 test.describe('a payment that may be going through', () => {

@@ -6,6 +6,7 @@ import { verifyWebhookSignature } from '../../../src/core/webhook-signature.js';
 import { Sandbox, SANDBOX_DEFAULTS, type SandboxOptions } from '../../../src/sandbox/index.js';
 import { AuthenticationError, NotFoundError, StateConflictError, ValidationError } from '../../../src/server/errors.js';
 import { ServiceClient } from '../../../src/server/service/service-client.js';
+import { qrChargeBody } from '../../support/qr-charge.js';
 import { rejection } from '../../support/rejection.js';
 
 const BASE_URL = 'http://127.0.0.1:4010';
@@ -308,7 +309,7 @@ describe('ServiceClient.boltDevices against the sandbox', () => {
 
 describe('ServiceClient.charges.verifyQrSlip against the sandbox', () => {
   async function qrChargeWithSlip() {
-    const created = await client.charges.create({ amount: 20_000, currency: 'THB', referenceId: 'order-slip', paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } });
+    const created = await client.charges.create(qrChargeBody({ amount: 20_000, referenceId: 'order-slip' }));
     const response = await sandbox.fetch(
       new Request(`${BASE_URL}/sandbox/v1/charges/${created.chargeId}/slip`, {
         headers: { authorization: `Basic ${Buffer.from(`${SANDBOX_DEFAULTS.merchantId}:${SANDBOX_DEFAULTS.apiKey}`).toString('base64')}` },

@@ -10,6 +10,7 @@ import { serviceHeaders } from '../../../src/core/constants.js';
 import { generateTestWebhookHeaders } from '../../../src/core/webhook-signature.js';
 import { Sandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { ConfigurationError, createCheckoutHandler, ServiceClient, type ServiceClientOptions } from '../../../src/server/index.js';
+import { qrChargeBody } from '../../support/qr-charge.js';
 import { FUTURE_EXPIRY_YEAR } from '../../support/sandbox-client.js';
 import { sandboxTest } from '../../support/sandbox-fixture.js';
 
@@ -123,7 +124,7 @@ describe('when the two sides spell the prefix differently', () => {
   it('the sandbox ignores the key as the service would, so a lost answer becomes a second charge, and it warns once', async () => {
     const { sandbox, warnings } = sandboxWith('X-Beam-');
     const { client } = clientOn(sandbox, { headerPrefix: 'X-Service-' }, 1);
-    const qr = { amount: 10_000, currency: 'THB' as const, referenceId: 'mismatch-order', paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' as const, qrPromptPay: {} } };
+    const qr = qrChargeBody({ referenceId: 'mismatch-order' });
     await client.charges.create(qr);
     const beam = clientOn(sandbox).client;
     // The retry of the lost answer was not recognised: one charge per attempt.

@@ -16,6 +16,7 @@ import {
   ValidationError,
 } from '../../../src/server/errors.js';
 import { ServiceClient, type ServiceClientOptions } from '../../../src/server/service/service-client.js';
+import { qrChargeBody } from '../../support/qr-charge.js';
 import { FUTURE_EXPIRY_YEAR } from '../../support/sandbox-client.js';
 import { rejection } from '../../support/rejection.js';
 
@@ -273,7 +274,7 @@ describe('ServiceClient', () => {
 
     it('returns the QR of a PromptPay charge', async () => {
       const client = new ServiceClient(clientOptions());
-      const created = await client.charges.create({ amount: 12_345, currency: 'THB', referenceId: 'qr-1', paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } });
+      const created = await client.charges.create(qrChargeBody({ amount: 12_345, referenceId: 'qr-1' }));
       expect(created.actionRequired).toBe('ENCODED_IMAGE');
       expect(created.encodedImage?.rawData).toMatch(/^000201/);
     });

@@ -102,6 +102,97 @@ async function leaveQr(page: Page): Promise<void> {
   await expect(page.getByRole('radio', { name: 'Card', exact: true })).toBeChecked();
 }
 
+/** A payment paid on a page away from the shop: how it starts, where it is paid, what the service records. */
+interface PageAway {
+  page: string;
+  /** Offered on a phone only (bank apps). */
+  phone: boolean;
+  start(page: Page): Promise<void>;
+  /** On the page away: shown once it is there. */
+  shown(tab: Page): Locator;
+  pay(tab: Page): Promise<void>;
+  type: string;
+}
+
+const PAGES_AWAY: readonly PageAway[] = [
+  {
+    page: '3-D Secure',
+    phone: false,
+    start: (page) => typeCard(page, { number: CARDS.threeDSecure }),
+    shown: (tab) => tab.getByLabel('One-time password'),
+    async pay(tab) {
+      await tab.getByLabel('One-time password').fill(OTP);
+      await tab.getByRole('button', { name: /Verify and pay|ยืนยันและชำระ/ }).click();
+    },
+    type: 'CARD',
+  },
+  {
+    page: 'wallet',
+    phone: false,
+    async start(page) {
+      await chooseMethod(page, 'E-wallet');
+      await page.getByRole('group', { name: 'Wallet' }).getByRole('radio', { name: 'TrueMoney' }).check();
+    },
+    shown: (tab) => tab.getByRole('button', { name: 'Approve' }),
+    pay: (tab) => tab.getByRole('button', { name: 'Approve' }).click(),
+    type: 'TRUE_MONEY',
+  },
+  {
+    page: 'bank app',
+    phone: true,
+    async start(page) {
+      await chooseMethod(page, 'Mobile banking');
+      await page.getByRole('group', { name: 'Bank app' }).getByRole('radio', { name: 'SCB EASY' }).check();
+    },
+    shown: (tab) => tab.getByRole('button', { name: 'Approve' }),
+    pay: (tab) => tab.getByRole('button', { name: 'Approve' }).click(),
+    type: 'SCB_EASY',
+  },
+];
+
+/**
+ * The shopper leaves for `method`'s page, comes Back without paying, and is also sent back in a new
+ * tab (a bank app does that on phones): each shows progress and a way back to that page, never
+ * Pay, with the cart locked. Paid there from the new tab: both tabs read paid, one charge.
+ */
+async function leaveAndComeBack(method: PageAway, page: Page, context: BrowserContext, request: Parameters<typeof onlyChargeFor>[0]): Promise<void> {
+  test.slow();
+  const reference = await openShop(page);
+  await method.start(page);
+  await payButton(page).click();
+  await expect(method.shown(page)).toBeVisible();
+  const awayUrl = page.url();
+
+  // Back from the page away, not paid: progress, the cart locked, a way back, no Pay.
+  await page.goBack();
+  const backHere = page.locator('satang-checkout');
+  await expect(backHere.getByRole('status').filter({ hasText: 'Checking your payment…' })).toBeVisible();
+  await expect(backHere.locator('.spinner')).toBeVisible();
+  await expect(backHere.getByRole('link', { name: 'Go back to finish paying' })).toHaveAttribute('href', awayUrl);
+  await expect(payButton(page)).toBeHidden();
+  await expect(page.getByRole('group', { name: 'Quantity: Thai silk scarf' }).getByRole('button', { name: 'One more' })).toBeDisabled();
+  await expectNoAxeViolations(page);
+
+  // Sent back in a new tab, with nothing of the first tab's storage: the server's word picks it up.
+  const returned = await context.newPage();
+  await returned.goto(`/demo/return.html?order=${encodeURIComponent(reference)}&satang-return=1`);
+  const there = returned.locator('satang-checkout');
+  await expect(there.getByRole('status').filter({ hasText: 'Checking your payment…' })).toBeVisible(FROM_THE_SERVER);
+  const back = there.getByRole('link', { name: 'Go back to finish paying' });
+  await expect(back).toHaveAttribute('href', awayUrl);
+  await expect(payButton(returned)).toBeHidden();
+  // The mark of the return leaves the address once the payment is picked up.
+  await expect(returned).toHaveURL(`/demo/return.html?order=${reference}`);
+
+  await back.click();
+  await method.pay(returned);
+  await expectPaid(returned);
+  // The first tab, still checking, reads paid too, with nothing offered to pay.
+  await expect(paidHeading(page)).toBeVisible(FROM_THE_SERVER);
+  await expect(payButton(page)).toBeHidden();
+  expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED', paymentMethod: { paymentMethodType: method.type } });
+}
+
 /** A second shopper's device: a browser context of its own (no storage, no tabs in common). */
 async function otherDevice(browser: Browser): Promise<BrowserContext> {
   return shopperContext(browser);
@@ -260,102 +351,21 @@ test.describe('a payment that may be going through', () => {
     expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED' });
   });
 
-  test('back from the wallet page without approving: progress, the cart locked, and a way back to the wallet, where approving pays', async ({ page, request }) => {
-    test.slow();
-    const reference = await openShop(page);
-    await chooseMethod(page, 'E-wallet');
-    await page.getByRole('group', { name: 'Wallet' }).getByRole('radio', { name: 'TrueMoney' }).check();
-    await payButton(page).click();
-    await expect(page.getByRole('button', { name: 'Approve' })).toBeVisible();
-    const walletUrl = page.url();
-
-    await page.goBack();
-    const checkout = page.locator('satang-checkout');
-    await expect(checkout.getByRole('status').filter({ hasText: 'Checking your payment…' })).toBeVisible();
-    const back = checkout.getByRole('link', { name: 'Go back to finish paying' });
-    await expect(back).toBeVisible();
-    await expect(back).toHaveAttribute('href', walletUrl);
-    await expect(payButton(page)).toBeHidden();
-    await expect(page.getByRole('group', { name: 'Quantity: Thai silk scarf' }).getByRole('button', { name: 'One more' })).toBeDisabled();
-    await expectNoAxeViolations(page);
-
-    await back.click();
-    await page.getByRole('button', { name: 'Approve' }).click();
-    await expectPaid(page);
-    expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED', paymentMethod: { paymentMethodType: 'TRUE_MONEY' } });
-  });
-
-  test('a 3-D Secure return opened in a new tab picks the payment up from the server, offers the OTP page again, and pays there', async ({ page, context, request }) => {
-    const reference = await openShop(page);
-    await typeCard(page, { number: CARDS.threeDSecure });
-    await payButton(page).click();
-    await expect(page.getByLabel('One-time password')).toBeVisible();
-
-    // A banking app that sends the shopper back in a new tab: nothing of the first tab's storage.
-    const returned = await context.newPage();
-    await returned.goto(`/demo/return.html?order=${encodeURIComponent(reference)}&satang-return=1`);
-    const checkout = returned.locator('satang-checkout');
-    await expect(checkout.getByRole('status').filter({ hasText: 'Checking your payment…' })).toBeVisible(FROM_THE_SERVER);
-    const back = checkout.getByRole('link', { name: 'Go back to finish paying' });
-    await expect(back).toHaveAttribute('href', /\/sandbox\/pages\/otp\/ch_\w+$/);
-    await expect(payButton(returned)).toBeHidden();
-    // The mark of the return leaves the address once the payment is picked up.
-    await expect(returned).toHaveURL(`/demo/return.html?order=${reference}`);
-
-    await back.click();
-    await returned.getByLabel('One-time password').fill(OTP);
-    await returned.getByRole('button', { name: /Verify and pay|ยืนยันและชำระ/ }).click();
-    await expectPaid(returned);
-    expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED' });
-    // The first tab, still on the OTP page, had nothing to do with it: one charge.
-    await page.close();
-  });
+  for (const method of PAGES_AWAY.filter((m) => !m.phone)) {
+    test(`back from the ${method.page} page, and its return in a new tab: both offer that page again, never Pay; paid there, both tabs read paid`, async ({ page, context, request }) => {
+      await leaveAndComeBack(method, page, context, request);
+    });
+  }
 
   test.describe('on a phone', () => {
     // A phone's screen and user agent, in the configured Chromium: mobile banking is offered there.
     const { defaultBrowserType: _browser, ...pixel } = devices['Pixel 7'];
     test.use({ ...pixel });
-
-    test('back from the bank app page, and its return in a new tab: both offer the bank page again, never Pay; approved there, both tabs read paid', async ({
-      page,
-      context,
-      request,
-    }) => {
-      test.slow();
-      const reference = await openShop(page);
-      await chooseMethod(page, 'Mobile banking');
-      await page.getByRole('group', { name: 'Bank app' }).getByRole('radio', { name: 'SCB EASY' }).check();
-      await payButton(page).click();
-      const approve = (tab: Page) => tab.getByRole('button', { name: 'Approve' });
-      await expect(approve(page)).toBeVisible();
-      const bankUrl = page.url();
-
-      // Back from the bank page, not approved: progress, the cart locked, a way back, no Pay.
-      await page.goBack();
-      const backHere = page.locator('satang-checkout');
-      await expect(backHere.getByRole('status').filter({ hasText: 'Checking your payment…' })).toBeVisible();
-      await expect(backHere.getByRole('link', { name: 'Go back to finish paying' })).toHaveAttribute('href', bankUrl);
-      await expect(payButton(page)).toBeHidden();
-      await expect(page.getByRole('group', { name: 'Quantity: Thai silk scarf' }).getByRole('button', { name: 'One more' })).toBeDisabled();
-      await expectNoAxeViolations(page);
-
-      // The bank app sends the shopper back in a new tab, with nothing of the first tab's storage.
-      const returned = await context.newPage();
-      await returned.goto(`/demo/return.html?order=${encodeURIComponent(reference)}&satang-return=1`);
-      const there = returned.locator('satang-checkout');
-      await expect(there.getByRole('status').filter({ hasText: 'Checking your payment…' })).toBeVisible(FROM_THE_SERVER);
-      const back = there.getByRole('link', { name: 'Go back to finish paying' });
-      await expect(back).toHaveAttribute('href', bankUrl);
-      await expect(payButton(returned)).toBeHidden();
-
-      await back.click();
-      await approve(returned).click();
-      await expectPaid(returned);
-      // The first tab, still checking, reads paid too, with nothing offered to pay.
-      await expect(paidHeading(page)).toBeVisible(FROM_THE_SERVER);
-      await expect(payButton(page)).toBeHidden();
-      expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED', paymentMethod: { paymentMethodType: 'SCB_EASY' } });
-    });
+    for (const method of PAGES_AWAY.filter((m) => m.phone)) {
+      test(`back from the ${method.page} page, and its return in a new tab: both offer that page again, never Pay; paid there, both tabs read paid`, async ({ page, context, request }) => {
+        await leaveAndComeBack(method, page, context, request);
+      });
+    }
   });
 
   test('a tab opened on an order whose QR is open in another tab never offers to pay', async ({ page, context, request }) => {

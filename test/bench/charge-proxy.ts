@@ -33,9 +33,9 @@ export interface ChargeProxyResult {
   secondsPerRun: number;
   bare: ChargeProxySide;
   handler: ChargeProxySide;
-  /** handler / bare throughput: the goal is at least 0.6. */
+  /** handler / bare throughput: the goal is at least 0.9 (`CHARGE_THROUGHPUT_RATIO_GOAL`). */
   throughputRatio: number;
-  /** handler / bare CPU per request: the goal is at most 3. */
+  /** handler / bare CPU per request: the goal is at most 2 (`CHARGE_CPU_RATIO_GOAL`). */
   cpuRatio: number;
   addedP50Ms: number;
   addedP99Ms: number;

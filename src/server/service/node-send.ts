@@ -11,7 +11,8 @@ import { nodeBuiltin } from '../node-builtin.js';
 export interface WireRequest {
   url: string;
   method: string;
-  headers: Headers;
+  /** Lower-case names. */
+  headers: Readonly<Record<string, string>>;
   body: string | undefined;
   signal: AbortSignal;
 }
@@ -55,15 +56,15 @@ export function fetchWasReplaced(): boolean {
 export function nodeSend(baseUrl: string): Send | undefined {
   const secure = new URL(baseUrl).protocol === 'https:';
   const http = nodeBuiltin(secure ? 'node:https' : 'node:http') as NodeHttp | undefined;
-  const decoder = nodeBuiltin('node:buffer') as { Buffer: { concat(chunks: Uint8Array[]): Uint8Array & { toString(encoding: 'utf8'): string } } } | undefined;
+  const decoder = nodeBuiltin('node:buffer') as
+    | { Buffer: { concat(chunks: Uint8Array[]): Uint8Array & { toString(encoding: 'utf8'): string }; byteLength(text: string, encoding: 'utf8'): number } }
+    | undefined;
   if (!http || !decoder) return undefined;
   const agent = new http.Agent({ keepAlive: true, keepAliveMsecs: 30_000 });
   const { Buffer } = decoder;
   return (request) =>
     new Promise<WireAnswer>((resolve, reject) => {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of request.headers) headers[name] = value;
-      if (request.body !== undefined) headers['content-length'] = String(new TextEncoder().encode(request.body).length);
+      const headers = request.body === undefined ? request.headers : { ...request.headers, 'content-length': String(Buffer.byteLength(request.body, 'utf8')) };
       const sent = http.request(new URL(request.url), { method: request.method, headers, agent, signal: request.signal }, (response) => {
         const chunks: Uint8Array[] = [];
         response.on('data', (chunk) => chunks.push(chunk));

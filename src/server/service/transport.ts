@@ -119,9 +119,18 @@ const MAX_REPORTED_ISSUES = 5;
  */
 export class ServiceTransport {
   readonly #settings: TransportSettings;
+  /** The secret key's headers (and `user-agent`), as `Headers` spells them, copied into each call's own. */
+  readonly #secretHeaders: Readonly<Record<string, string>>;
+  readonly #publishableHeaders: Readonly<Record<string, string>> | undefined;
+  readonly #idempotencyHeader: string;
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
+    const { publishableAuthorization, secretHeaders, userAgent } = settings;
+    this.#secretHeaders = headerRecord(new Headers(secretHeaders), userAgent);
+    this.#publishableHeaders =
+      publishableAuthorization === undefined ? undefined : headerRecord(new Headers({ accept: 'application/json', authorization: publishableAuthorization }), userAgent);
+    this.#idempotencyHeader = settings.headers.idempotencyKey.toLowerCase();
   }
 
   /** Sends a call, then checks the 2xx body against `schema`; unknown extra fields are kept. */
@@ -160,9 +169,9 @@ export class ServiceTransport {
     const deadlineMs = options?.deadlineMs === undefined ? undefined : checkTimeout(options.deadlineMs, 'deadlineMs', invalidArgumentError);
     const endsAt = deadlineMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + deadlineMs;
     const headers = this.#headersFor(call);
-    if (call.method === 'POST' || call.method === 'PATCH') headers.set(this.#settings.headers.idempotencyKey, checkIdempotencyKey(options?.idempotencyKey) ?? globalThis.crypto.randomUUID());
+    if (call.method === 'POST' || call.method === 'PATCH') headers[this.#idempotencyHeader] = checkIdempotencyKey(options?.idempotencyKey) ?? globalThis.crypto.randomUUID();
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
-    if (body !== undefined) headers.set('content-type', 'application/json');
+    if (body !== undefined) headers['content-type'] = 'application/json';
     const url = `${this.#settings.baseUrl}${call.path}${call.query && call.query.toString() !== '' ? `?${call.query.toString()}` : ''}`;
 
     for (let attempt = 0; ; attempt += 1) {
@@ -187,7 +196,8 @@ export class ServiceTransport {
     call: ServiceCall,
     request: {
       url: string;
-      headers: Headers;
+      /** Lower-case names, values as `Headers` keeps them; made into `Headers` only for `fetch`. */
+      headers: Record<string, string>;
       body: string | undefined;
       timeoutMs: number;
       /** The call's deadline, when it (not the attempt's timeout) bounds this attempt. */
@@ -214,7 +224,7 @@ export class ServiceTransport {
         } else {
           const sent = new Request(request.url, {
             method: call.method,
-            headers: request.headers,
+            headers: new Headers(request.headers),
             body: request.body,
             signal: controller.signal,
             // The service never redirects; following one could carry the body and key elsewhere.
@@ -267,20 +277,22 @@ export class ServiceTransport {
     }
   }
 
-  #headersFor(call: ServiceCall): Headers {
-    const { publishableAuthorization, secretHeaders, userAgent } = this.#settings;
-    let headers: Headers;
-    if (call.key === 'publishable') {
-      if (publishableAuthorization === undefined) {
-        throw new ConfigurationError(`${call.method} ${call.path} needs the publishable key: set publishableKey in the ServiceClient options`);
-      }
-      headers = new Headers({ accept: 'application/json', authorization: publishableAuthorization });
-    } else {
-      headers = new Headers(secretHeaders);
+  /** A fresh copy of the key's headers, for this call's own to be added to. */
+  #headersFor(call: ServiceCall): Record<string, string> {
+    if (call.key !== 'publishable') return { ...this.#secretHeaders };
+    if (this.#publishableHeaders === undefined) {
+      throw new ConfigurationError(`${call.method} ${call.path} needs the publishable key: set publishableKey in the ServiceClient options`);
     }
-    if (userAgent !== undefined) headers.set('user-agent', userAgent);
-    return headers;
+    return { ...this.#publishableHeaders };
   }
+}
+
+/** `headers` with `user-agent`, as a record: read once, not built into `Headers` on every call. */
+function headerRecord(headers: Headers, userAgent: string | undefined): Record<string, string> {
+  if (userAgent !== undefined) headers.set('user-agent', userAgent);
+  const record: Record<string, string> = {};
+  for (const [name, value] of headers) record[name] = value;
+  return record;
 }
 
 /** An argument refused before anything was sent. */

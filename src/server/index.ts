@@ -10,6 +10,7 @@ export { ORDER_RECORD_TTL_MS, ORDER_TOKEN_TTL_MS, STATUS_CACHE_TTL_MS, WEBHOOK_M
 export type { OrderEvent, OrderEventType } from './checkout/order-events.js';
 export { ATTEMPT_CREATE_TTL_MS, ATTEMPT_OPEN_TTL_MS } from './checkout/order-attempts.js';
 export { CheckoutStoreError, MemoryCheckoutStore, type CheckoutStore } from './checkout/checkout-store.js';
+export { CheckoutRecordError } from './checkout/checkout-records.js';
 export { CLIENT_ADDRESS_HEADER } from '../node/client-address.js';
 export { StatusTokens, type StatusTokenKind } from './checkout/status-tokens.js';
 export { OrderTokens, ORDER_REFERENCE_MAX_LENGTH, type OrderTokenCheck, type OrderTokensOptions } from './checkout/order-tokens.js';

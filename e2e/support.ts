@@ -44,8 +44,8 @@ export const ELEMENT_FILES = /\/src\/elements\/(index\.ts|satang\.js|chunks\/[\w
 /**
  * Serves the pages' `<script src="/src/elements/index.ts">` from the production build of
  * vite.config.ts (satang.js, its lazy chunks next to it), made once per worker in memory, instead
- * of the source modules the dev server serves: the files a merchant ships, templates prepared at
- * build time. `npm run test:e2e:built` runs every test so (`E2E_ELEMENTS=built`).
+ * of the source modules the dev server serves: the files a merchant ships. `npm run test:e2e:built`
+ * runs every test so (`E2E_ELEMENTS=built`).
  */
 export async function serveBuiltElements(target: Page | BrowserContext): Promise<void> {
   built ??= buildCheckout().then((b) => new Map(b.files.map((f) => [f.fileName, f.code])));

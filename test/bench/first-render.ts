@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium, measureFirstRender, type FirstRenderResult } from './browser.js';
-import { buildCheckout, buildConsumer, buildEntry, buildModule, kb, writeFiles } from './sizes.js';
+import { buildCheckout, buildConsumer, buildEntry, buildPackage, kb, packageEntry, writeFiles } from './sizes.js';
 import { startPageServer } from './page-server.js';
 
 /**
@@ -30,7 +30,7 @@ function line(label: string, r: FirstRenderResult): string {
 
 const checkout = await buildCheckout();
 const floor = await buildEntry('test/bench/baselines/lit-floor.ts', 'lit-floor');
-const consumer = await buildConsumer(await buildModule(), 'satang');
+const consumer = await buildConsumer(packageEntry(await buildPackage('first-render-package')), 'satang');
 const consumerFloor = await buildConsumer('test/bench/baselines/lit-floor.ts', 'lit-floor');
 const files = consumer.initial.map((f) => `${f.fileName} ${kb(f.minified)} min, ${f.brotli} B br`);
 console.log(`import 'satang' before the first render: ${files.join(' + ')} = ${kb(consumer.initialTotal.brotli)} br`);

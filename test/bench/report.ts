@@ -576,12 +576,12 @@ ${modules}
 
 Chromium loads each page in a new browser context (empty cache), ${f.runs} times each, in rotating order, after one
 discarded load of each. The checkout pages are \`<satang-checkout>\` (all methods, the card method first)
-with \`satang.js\` (the script-tag file, every element at once) or with \`satang-checkout.js\` (the
+with \`satang.js\` (the script-tag file: the checkout and the card form at once, the QR element on first use) or with \`satang-checkout.js\` (the
 \`satang/checkout\` entry: the QR element and the payment code come after the first render); the floor
 page is one bare Lit element with four labelled inputs (lit-floor.js). All are built minified the same way
 and served by one local server, in a process of its own (test/bench/page-server.ts: in the bench's
-process, its fetches waited on the bench's own traffic with Chromium). \`import 'satang'\` is the package's dist/module/satang.js (the
-file a bundler gets for it, built by the same run) bundled by esbuild with code splitting; the floor's
+process, its fetches waited on the bench's own traffic with Chromium). \`import 'satang'\` is the package's dist/elements/index.js and the
+modules it imports (TypeScript's output, compiled by the same run) bundled by esbuild with code splitting; the floor's
 TypeScript is bundled the same way. Times are
 \`performance.now()\` from navigation start.
 

@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { build, createBuilder, minifySync, type Rolldown } from 'vite';
 
@@ -10,6 +12,8 @@ import { build, createBuilder, minifySync, type Rolldown } from 'vite';
  *
  * Used by `npm run bench` (test/bench/run.ts) and by the size budget test (test/size-budget.test.ts).
  */
+
+const execFileAsync = promisify(execFile);
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const KB = 1024;
@@ -23,9 +27,9 @@ export const BUDGETS = {
   /** The QR renderer, loaded only when a QR code is shown. */
   qrChunkBrotli: 9 * KB,
   /**
-   * `import 'satang'` (the README's first example) as a merchant's bundler ships it
-   * ({@link buildConsumer}: esbuild, minified, code splitting): every file loaded before the first
-   * render, each compressed on its own.
+   * `import 'satang'` (the README's first example) as a merchant's Vite app ships it
+   * ({@link buildViteConsumer}): every file loaded before the first render (the entry and what
+   * Vite preloads with it), each compressed on its own.
    */
   defaultEntryConsumerBrotli: 16 * KB,
 } as const;
@@ -219,30 +223,87 @@ export async function buildEntry(entry: string, name: string): Promise<{ entry: 
 }
 
 /**
- * dist/module/: what `import 'satang'` resolves to, as the package ships it (vite.config.ts's
- * `module` environment), built in memory and written under bench-results/module-out/ (inside the
- * repository, so that a bundler resolves `lit` from its node_modules). Answers the entry's path,
- * for {@link buildConsumer}.
+ * The package as `npm run build` compiles its modules (tsc, tsconfig.build.json; no declarations),
+ * into bench-results/<name>/node_modules/satang/dist beside a copy of package.json. The project
+ * bench-results/<name> (a package.json of its own, so `satang` is not the repository itself)
+ * imports it as a merchant's app does, and resolves lit from the repository's node_modules.
+ * Answers the project's directory, for {@link buildViteConsumer} and {@link buildConsumer}.
  */
-export async function buildModule(): Promise<string> {
+export async function buildPackage(name: string): Promise<string> {
+  const project = join(REPO_ROOT, 'bench-results', name);
+  const satang = join(project, 'node_modules', 'satang');
+  await rm(project, { recursive: true, force: true });
+  await mkdir(satang, { recursive: true });
+  await writeFile(join(project, 'package.json'), `${JSON.stringify({ name, private: true, type: 'module' })}\n`);
+  await writeFile(join(satang, 'package.json'), await readFile(join(REPO_ROOT, 'package.json')));
+  const tsc = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
+  const args = [tsc, '-p', join(REPO_ROOT, 'tsconfig.build.json'), '--declaration', 'false', '--outDir', join(satang, 'dist')];
+  await execFileAsync(process.execPath, args, { cwd: REPO_ROOT }).catch((error: unknown) => {
+    throw new Error(`tsc -p tsconfig.build.json failed: ${(error as { stdout?: string }).stdout ?? String(error)}`, { cause: error });
+  });
+  return project;
+}
+
+/** `dist/elements/index.js` of the package {@link buildPackage} compiled: what `import 'satang'` resolves to. */
+export const packageEntry = (project: string): string => join(project, 'node_modules/satang/dist/elements/index.js');
+
+/** One output file of an app build: its code and the modules rolldown put in it. */
+export interface AppChunk {
+  fileName: string;
+  code: string;
+  moduleIds: string[];
+  /** Files it imports statically (Vite preloads them with it). */
+  imports: string[];
+  isEntry: boolean;
+}
+
+/**
+ * A merchant's Vite app that imports `specifiers` (`import 'satang'`, …) from the package in
+ * `project` ({@link buildPackage}), built for production as `vite build` builds an app: minified,
+ * with Vite's own chunking and its preload of what a chunk imports. `initial` is every file the
+ * browser loads before the first render (the entry and what it imports statically); each file is
+ * compressed on its own, as it is served. The app is built to be served from /consumer/, its entry
+ * as `<name>.js`.
+ */
+export interface ViteConsumerBuild {
+  initial: MeasuredFile[];
+  lazy: MeasuredFile[];
+  initialTotal: Size;
+  chunks: AppChunk[];
+}
+
+export async function buildViteConsumer(project: string, specifiers: readonly string[], name: string): Promise<ViteConsumerBuild> {
+  const entry = join(project, `${name}.js`);
+  await writeFile(entry, specifiers.map((specifier) => `import ${JSON.stringify(specifier)};\n`).join(''));
   return asProduction(async () => {
-    const builder = await createBuilder({
-      root: REPO_ROOT,
-      configFile: join(REPO_ROOT, 'vite.config.ts'),
+    const output = await build({
+      root: project,
+      configFile: false,
       mode: 'production',
       logLevel: 'error',
-      environments: { module: { build: { write: false } } },
+      publicDir: false,
+      // Served from /consumer/ (test/bench/stack.ts), the entry under its own name.
+      base: '/consumer/',
+      build: { write: false, target: 'es2022', assetsDir: '', rolldownOptions: { input: entry, output: { entryFileNames: '[name].js' } } },
     });
-    const chunks = chunksOf(await builder.build(builder.environments.module!));
-    const dir = join(REPO_ROOT, 'bench-results', 'module-out');
-    await rm(dir, { recursive: true, force: true });
-    await writeFiles(dir, chunks.map((c) => ({ fileName: c.fileName, code: c.code })));
-    // A package of its own, as dist/module is in the package: not side-effect free (the
-    // repository's package.json lists which of its folders have side effects).
-    await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
-    const entry = chunks.find((c) => c.isEntry);
-    if (!entry) throw new Error('the module build has no entry');
-    return relative(REPO_ROOT, join(dir, entry.fileName));
+    const chunks = chunksOf(output);
+    const byName = new Map(chunks.map((c) => [c.fileName, c]));
+    const initialNames = new Set<string>();
+    const queue = chunks.filter((c) => c.isEntry).map((c) => c.fileName);
+    while (queue.length > 0) {
+      const file = queue.pop()!;
+      if (initialNames.has(file)) continue;
+      initialNames.add(file);
+      queue.push(...(byName.get(file)?.imports ?? []));
+    }
+    const initial = chunks.filter((c) => initialNames.has(c.fileName)).map(measureChunk);
+    const total = (key: keyof Size) => initial.reduce((sum, file) => sum + file[key], 0);
+    return {
+      initial,
+      lazy: chunks.filter((c) => !initialNames.has(c.fileName)).map(measureChunk),
+      initialTotal: { minified: total('minified'), gzip: total('gzip'), brotli: total('brotli') },
+      chunks: chunks.map((c) => ({ fileName: c.fileName, code: c.code, moduleIds: [...c.moduleIds], imports: [...c.imports], isEntry: c.isEntry })),
+    };
   });
 }
 
@@ -269,7 +330,7 @@ export interface BudgetCheck {
   ok: boolean;
 }
 
-export function checkBudgets(build: Pick<CheckoutBuild, 'checkout' | 'card' | 'qrChunk'>, consumer?: ConsumerBuild): BudgetCheck[] {
+export function checkBudgets(build: Pick<CheckoutBuild, 'checkout' | 'card' | 'qrChunk'>, consumer?: ViteConsumerBuild): BudgetCheck[] {
   const line = (name: string, file: { fileName: string; brotli: number }, budget: number): BudgetCheck => ({ name, file: file.fileName, brotli: file.brotli, budget, ok: file.brotli <= budget });
   const checks = [
     line('card checkout, initial', build.card, BUDGETS.cardInitialBrotli),
@@ -277,7 +338,7 @@ export function checkBudgets(build: Pick<CheckoutBuild, 'checkout' | 'card' | 'q
     line('QR chunk (lazy)', build.qrChunk, BUDGETS.qrChunkBrotli),
   ];
   if (consumer) {
-    const files = `import 'satang', esbuild: ${consumer.initial.length} file${consumer.initial.length === 1 ? '' : 's'} before the first render`;
+    const files = `import 'satang', Vite app: ${consumer.initial.length} file${consumer.initial.length === 1 ? '' : 's'} before the first render`;
     checks.push(line('default entry as bundled, initial', { fileName: files, brotli: consumer.initialTotal.brotli }, BUDGETS.defaultEntryConsumerBrotli));
   }
   return checks;
@@ -292,7 +353,7 @@ export function describeBudget(check: BudgetCheck): string {
 /**
  * An entry as a merchant's bundler ships it: `import 'satang'` bundled by esbuild (the bundler
  * under Vite's dev server and many others), minified, ES modules with code splitting, for
- * browsers. For `satang`, the entry is the package's dist/module/satang.js ({@link buildModule}),
+ * browsers. For `satang`, the entry is the package's dist/elements/index.js ({@link packageEntry}),
  * with lit bundled from node_modules; a TypeScript entry (the floor) is compiled as tsconfig.json
  * says.
  * `initial` is every file the browser loads before the first render: the entry and the files it

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright';
+import type { Browser, Page } from 'playwright';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listenSandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../../src/sandbox/index.js';
 import { launchChromium, pageLog, payWithTestCard } from '../support/chromium-shopper.js';
@@ -14,9 +14,11 @@ import { launchChromium, pageLog, payWithTestCard } from '../support/chromium-sh
  * node_modules/satang, beside a copy of package.json, so `satang/react` and `satang/server` resolve
  * through its `exports` as in a merchant's project. Then:
  *
- *   - `next build` passes with no key in the environment: the handler is made on the first request;
+ *   - `next build` (Turbopack) passes with no key in the environment: the handler is made on the
+ *     first request;
  *   - `next start` on a free port with the keys and the sandbox's URL, and Chromium pays on its page
- *     with the test card: the page hears satang-success, and the sandbox's webhooks reach the route.
+ *     with the test card: the page hears satang-success, and the sandbox's webhooks reach the route;
+ *     lit runs once on the page, with the card form and with a PromptPay QR's element.
  *
  * Every process is started here and stopped by its id; one that cannot start fails the test.
  */
@@ -123,6 +125,11 @@ async function stopNext(): Promise<void> {
   }
 }
 
+/** The versions of lit-html that ran on the page: each copy records its own when it runs. */
+function litRuns(page: Page): Promise<string[] | undefined> {
+  return page.evaluate(() => (window as { litHtmlVersions?: string[] }).litHtmlVersions);
+}
+
 afterAll(async () => {
   await stopNext();
   await browser?.close();
@@ -140,6 +147,14 @@ describe('a Next.js App Router shop with satang/react and satang/server', () => 
       // The page and the route handler are both rendered per request.
       expect(build.output).toMatch(/ƒ \/\s/);
       expect(build.output).toContain('ƒ /api/checkout/[...path]');
+      expect(build.output, 'built by Turbopack').toMatch(/Turbopack/);
+      // Turbopack writes lit's code into each chunk group that reaches it (the checkout, the card
+      // form, the QR element): reported here; that a page runs it once is checked on the page below.
+      const chunks = (await readdir(`${FIXTURE}/.next/static`, { recursive: true })).filter((file) => file.endsWith('.js'));
+      const withLit: string[] = [];
+      for (const file of chunks) if ((await readFile(`${FIXTURE}/.next/static/${file}`, 'utf8')).includes('litHtmlVersions')) withLit.push(file);
+      console.log(`lit-html's code is in ${withLit.length} of the ${chunks.length} scripts of .next/static: ${withLit.join(', ')}`);
+      expect(withLit.length, 'lit-html in the browser files').toBeGreaterThan(0);
     },
     BUILD_TIMEOUT_MS * 2,
   );
@@ -167,7 +182,19 @@ describe('a Next.js App Router shop with satang/react and satang/server', () => 
         const orderState = tab.waitForResponse((answer) => new URL(answer.url()).pathname === '/api/checkout/orders/order-1001/state', { timeout: 15_000 });
         await tab.goto(shop);
         expect((await orderState).status(), 'the order state read with the page’s order token').toBe(200);
+        // Choosing PromptPay brings the QR element's chunk, which Turbopack wrote with lit's code of
+        // its own: lit still runs once, the page's. (In a tab of its own, before the order is paid.)
+        const another = await browser.newPage();
+        try {
+          await another.goto(shop);
+          await another.locator('satang-checkout [part="method"]', { hasText: 'PromptPay' }).click();
+          await another.evaluate(() => customElements.whenDefined('satang-qr-payment'));
+          expect(await litRuns(another), 'lit-html ran once on the page with the QR element').toHaveLength(1);
+        } finally {
+          await another.close();
+        }
         await payWithTestCard(tab);
+        expect(await litRuns(tab), 'lit-html ran once on the page').toHaveLength(1);
         const status = tab.getByRole('status').filter({ hasText: /^paid ch_\w+$/ });
         await status.waitFor({ timeout: 30_000 });
         const chargeId = (await status.textContent())!.slice('paid '.length);

@@ -3,7 +3,6 @@
  * formatting as they type, the card rules and their messages, and the tokenization call. (The
  * brands' marks are a chunk of their own, `card-brand-marks.ts`.)
  */
-import '../shared-with-entry.js';
 import { createCardToken as tokenize } from '../../client/card-tokens.js';
 import { normalizeDigits as normalize, securityCodeLength, type CardBrand } from '../../core/card.js';
 import { formatCardNumber, formatExpiry } from '../../core/card-format.js';

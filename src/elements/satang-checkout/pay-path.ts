@@ -1,4 +1,3 @@
-import '../shared-with-entry.js';
 /**
  * What the checkout runs once the shopper presses pay (or comes back to a payment): the charge and
  * everything after it, with the words of the outcome, of a refusal to charge and of every error;

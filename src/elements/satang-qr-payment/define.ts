@@ -1,4 +1,3 @@
-import '../shared-with-entry.js';
 /**
  * Defines `<satang-qr-payment>`. `<satang-checkout>` imports this module when a QR may be needed
  * (PromptPay chosen, or a QR answer arriving), so a checkout entry without it downloads the QR

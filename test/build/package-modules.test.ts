@@ -1,0 +1,170 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import { chromium, type Browser, type Page } from 'playwright';
+import { parseSync } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPackage, buildViteConsumer, REPO_ROOT, writeFiles, type ViteConsumerBuild } from '../bench/sizes.js';
+import { startBenchStack, type BenchStack } from '../bench/stack.js';
+
+/**
+ * What a bundler gets from the package: dist/elements and dist/react, TypeScript's output
+ * (tsconfig.build.json), one plain ES module per source module, which every browser entry
+ * (`satang`, `satang/checkout`, `satang/card`, `satang/react`, `satang/jsx`) reaches. Built here
+ * as `npm run build` builds them ({@link buildPackage}), then taken in by Vite apps as a merchant's:
+ *
+ *   - one importing `satang/react`, `satang/card` and `satang`: each module of satang is in one
+ *     output file, however many entries reach it;
+ *   - one importing `satang`, paid with in Chromium against the sandbox: the code fetched after
+ *     the first render (the card rules, the payment code, the QR element and renderer) works.
+ */
+
+const exec = promisify(execFile);
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const YEAR = String((new Date().getFullYear() + 2) % 100).padStart(2, '0');
+const BROWSER_ENTRIES = ['satang', 'satang/checkout', 'satang/card', 'satang/react', 'satang/jsx'];
+/** What a module of the package may import besides its own files: its dependencies and peers. */
+const PACKAGES = /^(lit|lit-html|lit-element|@lit\/reactive-element|@lit\/react|react|qrcode|jsqr|zod)(\/|$)/;
+
+let project: string;
+let manyEntries: ViteConsumerBuild;
+let shop: ViteConsumerBuild;
+let www: string;
+let stack: BenchStack;
+let browser: Browser;
+
+beforeAll(async () => {
+  project = await buildPackage('package-modules');
+  manyEntries = await buildViteConsumer(project, ['satang/react', 'satang/card', 'satang'], 'many-entries');
+  shop = await buildViteConsumer(project, ['satang'], 'satang');
+  www = await mkdtemp(join(tmpdir(), 'satang-package-modules-'));
+  await writeFiles(join(www, 'consumer'), shop.chunks);
+  stack = await startBenchStack(www);
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+}, 300_000);
+
+afterAll(async () => {
+  await browser.close();
+  await stack.close();
+  await rm(www, { recursive: true, force: true });
+});
+
+/** `path` inside the installed package, as `dist/elements/index.js`. */
+const inPackage = (path: string) => relative(join(project, 'node_modules/satang'), path).replaceAll('\\', '/');
+
+describe('the browser entries for bundlers', () => {
+  it('resolve to modules of dist/elements and dist/react, one per source module', async () => {
+    const script = `console.log(JSON.stringify(${JSON.stringify(BROWSER_ENTRIES)}.map((s) => import.meta.resolve(s))))`;
+    const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', script], { cwd: project });
+    const resolved = (JSON.parse(stdout) as string[]).map((url) => inPackage(new URL(url).pathname));
+    expect(resolved).toEqual(['dist/elements/index.js', 'dist/elements/checkout.js', 'dist/elements/card.js', 'dist/react/index.js', 'dist/react/jsx.js']);
+    for (const part of ['elements', 'react']) {
+      const sources = (await readdir(join(REPO_ROOT, 'src', part), { recursive: true })).filter((f) => f.endsWith('.ts')).map((f) => f.replace(/\.ts$/, '.js'));
+      const built = (await readdir(join(project, 'node_modules/satang/dist', part), { recursive: true })).filter((f) => f.endsWith('.js'));
+      expect(built.sort(), `dist/${part}`).toEqual(sources.sort());
+    }
+  });
+
+  it('import only their own files and the packages satang depends on', async () => {
+    const dist = join(project, 'node_modules/satang/dist');
+    const strays: string[] = [];
+    for (const part of ['elements', 'react', 'client', 'core']) {
+      for (const file of (await readdir(join(dist, part), { recursive: true })).filter((f) => f.endsWith('.js'))) {
+        const code = await readFile(join(dist, part, file), 'utf8');
+        const { module } = parseSync(file, code);
+        const specifiers = [
+          ...module.staticImports.map((i) => i.moduleRequest.value),
+          ...module.staticExports.flatMap((e) => e.entries.flatMap((entry) => entry.moduleRequest?.value ?? [])),
+          // The quoted text inside `import(…)`.
+          ...module.dynamicImports.map((i) => code.slice(i.moduleRequest.start + 1, i.moduleRequest.end - 1)),
+        ];
+        for (const specifier of specifiers) if (!specifier.startsWith('.') && !PACKAGES.test(specifier)) strays.push(`${part}/${file}: ${specifier}`);
+        expect(specifiers.length > 0 || /\b(export|import)\b/.test(code), `${part}/${file} is an ES module`).toBe(true);
+      }
+    }
+    expect(strays).toEqual([]);
+  });
+
+  it('put each module of satang in one file of a Vite app that imports satang/react, satang/card and satang', () => {
+    const filesOf = new Map<string, string[]>();
+    for (const chunk of manyEntries.chunks) {
+      for (const id of chunk.moduleIds) {
+        if (!/[\\/]node_modules[\\/](satang|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/.test(id)) continue;
+        filesOf.set(id, [...(filesOf.get(id) ?? []), chunk.fileName]);
+      }
+    }
+    const card = [...filesOf.keys()].filter((id) => id.endsWith('satang-card-form/satang-card-form.js'));
+    expect(card, 'the card form, reached from all three').toHaveLength(1);
+    expect([...filesOf].filter(([, files]) => files.length > 1).map(([id, files]) => `${inPackage(id)}: ${files.join(', ')}`)).toEqual([]);
+  });
+});
+
+/** The Vite app's checkout page, with every script error and failed request of the page kept. */
+async function openCheckout(): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
+  await page.goto(`${stack.origin}/consumer.html`);
+  await page.waitForFunction(() => window.__bench.ready !== null, null, { timeout: 15_000 });
+  return { page, problems, close: () => context.close() };
+}
+
+function outcome(page: Page): Promise<string> {
+  return page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        document.addEventListener('satang-success', () => resolve('success'), { once: true });
+        document.addEventListener('satang-failure', (e) => resolve(`failure ${e.failureCode}`), { once: true });
+        document.addEventListener('satang-error', (e) => resolve(`error ${e.code} ${e.message}`), { once: true });
+      }),
+  );
+}
+
+describe("import 'satang' in a Vite app, in Chromium", () => {
+  it('loads one file before the first render, and the rest with import()', () => {
+    expect(shop.initial.map((f) => f.fileName)).toEqual(['satang.js']);
+    expect(shop.lazy.length).toBeGreaterThanOrEqual(4);
+    expect(shop.initial[0]!.modules.some((m) => m.id.endsWith('satang-checkout/pay-path.js'))).toBe(false);
+  });
+
+  it('pays by card: the card rules, the token call and the payment code come lazily and work', async () => {
+    const { page, problems, close } = await openCheckout();
+    try {
+      const field = (id: string) => page.locator(`satang-checkout satang-card-form #${id}`);
+      await field('number').fill('4111111111111111');
+      await field('expiry').fill(`12/${YEAR}`);
+      await field('cvc').fill('123');
+      await field('holder').fill('Somchai Jaidee');
+      const result = outcome(page);
+      await page.locator('satang-checkout [part="pay-button"]').click();
+      expect(await result).toBe('success');
+      const loaded = await page.evaluate(() => (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => new URL(e.name).pathname));
+      expect(loaded.some((path) => /\/consumer\/pay-path-[\w-]+\.js$/.test(path)), loaded.join(', ')).toBe(true);
+      expect(await page.evaluate(() => (window as { litHtmlVersions?: string[] }).litHtmlVersions?.length), 'one lit-html on the page').toBe(1);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('shows a PromptPay QR code: the QR element and the QR renderer come lazily and work', async () => {
+    const { page, problems, close } = await openCheckout();
+    try {
+      await page.locator('satang-checkout [part="method"]', { hasText: 'PromptPay' }).click();
+      await page.locator('satang-checkout [part="pay-button"]').click();
+      await expect
+        .poll(() => page.evaluate(() => Boolean(document.querySelector('satang-checkout')?.shadowRoot?.querySelector('satang-qr-payment')?.shadowRoot?.querySelector('svg, img'))), { timeout: 15_000 })
+        .toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});

@@ -31,6 +31,23 @@ type RequestMaker = (req: IncomingMessage, options: NodeListenerOptions, res: Se
 
 const EMPTY = new Uint8Array(0);
 
+/** The URL parts of the last request target, by origin and target. */
+let lastTarget: { origin: string; target: string; pathname: string; urlOrigin: string; search: string } | undefined;
+
+/**
+ * The path, origin and query of a request, parsed as the Fetch path parses it, so both see one path
+ * (dot segments, percent-encoding); an origin-form target is appended, never resolved: `//host/x`
+ * names no other host. The same target again (every charge is `POST {basePath}/charges`) is not
+ * parsed again.
+ */
+function parsedTarget(origin: string, target: string): { pathname: string; origin: string; search: string } {
+  const last = lastTarget;
+  if (last?.target === target && last.origin === origin) return { pathname: last.pathname, origin: last.urlOrigin, search: last.search };
+  const url = new URL(target.startsWith('/') ? `${origin}${target}` : target, origin);
+  lastTarget = { origin, target, pathname: url.pathname, urlOrigin: url.origin, search: url.search };
+  return { pathname: url.pathname, origin: url.origin, search: url.search };
+}
+
 /**
  * A node:http request as an {@link HttpCall}, read straight from node:http's own objects: the URL
  * is parsed once into three strings, headers are read from `req.headers`, one `close` listener
@@ -63,9 +80,7 @@ export class NodeCall implements HttpCall {
     this.#options = options;
     this.#toRequest = toRequest;
     this.method = req.method ?? 'GET';
-    // Parsed as the Fetch path parses it, so both see one path (dot segments, percent-encoding);
-    // an origin-form target is appended, never resolved: `//host/x` names no other host.
-    const url = new URL(target.startsWith('/') ? `${origin}${target}` : target, origin);
+    const url = parsedTarget(origin, target);
     this.pathname = url.pathname;
     this.origin = url.origin;
     this.#search = url.search;
@@ -165,11 +180,14 @@ export function readNodeBody(req: IncomingMessage, maxBytes: number, contentLeng
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const timer = setTimeout(() => {
-      stop();
-      req.pause();
-      reject(bodyTimedOut(timeoutMs));
-    }, timeoutMs);
+    // A body that has arrived whole (a small one comes with its headers) has nothing left to wait for.
+    const timer = req.complete
+      ? undefined
+      : setTimeout(() => {
+          stop();
+          req.pause();
+          reject(bodyTimedOut(timeoutMs));
+        }, timeoutMs);
     const stop = () => {
       clearTimeout(timer);
       req.off('data', onData);

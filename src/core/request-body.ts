@@ -112,14 +112,22 @@ export function parseJsonBody(text: string, contentType: string | null, maxDepth
 
 /** Nesting depth of a parsed JSON value, measured without recursion; stops once past `limit`. */
 export function jsonDepth(value: unknown, limit = Number.POSITIVE_INFINITY): number {
+  if (value === null || typeof value !== 'object') return 0;
   let deepest = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
-    const [item, depth] = entry;
-    if (item === null || typeof item !== 'object') continue;
-    deepest = Math.max(deepest, depth + 1);
+  // Only objects and arrays are stacked, each beside its depth: no pair made per value.
+  const items: object[] = [value];
+  const depths: number[] = [1];
+  for (let item = items.pop(); item !== undefined; item = items.pop()) {
+    const depth = depths.pop() ?? 1;
+    if (depth > deepest) deepest = depth;
     if (deepest > limit) return deepest;
-    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+    const children: unknown[] = Array.isArray(item) ? (item as unknown[]) : Object.values(item);
+    for (const child of children) {
+      if (child !== null && typeof child === 'object') {
+        items.push(child);
+        depths.push(depth + 1);
+      }
+    }
   }
   return deepest;
 }

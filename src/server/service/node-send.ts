@@ -41,7 +41,11 @@ interface NodeClientRequest {
 
 interface NodeHttp {
   Agent: new (options: { keepAlive: boolean; keepAliveMsecs?: number; maxSockets?: number }) => unknown;
-  request(url: URL, options: Record<string, unknown>, onResponse: (response: NodeIncoming) => void): NodeClientRequest;
+  request(options: Record<string, unknown>, onResponse: (response: NodeIncoming) => void): NodeClientRequest;
+}
+
+interface NodeUrl {
+  urlToHttpOptions(url: URL): Record<string, unknown>;
 }
 
 /** The fetch Node had when this module loaded: one replaced since (instrumentation, a mock) is used instead. */
@@ -56,16 +60,24 @@ export function fetchWasReplaced(): boolean {
 export function nodeSend(baseUrl: string): Send | undefined {
   const secure = new URL(baseUrl).protocol === 'https:';
   const http = nodeBuiltin(secure ? 'node:https' : 'node:http') as NodeHttp | undefined;
+  const urls = nodeBuiltin('node:url') as NodeUrl | undefined;
   const decoder = nodeBuiltin('node:buffer') as
     | { Buffer: { concat(chunks: Uint8Array[]): Uint8Array & { toString(encoding: 'utf8'): string }; byteLength(text: string, encoding: 'utf8'): number } }
     | undefined;
-  if (!http || !decoder) return undefined;
+  if (!http || !urls || !decoder) return undefined;
   const agent = new http.Agent({ keepAlive: true, keepAliveMsecs: 30_000 });
   const { Buffer } = decoder;
+  // What node:http makes of a URL, for the last one sent to: every charge goes to one URL, parsed once.
+  let last: { url: string; options: Readonly<Record<string, unknown>> } | undefined;
+  const targetOf = (url: string) => {
+    if (last?.url !== url) last = { url, options: urls.urlToHttpOptions(new URL(url)) };
+    return last.options;
+  };
   return (request) =>
     new Promise<WireAnswer>((resolve, reject) => {
       const headers = request.body === undefined ? request.headers : { ...request.headers, 'content-length': String(Buffer.byteLength(request.body, 'utf8')) };
-      const sent = http.request(new URL(request.url), { method: request.method, headers, agent, signal: request.signal }, (response) => {
+      // As node:http reads `request(url, options)`: the URL's options, then these over them.
+      const sent = http.request({ ...targetOf(request.url), method: request.method, headers, agent, signal: request.signal }, (response) => {
         const chunks: Uint8Array[] = [];
         response.on('data', (chunk) => chunks.push(chunk));
         response.on('aborted', () => reject(new Error('the connection closed before the whole answer arrived')));

@@ -11,7 +11,7 @@ import { defineConfig, type BuildEnvironmentOptions, type Plugin } from 'vite';
  *   satang-card.js      the card form alone (src/elements/card.ts)
  *   chunks/*.js         what each of them fetches with `import()` after its first render: the
  *                       payment code, the card form's rules, the QR element, the QR renderer
- *                       (qrcode) when a QR code is shown, the QR reader (jsqr) for a transfer slip
+ *                       (the `qr` library's encoder) when a QR code is shown, its reader for a transfer slip
  *   sri.json            the Subresource Integrity hash (sha384) of every .js file above
  *
  * Each entry is built on its own, so that it is one file holding everything its first render needs
@@ -28,7 +28,7 @@ import { defineConfig, type BuildEnvironmentOptions, type Plugin } from 'vite';
 const OUT_DIR = 'dist/browser';
 
 /** Modules that must stay out of the entry files and load on demand. */
-const LAZY_ONLY = /[\\/]node_modules[\\/](qrcode|dijkstrajs|jsqr)[\\/]/;
+const LAZY_ONLY = /[\\/]node_modules[\\/]qr[\\/]/;
 
 /**
  * Fails the build when an entry file would need a second request before its first render, holds
@@ -55,8 +55,8 @@ function checkEntries(): Plugin {
 
 /** Lazy chunks named after what they hold, whatever module rolldown names them after. */
 const CHUNK_NAMES: readonly (readonly [RegExp, string])[] = [
-  [/[\\/]node_modules[\\/]qrcode[\\/]/, 'qrcode'],
-  [/[\\/]node_modules[\\/]jsqr[\\/]/, 'jsqr'],
+  [/[\\/]node_modules[\\/]qr[\\/]index\.js$/, 'qrcode'],
+  [/[\\/]node_modules[\\/]qr[\\/]decode\.js$/, 'qr-reader'],
   [/[\\/]src[\\/]elements[\\/]satang-qr-payment[\\/]define\.ts$/, 'qr-payment'],
 ];
 const chunkName = (moduleIds: readonly string[]) => CHUNK_NAMES.find(([pattern]) => moduleIds.some((id) => pattern.test(id)))?.[1] ?? '[name]';
@@ -84,7 +84,7 @@ function browserBuild(name: string, file: string, emptyOutDir: boolean): BuildEn
     target: 'es2022',
     minify: 'oxc',
     sourcemap: false,
-    // The notices of lit, qrcode and the rest, which the minified files do not carry.
+    // The notices of lit, qr and the rest, which the minified files do not carry.
     license: { fileName: `${name}.licenses.md` },
     lib: { entry: { [name]: file }, formats: ['es'], fileName: (_format, entryName) => `${entryName}.js` },
     rolldownOptions: {

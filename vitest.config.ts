@@ -29,7 +29,7 @@ export default defineConfig({
         // Pre-bundled before the first test (Vite also scans the test files for imports), so a fresh
         // machine does not reload the page mid-run. Add a dependency here if Vitest warns that it
         // "unexpectedly reloaded a test".
-        optimizeDeps: { include: ['lit', 'lit/decorators.js', 'qrcode', 'jsqr'] },
+        optimizeDeps: { include: ['lit', 'lit/decorators.js', 'qr', 'qr/decode.js', 'jsqr'] },
         // The page reaches the shop's server and the sandbox same-origin, as a shop's page would.
         server: {
           proxy: {

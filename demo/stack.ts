@@ -101,7 +101,7 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
     logLevel: options.log ? 'info' : 'warn',
     clearScreen: false,
     server: { host: HOST, port: shopPort, strictPort: true },
-    optimizeDeps: { include: ['lit', 'lit/decorators.js', 'lit/directives/live.js', 'qrcode', 'react', 'react-dom/client'] },
+    optimizeDeps: { include: ['lit', 'lit/decorators.js', 'lit/directives/live.js', 'qr', 'qr/decode.js', 'react', 'react-dom/client'] },
     plugins: [
       {
         name: 'satang-demo-shop',

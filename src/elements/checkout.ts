@@ -14,7 +14,7 @@ export * from './events.js';
 export type { SatangAbandonEvent, SatangAlreadyPaidEvent, SatangAmountChangedEvent, SatangResumeEvent } from './checkout-events.js';
 
 // The QR library is fetched alongside the element, not after it asks: one wait, not two.
-setQrElementLoader(() => Promise.all([import('./satang-qr-payment/define.js'), import('qrcode')]));
+setQrElementLoader(() => Promise.all([import('./satang-qr-payment/define.js'), import('qr')]));
 
 for (const element of [SatangCardForm, SatangCheckout]) {
   if (!customElements.get(element.tagName)) customElements.define(element.tagName, element);

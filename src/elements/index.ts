@@ -20,7 +20,7 @@ export type { SatangAbandonEvent, SatangAlreadyPaidEvent, SatangAmountChangedEve
 const QR_TAG = 'satang-qr-payment';
 const qrElement = () => import('./satang-qr-payment/define.js');
 // The QR library is fetched alongside the element, not after it asks: one wait, not two.
-setQrElementLoader(() => Promise.all([qrElement(), import('qrcode')]));
+setQrElementLoader(() => Promise.all([qrElement(), import('qr')]));
 
 /**
  * Defines `<satang-qr-payment>` now: for a page that renders one inside a shadow root of its own,

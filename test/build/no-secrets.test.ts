@@ -105,7 +105,7 @@ describe('the built files', () => {
   it('are the browser entries with their lazy chunks, and the packages with every module of the server', () => {
     const names = browser.map((f) => f.fileName);
     expect(names).toEqual(expect.arrayContaining(['satang.js', 'satang-checkout.js', 'satang-card.js']));
-    expect(names.some((n) => n.startsWith('chunks/qrcode-')) && names.some((n) => n.startsWith('chunks/jsqr-'))).toBe(true);
+    expect(names.some((n) => n.startsWith('chunks/qrcode-')) && names.some((n) => n.startsWith('chunks/qr-reader-'))).toBe(true);
     const modules = packages.flatMap((f) => f.modules);
     for (const file of ['src/server/checkout/create-checkout-handler.ts', 'src/server/service/transport.ts', 'src/core/webhook-signature.ts', 'src/client/card-tokens.ts']) {
       expect(modules.some((id) => id.endsWith(file)), `${file} is in the package build`).toBe(true);

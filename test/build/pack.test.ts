@@ -19,7 +19,7 @@ import { REPO_ROOT } from '../bench/sizes.js';
  *   - server-only: the tarball alone, as `npm install satang` does for a merchant's server. It
  *     brings no browser library; satang/server, satang/core, satang/sandbox and the
  *     satang-sandbox bin work.
- *   - with its peers (lit, jsqr and the other optional peers, and @types/node): every export is
+ *   - with its peers (lit and the other optional peers, and @types/node): every export is
  *     imported in Node, or resolved where it is browser code, and type-checked with
  *     `tsc --strict --moduleResolution nodenext`; each script file loads in Chromium with its
  *     Subresource Integrity hash from sri.json, lazy chunks included.
@@ -35,7 +35,7 @@ const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TSC = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
 
 /** The browser libraries a merchant's server must not get with `npm install satang`. */
-const BROWSER_LIBRARIES = ['lit', 'lit-html', 'lit-element', '@lit/reactive-element', 'jsqr', '@lit/react', '@types/react', 'react'];
+const BROWSER_LIBRARIES = ['lit', 'lit-html', 'lit-element', '@lit/reactive-element', '@lit/react', '@types/react', 'react'];
 
 /** What each script file defines when loaded (`satang.js` defines `<satang-qr-payment>` once one is on the page). */
 const SCRIPT_ELEMENTS: Record<string, string[]> = {
@@ -196,7 +196,7 @@ describe('the packed tarball', () => {
   it('ships the script files with their lazy chunks, and no copy of one file under another name', async () => {
     const chunks = [...packedPaths].filter((p) => /^dist\/browser\/chunks\/.+\.js$/.test(p));
     const stems = new Set(chunks.map((p) => p.replace(/^dist\/browser\/chunks\/(.+)-[\w-]{8}\.js$/, '$1')));
-    for (const stem of ['qrcode', 'jsqr', 'pay-path', 'qr-payment', 'card-form-extras']) expect([...stems], `a ${stem} chunk`).toContain(stem);
+    for (const stem of ['qrcode', 'qr-reader', 'pay-path', 'qr-payment', 'card-form-extras']) expect([...stems], `a ${stem} chunk`).toContain(stem);
     const byHash = new Map<string, string>();
     for (const path of [...packedPaths].filter((p) => p.startsWith('dist/browser/') && p.endsWith('.js'))) {
       const hash = createHash('sha256').update(await readFile(join(withPeers, 'node_modules/satang', path))).digest('hex');
@@ -424,7 +424,7 @@ describe('the script files in Chromium', () => {
         await page.evaluate(() => customElements.whenDefined('satang-checkout'));
         // A string, so the test runner's transform leaves the page's import() alone.
         const drawQr = `import('/${qrcode ?? ''}').then(
-          ({ default: qrcode }) => (qrcode.create('satang').modules.size > 0 ? 'drawn' : 'empty'),
+          ({ default: encodeQR }) => (encodeQR('satang', 'raw').length > 0 ? 'drawn' : 'empty'),
           (error) => 'refused: ' + error.message,
         )`;
         return await page.evaluate<string>(drawQr);

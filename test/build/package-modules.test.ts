@@ -26,7 +26,7 @@ const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const YEAR = String((new Date().getFullYear() + 2) % 100).padStart(2, '0');
 const BROWSER_ENTRIES = ['satang', 'satang/checkout', 'satang/card', 'satang/react', 'satang/jsx'];
 /** What a module of the package may import besides its own files: its dependencies and peers. */
-const PACKAGES = /^(lit|lit-html|lit-element|@lit\/reactive-element|@lit\/react|react|qrcode|jsqr|zod)(\/|$)/;
+const PACKAGES = /^(lit|lit-html|lit-element|@lit\/reactive-element|@lit\/react|react|qr|zod)(\/|$)/;
 
 let project: string;
 let manyEntries: ViteConsumerBuild;

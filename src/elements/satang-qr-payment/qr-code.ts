@@ -1,5 +1,3 @@
-import type { QRCode } from 'qrcode';
-
 /** Light modules around the code that scanners need to find it (the QR specification's minimum). */
 const QR_QUIET_ZONE_MODULES = 4;
 
@@ -14,21 +12,22 @@ export interface QrDrawing {
  * here, on the first code drawn, as its own chunk.
  */
 export async function drawQrCode(data: string): Promise<QrDrawing> {
-  const { create } = await import('qrcode');
-  const { modules } = create(data, { errorCorrectionLevel: 'M' });
-  return { size: modules.size + 2 * QR_QUIET_ZONE_MODULES, d: modulesPath(modules) };
+  const { default: encodeQR } = await import('qr');
+  // The modules, quiet zone included: true is dark.
+  const modules = encodeQR(data, 'raw', { ecc: 'medium', border: QR_QUIET_ZONE_MODULES });
+  return { size: modules.length, d: modulesPath(modules) };
 }
 
-/** An SVG path of the dark modules, one subpath per horizontal run, offset by the quiet zone. */
-function modulesPath(modules: QRCode['modules']): string {
+/** An SVG path of the dark modules, one subpath per horizontal run. */
+function modulesPath(modules: boolean[][]): string {
   let d = '';
-  for (let y = 0; y < modules.size; y += 1) {
-    for (let x = 0; x < modules.size; ) {
+  modules.forEach((row, y) => {
+    for (let x = 0; x < row.length; ) {
       let run = 0;
-      while (x + run < modules.size && modules.get(y, x + run)) run += 1;
-      if (run) d += `M${x + QR_QUIET_ZONE_MODULES} ${y + QR_QUIET_ZONE_MODULES}h${run}v1h-${run}z`;
+      while (row[x + run]) run += 1;
+      if (run) d += `M${x} ${y}h${run}v1h-${run}z`;
       x += run || 1;
     }
-  }
+  });
   return d;
 }

@@ -47,7 +47,7 @@ function clock(seconds: number): string {
  *
  * A shopper who paid by bank transfer instead can upload the transfer slip (a picture, or a photo
  * taken then): the slip's QR code is read in the browser (the platform's `BarcodeDetector`, else
- * jsQR, fetched as its own chunk only then) and only its text goes to the proxy
+ * the `qr` library's decoder, fetched as its own chunk only then) and only its text goes to the proxy
  * (`POST {endpoint}/charges/{id}/slip`). A slip of this payment is its success, as a paid QR.
  *
  * @event {SatangSuccessEvent} satang-success - The order is paid by the charge (`chargeId`; `outcome`, the merchant's

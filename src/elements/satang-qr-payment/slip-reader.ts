@@ -1,7 +1,7 @@
 /**
  * Reads the QR code on a picture of a bank transfer slip, in the browser: with the platform's
- * `BarcodeDetector` where it reads QR codes, else with jsQR, fetched as its own chunk only when a
- * shopper picks a slip. The picture never leaves the page; only the code's text does.
+ * `BarcodeDetector` where it reads QR codes, else with the `qr` library's decoder, fetched as its
+ * own chunk only when a shopper picks a slip. The picture never leaves the page; only the code's text does.
  */
 
 /** Longest side, in pixels, of the first attempt: a screenshot is read as it is, a phone photo scaled down to this. */
@@ -33,7 +33,7 @@ export async function readSlipQr(file: Blob): Promise<string | undefined> {
   }
   try {
     const native = await detectNatively(image);
-    return native === null ? await detectWithJsqr(image) : native;
+    return native === null ? await detectWithDecoder(image) : native;
   } catch {
     return undefined;
   } finally {
@@ -50,14 +50,13 @@ async function detectNatively(image: ImageBitmap): Promise<string | undefined | 
     const codes = await new Detector({ formats: ['qr_code'] }).detect(image);
     return codes.find((code) => code.rawValue)?.rawValue;
   } catch {
-    // A detector that exists but fails (no barcode service on this device): jsQR reads instead.
+    // A detector that exists but fails (no barcode service on this device): the library reads instead.
     return null;
   }
 }
 
-async function detectWithJsqr(image: ImageBitmap): Promise<string | undefined> {
-  // jsQR is CommonJS: `default` is the function or its module object, and the function is its own `default`.
-  const jsQR = (await import('jsqr')).default.default;
+async function detectWithDecoder(image: ImageBitmap): Promise<string | undefined> {
+  const { default: decodeQR } = await import('qr/decode.js');
   const longest = Math.max(image.width, image.height);
   const first = Math.min(longest, SLIP_READ_MAX_SIDE_PX);
   const canvas = document.createElement('canvas');
@@ -72,10 +71,19 @@ async function detectWithJsqr(image: ImageBitmap): Promise<string | undefined> {
     context.fillRect(0, 0, width, height);
     context.imageSmoothingQuality = 'high';
     context.drawImage(image, 0, 0, width, height);
-    const code = jsQR(context.getImageData(0, 0, width, height).data, width, height);
-    if (code?.data) return code.data;
+    const code = readQr(decodeQR, context.getImageData(0, 0, width, height));
+    if (code) return code;
     // Each attempt takes a moment on a phone: let the page paint and answer in between.
     await new Promise((resolve) => setTimeout(resolve));
   }
   return undefined;
+}
+
+/** The text of the QR code in `image`, or undefined when the decoder finds none (it throws then). */
+function readQr(decodeQR: (image: { width: number; height: number; data: Uint8ClampedArray }) => string, image: ImageData): string | undefined {
+  try {
+    return decodeQR(image) || undefined;
+  } catch {
+    return undefined;
+  }
 }

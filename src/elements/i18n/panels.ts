@@ -21,7 +21,6 @@ export const panelMessages = {
     'bank.redirect': 'The {method} app opens to approve the payment, then you come back here.',
     'installments.choose': 'Choose an installment plan.',
     'bank.needsPhone': 'Bank apps open on a phone. Open this page on your phone, or pay with PromptPay QR.',
-    'bank.onComputer': 'Paying with a bank app? On a computer, choose PromptPay QR and scan it with the app.',
   },
   th: {
     'installments.label': 'แผนผ่อนชำระ',
@@ -38,6 +37,5 @@ export const panelMessages = {
     'bank.redirect': 'แอป {method} จะเปิดขึ้นเพื่อยืนยันการชำระเงิน แล้วกลับมาที่หน้านี้',
     'installments.choose': 'กรุณาเลือกแผนผ่อนชำระ',
     'bank.needsPhone': 'แอปธนาคารเปิดได้บนโทรศัพท์เท่านั้น กรุณาเปิดหน้านี้บนโทรศัพท์ หรือชำระด้วยพร้อมเพย์ QR',
-    'bank.onComputer': 'ต้องการชำระผ่านแอปธนาคาร? บนคอมพิวเตอร์ ให้เลือกพร้อมเพย์ QR แล้วสแกนด้วยแอป',
   },
 } satisfies Catalog;

@@ -458,7 +458,7 @@ export class SatangCheckout extends LitElement {
           </label>`;
         })}
       </fieldset>
-      ${bankLeftOut && this.panelCode && this.group !== 'QR_PROMPT_PAY' ? html`<p part="method-note" class="notice note">${l.msg('bank.onComputer')}</p>` : nothing}
+      ${bankLeftOut && this.group !== 'QR_PROMPT_PAY' ? html`<p part="method-note" class="notice note">${l.msg('bank.onComputer')}</p>` : nothing}
       ${noticeText
         ? html`<div part="message" class="message" role="alert" tabindex="-1">${noticeText}</div>`
         : nothing}

@@ -103,7 +103,7 @@ export interface FirstRenderResult {
   readyRatio: number;
   /** Median satang-checkout.js page / median floor. */
   entryReadyRatio: number;
-  /** `import 'satang'` as bundled by esbuild (consumer/satang.js and its chunks), and the floor bundled the same way. */
+  /** `import 'satang'` as a Vite app bundles it (consumer/app.js and its chunks), and the floor bundled the same way. */
   consumerReady: Summary;
   consumerFloorReady: Summary;
   /** Median bundled checkout / median bundled floor: the goal's figure, as a merchant's bundler ships both. */

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium, measureFirstRender, type FirstRenderResult } from './browser.js';
-import { buildCheckout, buildConsumer, buildEntry, buildPackage, kb, packageEntry, writeFiles } from './sizes.js';
+import { buildCheckout, buildEntry, buildPackage, buildViteConsumer, kb, REPO_ROOT, writeFiles } from './sizes.js';
 import { startPageServer } from './page-server.js';
 
 /**
@@ -30,16 +30,17 @@ function line(label: string, r: FirstRenderResult): string {
 
 const checkout = await buildCheckout();
 const floor = await buildEntry('test/bench/baselines/lit-floor.ts', 'lit-floor');
-const consumer = await buildConsumer(packageEntry(await buildPackage('first-render-package')), 'satang');
-const consumerFloor = await buildConsumer('test/bench/baselines/lit-floor.ts', 'lit-floor');
+const project = await buildPackage('first-render-package');
+const consumer = await buildViteConsumer(project, ['satang'], 'app');
+const consumerFloor = await buildViteConsumer(project, [join(REPO_ROOT, 'test/bench/baselines/lit-floor.ts')], 'floor', '/consumer-floor/');
 const files = consumer.initial.map((f) => `${f.fileName} ${kb(f.minified)} min, ${f.brotli} B br`);
 console.log(`import 'satang' before the first render: ${files.join(' + ')} = ${kb(consumer.initialTotal.brotli)} br`);
 
 const www = await mkdtemp(join(tmpdir(), 'satang-first-render-'));
 await writeFiles(www, checkout.files);
 await writeFiles(www, floor.files);
-await writeFiles(join(www, 'consumer'), consumer.files);
-await writeFiles(join(www, 'consumer-floor'), consumerFloor.files);
+await writeFiles(join(www, 'consumer'), consumer.chunks);
+await writeFiles(join(www, 'consumer-floor'), consumerFloor.chunks);
 const pages = await startPageServer(www);
 const browser = await launchChromium();
 try {

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
@@ -272,9 +272,13 @@ export interface ViteConsumerBuild {
   chunks: AppChunk[];
 }
 
-export async function buildViteConsumer(project: string, specifiers: readonly string[], name: string): Promise<ViteConsumerBuild> {
-  const entry = join(project, `${name}.js`);
-  await writeFile(entry, specifiers.map((specifier) => `import ${JSON.stringify(specifier)};\n`).join(''));
+export async function buildViteConsumer(project: string, specifiers: readonly string[], name: string, base = '/consumer/'): Promise<ViteConsumerBuild> {
+  // One file of the app's own (an entry, whose side effects a bundler keeps) is built as it is; the
+  // package's entries are imported by an entry file written for them, as an app's main module does.
+  const [only] = specifiers;
+  const own = specifiers.length === 1 && only !== undefined && isAbsolute(only);
+  const entry = own ? only : join(project, `${name}.js`);
+  if (!own) await writeFile(entry, specifiers.map((specifier) => `import ${JSON.stringify(specifier)};\n`).join(''));
   return asProduction(async () => {
     const output = await build({
       root: project,
@@ -282,9 +286,9 @@ export async function buildViteConsumer(project: string, specifiers: readonly st
       mode: 'production',
       logLevel: 'error',
       publicDir: false,
-      // Served from /consumer/ (test/bench/stack.ts), the entry under its own name.
-      base: '/consumer/',
-      build: { write: false, target: 'es2022', assetsDir: '', rolldownOptions: { input: entry, output: { entryFileNames: '[name].js' } } },
+      // Served from `base` (/consumer/ in test/bench/stack.ts), the entry under its own name.
+      base,
+      build: { write: false, target: 'es2022', assetsDir: '', rolldownOptions: { input: { [name]: entry }, output: { entryFileNames: '[name].js' } } },
     });
     const chunks = chunksOf(output);
     const byName = new Map(chunks.map((c) => [c.fileName, c]));

@@ -11,8 +11,8 @@ import { createCheckoutHandler, toNodeListener, type CheckoutLogEntry } from '..
  *   /checkout.html   a page with <satang-checkout> loading the built satang.js (script tag)
  *   /checkout-entry.html  the same with satang-checkout.js (the `satang/checkout` entry)
  *   /floor.html      the baseline: a bare Lit element with four labelled inputs (lit-floor.js)
- *   /consumer.html   the checkout as a bundler ships `import 'satang'` (esbuild, consumer/satang.js
- *                    and its chunks); /consumer-floor.html the floor bundled the same way
+ *   /consumer.html   the checkout as a bundler ships `import 'satang'` (a Vite app, consumer/app.js
+ *                    and its chunks); /consumer-floor.html the floor bundled the same way (floor.js)
  *   /api/checkout/*  the checkout handler (satang/server), charging a real sandbox
  *   /client/*        the sandbox's browser API (card tokens), as `service-url`
  *   anything else    the built files in `wwwDir`, never cached
@@ -104,8 +104,8 @@ export function pageListener(wwwDir: string, origin: () => string): (req: Incomi
     if (path === '/checkout.html') return send(200, TYPES['.html']!, checkoutPage('satang.js'));
     if (path === '/checkout-entry.html') return send(200, TYPES['.html']!, checkoutPage('satang-checkout.js'));
     if (path === '/floor.html') return send(200, TYPES['.html']!, floorPage());
-    if (path === '/consumer.html') return send(200, TYPES['.html']!, checkoutPage('consumer/satang.js'));
-    if (path === '/consumer-floor.html') return send(200, TYPES['.html']!, floorPage('/consumer-floor/lit-floor.js'));
+    if (path === '/consumer.html') return send(200, TYPES['.html']!, checkoutPage('consumer/app.js'));
+    if (path === '/consumer-floor.html') return send(200, TYPES['.html']!, floorPage('/consumer-floor/floor.js'));
     if (path === '/bench-probe.js') return send(200, TYPES['.js']!, PROBE);
     const file = normalize(join(wwwDir, path));
     if (!file.startsWith(wwwDir)) return send(404, 'text/plain', 'not found');

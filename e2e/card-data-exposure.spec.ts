@@ -1,5 +1,5 @@
 import type { BrowserContext, Page, Request } from '@playwright/test';
-import { addScarvesUntilInstallments, CARDS, expect, expectPaid, onlyChargeFor, openShop, OTP, payButton, SANDBOX, test, typeCard } from './support.js';
+import { addScarvesUntilInstallments, CARDS, expect, expectPaid, FROM_THE_SERVER, onlyChargeFor, openShop, OTP, payButton, SANDBOX, test, typeCard } from './support.js';
 
 /**
  * Where card data goes, seen from the browser. Every request of the shop's page (and of any page,
@@ -381,7 +381,7 @@ test('a 3-D Secure card: the bank page and the way back carry no card data, and 
   await expect(page).toHaveURL(new RegExp(`:${new URL(SANDBOX).port}/sandbox/pages/otp/ch_\\w+$`));
   await page.getByLabel('One-time password').fill(OTP);
   await page.getByRole('button', { name: 'Verify and pay' }).click();
-  await expect(page).toHaveURL(`/demo/return.html?order=${reference}`);
+  await expect(page).toHaveURL(`/demo/return.html?order=${reference}`, FROM_THE_SERVER);
   await expectPaid(page);
   await expectNothingHeld(page, card, 'back from the bank page');
   await settle();

@@ -6,6 +6,7 @@ import {
   demoOrder,
   expect,
   expectPaid,
+  FROM_THE_SERVER,
   onlyChargeFor,
   openShop,
   payButton,
@@ -118,7 +119,7 @@ test('Back from a wallet’s page shows the payment being checked; another metho
   const walletPage = page.url();
 
   await page.goBack();
-  await expect(page).toHaveURL(new RegExp(`\\?order=${reference}$`));
+  await expect(page).toHaveURL(new RegExp(`\\?order=${reference}$`), FROM_THE_SERVER);
   await expect(checkout(page).getByRole('status').filter({ hasText: 'Checking your payment…' })).toBeVisible();
   await wayOut(page).click();
   // Back at the methods, focus on the chosen one; nothing was paid.

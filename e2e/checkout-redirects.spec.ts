@@ -1,5 +1,5 @@
 import { devices, type Page } from '@playwright/test';
-import { CARDS, chooseMethod, DEFAULT_TOTAL, expect, expectNotPaid, expectPaid, onlyChargeFor, openShop, OTP, payButton, SANDBOX, test, typeCard } from './support.js';
+import { CARDS, chooseMethod, DEFAULT_TOTAL, expect, expectNotPaid, expectPaid, FROM_THE_SERVER, onlyChargeFor, openShop, OTP, payButton, SANDBOX, test, typeCard } from './support.js';
 
 /**
  * Payments that leave the shop: 3-D Secure, the sandbox's force page, e-wallets and banking apps.
@@ -9,7 +9,7 @@ import { CARDS, chooseMethod, DEFAULT_TOTAL, expect, expectNotPaid, expectPaid, 
 
 /** Back on the shop's return page for this order. */
 async function expectBackOnShop(page: Page, reference: string): Promise<void> {
-  await expect(page).toHaveURL(`/demo/return.html?order=${reference}`);
+  await expect(page).toHaveURL(`/demo/return.html?order=${reference}`, FROM_THE_SERVER);
 }
 
 test('a shopper with a 3-D Secure card types the right one-time password and pays', async ({ page, request }) => {

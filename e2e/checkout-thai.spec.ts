@@ -1,4 +1,4 @@
-import { CARDS, expect, FUTURE_EXPIRY, onlyChargeFor, openShop, payButton, test } from './support.js';
+import { CARDS, expect, FROM_THE_SERVER, FUTURE_EXPIRY, onlyChargeFor, openShop, payButton, test } from './support.js';
 
 /** The shop and its checkout in Thai: the language switch, the labels, the errors and a payment. */
 
@@ -77,7 +77,7 @@ test('a shopper reading in Thai who pays with TrueMoney comes back to the shop s
   await payButton(page).click();
   await page.getByRole('button', { name: 'Approve' }).click();
 
-  await expect(page).toHaveURL(`/demo/return.html?order=${reference}`);
+  await expect(page).toHaveURL(`/demo/return.html?order=${reference}`, FROM_THE_SERVER);
   await expect(page.locator('satang-checkout').getByRole('heading', { name: /Payment successful|ชำระเงินสำเร็จ/ })).toBeVisible({ timeout: 15_000 });
   await expect(page.locator('html')).toHaveAttribute('lang', 'th', { timeout: 1_000 });
   await expect(page.locator('satang-checkout').getByRole('heading', { name: 'ชำระเงินสำเร็จ' })).toBeVisible({ timeout: 1_000 });

@@ -6,6 +6,7 @@ import {
   expect,
   expectPaid,
   expectSamePage,
+  FROM_THE_SERVER,
   markPage,
   onlyChargeFor,
   orderReference,
@@ -23,7 +24,7 @@ import {
  * Every path of the checkout on /demo/csp/, whose policy allows scripts and styles only as files
  * from the shop and enforces Trusted Types (`require-trusted-types-for 'script'`, not report-only):
  * a 3-D Secure card payment there and back, a PromptPay QR drawn by its lazy chunk, and a slip
- * read by the jsQR chunk. Each must end with the browser having blocked nothing, both with the
+ * read by the QR reader chunk. Each must end with the browser having blocked nothing, both with the
  * elements' source modules (as the dev server serves them) and with the built satang.js and its
  * chunks, the files a merchant ships.
  */
@@ -112,7 +113,7 @@ for (const source of ['the source modules', 'the built satang.js'] as const) {
     await page.getByLabel('One-time password').fill(OTP);
     await page.getByRole('button', { name: 'Verify and pay' }).click();
 
-    await expect(page).toHaveURL(`/demo/csp/return.html?order=${reference}`);
+    await expect(page).toHaveURL(`/demo/csp/return.html?order=${reference}`, FROM_THE_SERVER);
     await expectPaid(page);
     expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED', paymentMethod: { paymentMethodType: 'CARD' } });
     expect(violations).toEqual([]);

@@ -92,8 +92,9 @@ export const DEFAULT_TOTAL = '฿1,780.00';
 
 /**
  * The bound on a tab showing what it learns from the shop's server after it loads: its first
- * render, the payment code fetched after it, the order's state, and the QR element drawing the
- * code. The assertion still ends as soon as the screen shows it; on two busy cores serving the
+ * render, the payment code fetched after it, the order's state (or, on a return from a page away,
+ * the payment picked up and the return's mark taken out of the address), and the QR element
+ * drawing the code. The assertion still ends as soon as the screen shows it; on two busy cores serving the
  * source modules, that whole chain has taken more than expect's default 5 s.
  */
 export const FROM_THE_SERVER = { timeout: 15_000 };

@@ -63,5 +63,5 @@ export const SatangQrPayment: SatangComponent<SatangQrPaymentElement, SatangQrPa
   displayName: 'SatangQrPayment',
   properties: QR_PAYMENT_ATTRIBUTES,
   events: QR_PAYMENT_EVENT_PROPS,
-  define: () => import('../elements/satang-qr-payment/define.js'),
+  define: () => import('../elements/qr-payment.js'),
 });

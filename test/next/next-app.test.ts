@@ -18,7 +18,7 @@ import { launchChromium, pageLog, payWithTestCard } from '../support/chromium-sh
  *     first request;
  *   - `next start` on a free port with the keys and the sandbox's URL, and Chromium pays on its page
  *     with the test card: the page hears satang-success, and the sandbox's webhooks reach the route;
- *     lit runs once on the page, with the card form and with a PromptPay QR's element.
+ *     lit is downloaded and runs once on the page, with the card form and with a PromptPay QR's element.
  *
  * Every process is started here and stopped by its id; one that cannot start fails the test.
  */
@@ -130,6 +130,17 @@ function litRuns(page: Page): Promise<string[] | undefined> {
   return page.evaluate(() => (window as { litHtmlVersions?: string[] }).litHtmlVersions);
 }
 
+/** The page's scripts of `/_next/static` that carry lit-html's code, as they are downloaded: each copy records its version. */
+function litDownloads(page: Page): () => Promise<string[]> {
+  const scripts: Promise<string | undefined>[] = [];
+  page.on('response', (answer) => {
+    const path = new URL(answer.url()).pathname;
+    if (!path.startsWith('/_next/static/') || !path.endsWith('.js')) return;
+    scripts.push(answer.text().then((text) => (text.includes('litHtmlVersions') ? path : undefined)));
+  });
+  return async () => (await Promise.all(scripts)).filter((path) => path !== undefined);
+}
+
 afterAll(async () => {
   await stopNext();
   await browser?.close();
@@ -148,8 +159,9 @@ describe('a Next.js App Router shop with satang/react and satang/server', () => 
       expect(build.output).toMatch(/ƒ \/\s/);
       expect(build.output).toContain('ƒ /api/checkout/[...path]');
       expect(build.output, 'built by Turbopack').toMatch(/Turbopack/);
-      // Turbopack writes lit's code into each chunk group that reaches it (the checkout, the card
-      // form, the QR element): reported here; that a page runs it once is checked on the page below.
+      // Turbopack writes lit's code into each chunk group that a component of satang/react loads
+      // (the checkout, the card form alone, the QR element alone): reported here; that the checkout
+      // page downloads it once, and runs it once, is checked on the page below.
       const chunks = (await readdir(`${FIXTURE}/.next/static`, { recursive: true })).filter((file) => file.endsWith('.js'));
       const withLit: string[] = [];
       for (const file of chunks) if ((await readFile(`${FIXTURE}/.next/static/${file}`, 'utf8')).includes('litHtmlVersions')) withLit.push(file);
@@ -182,13 +194,16 @@ describe('a Next.js App Router shop with satang/react and satang/server', () => 
         const orderState = tab.waitForResponse((answer) => new URL(answer.url()).pathname === '/api/checkout/orders/order-1001/state', { timeout: 15_000 });
         await tab.goto(shop);
         expect((await orderState).status(), 'the order state read with the page’s order token').toBe(200);
-        // Choosing PromptPay brings the QR element's chunk, which Turbopack wrote with lit's code of
-        // its own: lit still runs once, the page's. (In a tab of its own, before the order is paid.)
+        // Choosing PromptPay brings the QR element's chunk, planned by Turbopack as the checkout's:
+        // with no lit of its own, so lit is downloaded once and runs once. (In a tab of its own,
+        // before the order is paid.)
         const another = await browser.newPage();
+        const downloaded = litDownloads(another);
         try {
           await another.goto(shop);
           await another.locator('satang-checkout [part="method"]', { hasText: 'PromptPay' }).click();
           await another.evaluate(() => customElements.whenDefined('satang-qr-payment'));
+          expect(await downloaded(), 'the scripts downloaded with lit-html in them, with the QR element').toHaveLength(1);
           expect(await litRuns(another), 'lit-html ran once on the page with the QR element').toHaveLength(1);
         } finally {
           await another.close();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { minifyHTMLLiterals } from 'minify-literals';
 import { defineConfig, type BuildEnvironmentOptions, type Plugin } from 'vite';
 
 /**
@@ -49,6 +50,21 @@ function checkEntries(): Plugin {
         if (!chunk.code.includes('customElements.define')) problems.push('it defines no custom element');
         if (problems.length > 0) this.error(`${chunk.fileName}: ${problems.join('; ')}`);
       }
+    },
+  };
+}
+
+/**
+ * The elements' styles (Lit's `css` literals) minified by Lightning CSS, through minify-literals,
+ * as the sources are read. Their HTML templates stay as written: there, whitespace can be text.
+ */
+function minifyStyles(): Plugin {
+  return {
+    name: 'satang:minify-styles',
+    apply: 'build',
+    transform: {
+      filter: { id: /[\\/]src[\\/]elements[\\/]/, code: 'css`' },
+      handler: (code, id) => minifyHTMLLiterals(code, { fileName: id, html: false }),
     },
   };
 }
@@ -108,7 +124,7 @@ const BUILDS = {
 };
 
 export default defineConfig({
-  plugins: [checkEntries()],
+  plugins: [minifyStyles(), checkEntries()],
   environments: {
     client: { build: BUILDS.client },
     checkout: { consumer: 'client', build: BUILDS.checkout },

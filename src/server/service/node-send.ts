@@ -14,7 +14,18 @@ export interface WireRequest {
   /** Lower-case names. */
   headers: Readonly<Record<string, string>>;
   body: string | undefined;
-  signal: AbortSignal;
+  /** The caller's: when it aborts, the request is dropped and the send rejects with its reason. */
+  signal: AbortSignal | undefined;
+  /** How long the whole answer may take; past it the request is dropped and the send rejects with a {@link WireTimeoutError}. */
+  timeoutMs: number;
+}
+
+/** No complete answer came within the request's `timeoutMs`. */
+export class WireTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`no complete answer within ${timeoutMs} ms`);
+    this.name = 'TimeoutError';
+  }
 }
 
 /** An answer, read whole. */
@@ -37,6 +48,7 @@ interface NodeIncoming {
 interface NodeClientRequest {
   on(event: 'error', listener: (error: Error) => void): NodeClientRequest;
   end(body?: string): void;
+  destroy(): void;
 }
 
 interface NodeHttp {
@@ -73,16 +85,24 @@ export function nodeSend(baseUrl: string): Send | undefined {
     if (last?.url !== url) last = { url, options: urls.urlToHttpOptions(new URL(url)) };
     return last.options;
   };
+  // The timeout is a timer of the request's own and the caller's signal goes to node:http as it
+  // is: no AbortController, and no listener of ours, per call.
   return (request) =>
     new Promise<WireAnswer>((resolve, reject) => {
       const headers = request.body === undefined ? request.headers : { ...request.headers, 'content-length': String(Buffer.byteLength(request.body, 'utf8')) };
+      const fail = (error: Error) => {
+        clearTimeout(timer);
+        reject(error);
+      };
       // As node:http reads `request(url, options)`: the URL's options, then these over them.
-      const sent = http.request({ ...targetOf(request.url), method: request.method, headers, agent, signal: request.signal }, (response) => {
+      const options = { ...targetOf(request.url), method: request.method, headers, agent, ...(request.signal ? { signal: request.signal } : {}) };
+      const sent = http.request(options, (response) => {
         const chunks: Uint8Array[] = [];
         response.on('data', (chunk) => chunks.push(chunk));
-        response.on('aborted', () => reject(new Error('the connection closed before the whole answer arrived')));
-        response.on('error', reject);
+        response.on('aborted', () => fail(new Error('the connection closed before the whole answer arrived')));
+        response.on('error', fail);
         response.on('end', () => {
+          clearTimeout(timer);
           const all = response.headers;
           resolve({
             status: response.statusCode ?? 0,
@@ -96,7 +116,12 @@ export function nodeSend(baseUrl: string): Send | undefined {
           });
         });
       });
-      sent.on('error', reject);
+      const timer = setTimeout(() => {
+        // Rejected first: the errors the dropped request raises next find the promise settled.
+        fail(new WireTimeoutError(request.timeoutMs));
+        sent.destroy();
+      }, request.timeoutMs);
+      sent.on('error', fail);
       sent.end(request.body);
     });
 }

@@ -4,7 +4,7 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH, type ServiceHeaders } from '../../core/cons
 import { describeFieldIssues, toFieldIssues } from '../../core/validation.js';
 import { ConfigurationError, errorFromResponse, ServiceUnavailableError, UnexpectedResponseError, ValidationError, type ServiceError } from '../errors.js';
 import { sleep, untilAborted } from '../abortable.js';
-import { fetchWasReplaced, type Send, type WireAnswer } from './node-send.js';
+import { fetchWasReplaced, WireTimeoutError, type Send, type WireAnswer } from './node-send.js';
 
 /** How long one attempt may take, from sending the request to the last byte of the answer. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -207,70 +207,78 @@ export class ServiceTransport {
     },
   ): Promise<AttemptOutcome> {
     const { signal, timeoutMs, deadlineMs } = request;
+    let response: Pick<WireAnswer, 'status' | 'headers'>;
+    let text: string;
+    try {
+      const { send } = this.#settings;
+      // node:http never follows a redirect, so a 3xx is answered as it is, like `redirect: 'manual'`.
+      const answer = send && !fetchWasReplaced() ? await send({ url: request.url, method: call.method, headers: request.headers, body: request.body, signal, timeoutMs }) : await this.#fetch(call, request);
+      response = answer;
+      text = answer.text;
+    } catch (cause) {
+      if (signal?.aborted) throw signal.reason;
+      if (cause instanceof WireTimeoutError) {
+        const within = deadlineMs === undefined ? `${timeoutMs} ms` : `the call's deadline of ${deadlineMs} ms`;
+        return retry(new ServiceUnavailableError({ status: 0, errorCode: CLIENT_ERROR_CODES.timeout, message: `${call.method} ${call.path} got no complete answer within ${within}`, cause }));
+      }
+      return retry(
+        new ServiceUnavailableError({ status: 0, errorCode: CLIENT_ERROR_CODES.network, message: `${call.method} ${call.path} failed before an answer arrived: ${describeCause(cause)}`, cause }),
+      );
+    }
+
+    const { status } = response;
+    const requestId = response.headers.get(this.#settings.headers.requestId) ?? undefined;
+    if (status >= 200 && status < 300) {
+      if (!request.expectBody) return { ok: true, value: undefined, status, requestId };
+      const parsed = parseJson(text);
+      if (parsed.ok) return { ok: true, value: parsed.value, status, requestId };
+      // A cut or foreign (proxy, captive portal) body: the request is idempotent, so ask again.
+      const type = response.headers.get('content-type') ?? 'no content type';
+      return retry(
+        new UnexpectedResponseError({
+          status,
+          errorCode: CLIENT_ERROR_CODES.unexpectedResponse,
+          message: `${call.method} ${call.path} answered ${status} with a body that is not JSON (${type}, ${text.length} characters)`,
+          requestId,
+          retryable: true,
+        }),
+      );
+    }
+    const parsed = parseJson(text);
+    const errorBody = parsed.ok ? parsed.value : text;
+    if (status === 429 || (status >= 500 && status !== 501)) {
+      const retryAfterMs = parseRetryAfterMs(response.headers.get('retry-after'));
+      return retry(errorFromResponse(status, errorBody, requestId, retryAfterMs), retryAfterMs);
+    }
+    throw errorFromResponse(status, errorBody, requestId);
+  }
+
+  /**
+   * One attempt through `fetch`, read whole: with an AbortController of its own, aborted by the
+   * caller's signal or at the attempt's timeout (then rejecting with a {@link WireTimeoutError}).
+   */
+  async #fetch(call: ServiceCall, request: { url: string; headers: Record<string, string>; body: string | undefined; timeoutMs: number; signal: AbortSignal | undefined }): Promise<WireAnswer> {
+    const { signal, timeoutMs } = request;
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new DOMException(`no complete answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+    const timer = setTimeout(() => controller.abort(new WireTimeoutError(timeoutMs)), timeoutMs);
     const onCallerAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onCallerAbort, { once: true });
     try {
-      let response: Pick<WireAnswer, 'status' | 'headers'>;
-      let text: string;
-      try {
-        const { send } = this.#settings;
-        if (send && !fetchWasReplaced()) {
-          // node:http never follows a redirect, so a 3xx is answered as it is, like `redirect: 'manual'`.
-          const answer = await untilAborted(send({ url: request.url, method: call.method, headers: request.headers, body: request.body, signal: controller.signal }), controller.signal);
-          response = answer;
-          text = answer.text;
-        } else {
-          const sent = new Request(request.url, {
-            method: call.method,
-            headers: new Headers(request.headers),
-            body: request.body,
-            signal: controller.signal,
-            // The service never redirects; following one could carry the body and key elsewhere.
-            redirect: 'manual',
-          });
-          // Raced with the signal, so an injected fetch that ignores it still cannot hang the call.
-          const fetched = await untilAborted(this.#settings.fetch(sent), controller.signal);
-          response = fetched;
-          text = await untilAborted(fetched.text(), controller.signal);
-        }
-      } catch (cause) {
-        if (signal?.aborted) throw signal.reason;
-        if (controller.signal.aborted) {
-          const within = deadlineMs === undefined ? `${timeoutMs} ms` : `the call's deadline of ${deadlineMs} ms`;
-          return retry(new ServiceUnavailableError({ status: 0, errorCode: CLIENT_ERROR_CODES.timeout, message: `${call.method} ${call.path} got no complete answer within ${within}`, cause }));
-        }
-        return retry(
-          new ServiceUnavailableError({ status: 0, errorCode: CLIENT_ERROR_CODES.network, message: `${call.method} ${call.path} failed before an answer arrived: ${describeCause(cause)}`, cause }),
-        );
-      }
-
-      const { status } = response;
-      const requestId = response.headers.get(this.#settings.headers.requestId) ?? undefined;
-      if (status >= 200 && status < 300) {
-        if (!request.expectBody) return { ok: true, value: undefined, status, requestId };
-        const parsed = parseJson(text);
-        if (parsed.ok) return { ok: true, value: parsed.value, status, requestId };
-        // A cut or foreign (proxy, captive portal) body: the request is idempotent, so ask again.
-        const type = response.headers.get('content-type') ?? 'no content type';
-        return retry(
-          new UnexpectedResponseError({
-            status,
-            errorCode: CLIENT_ERROR_CODES.unexpectedResponse,
-            message: `${call.method} ${call.path} answered ${status} with a body that is not JSON (${type}, ${text.length} characters)`,
-            requestId,
-            retryable: true,
-          }),
-        );
-      }
-      const parsed = parseJson(text);
-      const errorBody = parsed.ok ? parsed.value : text;
-      if (status === 429 || (status >= 500 && status !== 501)) {
-        const retryAfterMs = parseRetryAfterMs(response.headers.get('retry-after'));
-        return retry(errorFromResponse(status, errorBody, requestId, retryAfterMs), retryAfterMs);
-      }
-      throw errorFromResponse(status, errorBody, requestId);
+      const sent = new Request(request.url, {
+        method: call.method,
+        headers: new Headers(request.headers),
+        body: request.body,
+        signal: controller.signal,
+        // The service never redirects; following one could carry the body and key elsewhere.
+        redirect: 'manual',
+      });
+      // Raced with the signal, so an injected fetch that ignores it still cannot hang the call.
+      const fetched = await untilAborted(this.#settings.fetch(sent), controller.signal);
+      return { status: fetched.status, headers: fetched.headers, text: await untilAborted(fetched.text(), controller.signal) };
+    } catch (error) {
+      // The abort's reason names a timeout, whatever the fetch made of it.
+      const reason: unknown = controller.signal.reason;
+      throw controller.signal.aborted && reason instanceof WireTimeoutError ? reason : error;
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onCallerAbort);

@@ -66,6 +66,36 @@ describe('the service client over node:http', () => {
     expect(calls).toBe(3);
   });
 
+  it('fails with TIMEOUT_ERROR, not a network error, when no attempt gets its answer in time', async () => {
+    let calls = 0;
+    const { client } = await serve(() => {
+      calls += 1; // never answers
+    });
+    const error = await rejection(client.charges.get('ch_1'));
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(error.errorCode).toBe('TIMEOUT_ERROR');
+    expect(error.message).toContain('within 500 ms');
+    expect(calls).toBe(3);
+  });
+
+  it('drops the request when the caller aborts, and rejects with the caller’s reason', async () => {
+    let socketClosed = () => {};
+    let requestArrived = () => {};
+    const closed = new Promise<void>((resolve) => (socketClosed = resolve));
+    const arrived = new Promise<void>((resolve) => (requestArrived = resolve));
+    const { client } = await serve((req) => {
+      req.socket.once('close', socketClosed);
+      requestArrived(); // never answers
+    });
+    const caller = new AbortController();
+    const call = rejection(client.charges.get('ch_1', { signal: caller.signal, timeoutMs: 60_000 }));
+    await arrived;
+    const reason = new Error('the shopper left');
+    caller.abort(reason);
+    expect(await call).toBe(reason);
+    await closed;
+  });
+
   it('retries an answer cut short, and fails with the network error when it keeps being cut', async () => {
     const { client } = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });

@@ -1,13 +1,11 @@
 import fc from 'fast-check';
-import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { WebhookEvent } from '../../src/core/schemas/webhook-events.js';
 import { SERVICE_HEADERS } from '../../src/core/constants.js';
 import { Sandbox } from '../../src/sandbox/index.js';
 import { MemoryCheckoutStore, type CheckoutStore, type OrderEvent, type ResolvedOrder } from '../../src/server/index.js';
-import { RedisCheckoutStore } from '../../src/server/redis/index.js';
 import { BASE, createCheckoutHarness, WEBHOOK_KEY, type CheckoutHarness } from '../support/checkout-harness.js';
-import { startRedisServer, stopRedisServer, type RedisServer } from '../support/redis-server.js';
+import { redisTest } from '../support/redis-fixture.js';
 import { ORIGIN } from '../support/sandbox-client.js';
 import { count, fuzzParameters, fuzzTestTimeout, printTally } from './arbitraries.js';
 
@@ -325,34 +323,14 @@ describe('the money invariants under random interleavings', () => {
 });
 
 describe('the money invariants with the store on Redis', () => {
-  let server: RedisServer | undefined;
-  let client: ReturnType<typeof createClient> | undefined;
-
-  beforeAll(async () => {
-    server = await startRedisServer();
-    client = createClient({ url: server.url });
-    client.on('error', () => undefined);
-    await client.connect();
-  }, 30_000);
-
-  afterAll(async () => {
-    await client?.close();
-    await stopRedisServer(server);
-  });
-
   // A few runs of the same property through a real Redis (a fresh key prefix each): its atomic
   // claims, versions and expiries must keep every invariant the in-memory store keeps.
-  it('hold as they do in memory', { timeout: fuzzTestTimeout() }, async () => {
+  redisTest('hold as they do in memory', { timeout: fuzzTestTimeout() }, async ({ redisClient, redisStore }) => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(steps, async (plan) => {
         run += 1;
-        const store = new RedisCheckoutStore({ client: client!, keyPrefix: `fuzz-${process.pid}-${run}:` });
-        try {
-          await runPlan(plan, store);
-        } finally {
-          await store.close();
-        }
+        await runPlan(plan, redisStore({ client: redisClient, keyPrefix: `fuzz-${process.pid}-${run}:` }));
       }),
       fuzzParameters(0.05),
     );

@@ -28,7 +28,7 @@ export interface RedisServer {
  * Starts `redis-server` (the Debian package `redis-server`, which `.ci/run` installs) on a free port
  * with `--save '' --appendonly no`, and waits until it answers PING. `cluster`: a single-node Redis
  * Cluster holding all 16,384 slots, which refuses any command whose keys hash to different slots,
- * as a managed cluster does. Throws, failing the suite, when it cannot start.
+ * as a managed cluster does. Throws when it cannot start, failing the tests that need it.
  */
 export async function startRedisServer(options: { cluster?: boolean } = {}): Promise<RedisServer> {
   const port = await freePort();
@@ -80,7 +80,7 @@ export async function startRedisServer(options: { cluster?: boolean } = {}): Pro
     clearTimeout(killer);
   };
 
-  // A test run that ends without its afterAll (a crash, a timeout) leaves no server behind.
+  // A test run that ends without stopping it (a crash, a timeout) leaves no server behind.
   process.once('exit', () => {
     try {
       if (child?.pid !== undefined) process.kill(child.pid, 'SIGKILL');

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { createClient, createCluster } from 'redis';
 import { createClient as createClientV5 } from 'redis-client-v5';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CheckoutStoreError, MemoryCheckoutStore, type CheckoutStore } from '../../../src/server/index.js';
 import { RedisCheckoutStore, type RedisCommandClient } from '../../../src/server/redis/index.js';
-import { startRedisServer, stopRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { redisTest, type RedisConnection, type RedisFixtures } from '../../support/redis-fixture.js';
 
 /**
  * The store's contract, the same sentences for the in-memory store and for Redis: a single server
@@ -13,80 +13,48 @@ import { startRedisServer, stopRedisServer, type RedisServer } from '../../suppo
  * the expiries are Redis's own.
  */
 
-let server: RedisServer | undefined;
-let clusterServer: RedisServer | undefined;
-/** Everything opened by a test, closed after the file. */
-const opened: (() => Promise<unknown>)[] = [];
 let prefixes = 0;
 const freshPrefix = () => `satang-test-${process.pid}-${(prefixes += 1)}:`;
 
-beforeAll(async () => {
-  [server, clusterServer] = await Promise.all([startRedisServer(), startRedisServer({ cluster: true })]);
-}, 30_000);
-
-afterAll(async () => {
-  for (const close of opened.reverse()) await close().catch(() => undefined);
-  await Promise.all([stopRedisServer(server), stopRedisServer(clusterServer)]);
-});
-
-type Connect = () => Promise<RedisCommandClient>;
-
-const connectV6: Connect = async () => {
-  const client = createClient({ url: server!.url });
-  client.on('error', () => undefined);
-  await client.connect();
-  opened.push(() => client.close());
-  return client;
-};
-const connectV5: Connect = async () => {
-  const client = createClientV5({ url: server!.url });
-  client.on('error', () => undefined);
-  await client.connect();
-  opened.push(() => client.close());
-  return client;
-};
-const connectCluster: Connect = async () => {
-  const cluster = createCluster({ rootNodes: [{ url: clusterServer!.url }] });
-  cluster.on('error', () => undefined);
-  await cluster.connect();
-  opened.push(() => cluster.close());
-  return cluster;
-};
-
 interface Subject {
   name: string;
-  /** Two stores sharing one state: two instances on two connections for Redis, one store twice in memory. */
-  pair(prefix?: string): Promise<[CheckoutStore, CheckoutStore]>;
+  /** A client of the subject's on the server it uses, not yet connected; none for the store in memory. */
+  client?: (servers: Pick<RedisFixtures, 'redisServer' | 'redisCluster'>) => RedisCommandClient & RedisConnection;
 }
 
-function redisSubject(name: string, connect: Connect): Subject {
-  return {
-    name,
-    async pair(prefix = freshPrefix()) {
-      const stores = await Promise.all(
-        [0, 1].map(async () => {
-          const store = new RedisCheckoutStore({ client: await connect(), keyPrefix: prefix });
-          opened.push(() => store.close());
-          return store;
-        }),
-      );
-      return [stores[0]!, stores[1]!];
-    },
-  };
-}
+const MEMORY: Subject = { name: 'MemoryCheckoutStore' };
 
 const SUBJECTS: Subject[] = [
-  {
-    name: 'MemoryCheckoutStore',
-    async pair() {
-      const store = new MemoryCheckoutStore();
-      return [store, store];
-    },
-  },
-  redisSubject('RedisCheckoutStore (node-redis v6)', connectV6),
-  redisSubject('RedisCheckoutStore (node-redis v5)', connectV5),
-  redisSubject('RedisCheckoutStore on Redis Cluster', connectCluster),
+  MEMORY,
+  { name: 'RedisCheckoutStore (node-redis v6)', client: ({ redisServer }) => createClient({ url: redisServer.url }) },
+  { name: 'RedisCheckoutStore (node-redis v5)', client: ({ redisServer }) => createClientV5({ url: redisServer.url }) },
+  { name: 'RedisCheckoutStore on Redis Cluster', client: ({ redisCluster }) => createCluster({ rootNodes: [{ url: redisCluster.url }] }) },
 ];
+
+/**
+ * `it` for the subject a `describe` sets with `storeTest.override('subject', …)`: `connect()` gives a
+ * connected client of the subject's, `pair(prefix?)` two stores sharing one state (two instances on
+ * two connections for Redis, one store twice in memory). Both close what they opened after the test.
+ */
+const storeTest = redisTest.extend<{ $test: { subject: Subject; connect: () => Promise<RedisCommandClient>; pair: (prefix?: string) => Promise<[CheckoutStore, CheckoutStore]> } }>({
+  subject: MEMORY,
+  connect: async ({ subject, redisServer, redisCluster, connectRedis }, use) => {
+    await use(async () => {
+      if (!subject.client) throw new Error(`${subject.name} is not on Redis`);
+      return connectRedis(subject.client({ redisServer, redisCluster }));
+    });
+  },
+  pair: async ({ subject, connect, redisStore }, use) => {
+    await use(async (prefix = freshPrefix()) => {
+      if (!subject.client) {
+        const store = new MemoryCheckoutStore();
+        return [store, store];
+      }
+      const [one, two] = await Promise.all([connect(), connect()]);
+      return [redisStore({ client: one, keyPrefix: prefix }), redisStore({ client: two, keyPrefix: prefix })];
+    });
+  },
+});
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -103,9 +71,11 @@ function shuffled<T>(items: T[]): T[] {
 }
 
 describe.each(SUBJECTS)('$name', (subject) => {
+  storeTest.override('subject', subject);
+
   describe('setIfNewer', () => {
-    it('keeps the higher version whatever order the writes come in, and get reads the value', async () => {
-      const [store] = await subject.pair();
+    storeTest('keeps the higher version whatever order the writes come in, and get reads the value', async ({ pair }) => {
+      const [store] = await pair();
       expect(await store.setIfNewer('order-lock:o-1', 5, 'five', 60_000)).toBe(true);
       expect(await store.setIfNewer('order-lock:o-1', 3, 'three', 60_000)).toBe(false);
       expect(await store.setIfNewer('order-lock:o-1', 5, 'five again', 60_000)).toBe(false);
@@ -114,8 +84,8 @@ describe.each(SUBJECTS)('$name', (subject) => {
       expect(await store.get('order-lock:o-1')).toBe('{"state":"open"}');
     });
 
-    it('leaves the highest of many concurrent writers on two instances, whichever lands last', async () => {
-      const [one, two] = await subject.pair();
+    storeTest('leaves the highest of many concurrent writers on two instances, whichever lands last', async ({ pair }) => {
+      const [one, two] = await pair();
       // Versions the size of a webhook state's (milliseconds x 8), which must compare exactly.
       const base = Date.parse('2026-01-01T00:00:00Z') * 8;
       const versions = shuffled(Array.from({ length: 60 }, (_, i) => base + i));
@@ -126,15 +96,15 @@ describe.each(SUBJECTS)('$name', (subject) => {
       expect(await one.setIfNewer('status:ch_1', base + 58, 'late', 60_000)).toBe(false);
     });
 
-    it('takes a value written with set as older than any version', async () => {
-      const [store] = await subject.pair();
+    storeTest('takes a value written with set as older than any version', async ({ pair }) => {
+      const [store] = await pair();
       await store.set('k', 'plain', 60_000);
       expect(await store.setIfNewer('k', 0, 'versioned', 60_000)).toBe(true);
       expect(await store.get('k')).toBe('versioned');
     });
 
-    it('forgets the version with the value once it expires', async () => {
-      const [store] = await subject.pair();
+    storeTest('forgets the version with the value once it expires', async ({ pair }) => {
+      const [store] = await pair();
       expect(await store.setIfNewer('k', 10, 'ten', 150)).toBe(true);
       await sleep(300);
       expect(await store.get('k')).toBeUndefined();
@@ -143,15 +113,15 @@ describe.each(SUBJECTS)('$name', (subject) => {
   });
 
   describe('setIfAbsent', () => {
-    it('lets exactly one of many concurrent claims on two instances win', async () => {
-      const [one, two] = await subject.pair();
+    storeTest('lets exactly one of many concurrent claims on two instances win', async ({ pair }) => {
+      const [one, two] = await pair();
       const claims = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? one : two).setIfAbsent('paid:order-1', `ch_${i}`, 60_000)));
       expect(claims.filter(Boolean)).toHaveLength(1);
       expect(await two.get('paid:order-1')).toBe(`ch_${claims.indexOf(true)}`);
     });
 
-    it('claims again once the claim expired', async () => {
-      const [store] = await subject.pair();
+    storeTest('claims again once the claim expired', async ({ pair }) => {
+      const [store] = await pair();
       expect(await store.setIfAbsent('settling:ch_1', 'a', 150)).toBe(true);
       expect(await store.setIfAbsent('settling:ch_1', 'b', 150)).toBe(false);
       await sleep(300);
@@ -161,8 +131,8 @@ describe.each(SUBJECTS)('$name', (subject) => {
   });
 
   describe('get, set and delete', () => {
-    it('reads back any text, separators and Thai included, until it expires or is deleted', async () => {
-      const [one, two] = await subject.pair();
+    storeTest('reads back any text, separators and Thai included, until it expires or is deleted', async ({ pair }) => {
+      const [one, two] = await pair();
       const text = '{"a":"x|y|z","name":"ร้านสตางค์"}';
       await one.set('outcome:ch_1', text, 150);
       await one.set('told:ch_1:paid', '', 60_000);
@@ -178,8 +148,8 @@ describe.each(SUBJECTS)('$name', (subject) => {
   });
 
   describe('increment', () => {
-    it('counts within a window and starts again after it', async () => {
-      const [store] = await subject.pair();
+    storeTest('counts within a window and starts again after it', async ({ pair }) => {
+      const [store] = await pair();
       expect(await store.increment('rate:charges:c:0', 200)).toBe(1);
       expect(await store.increment('rate:charges:c:0', 200)).toBe(2);
       expect(await store.increment('rate:charges:c:0', 200)).toBe(3);
@@ -187,8 +157,8 @@ describe.each(SUBJECTS)('$name', (subject) => {
       expect(await store.increment('rate:charges:c:0', 200)).toBe(1);
     });
 
-    it('does not move the end of a window with each request', async () => {
-      const [store] = await subject.pair();
+    storeTest('does not move the end of a window with each request', async ({ pair }) => {
+      const [store] = await pair();
       expect(await store.increment('rate:status:c:0', 300)).toBe(1);
       await sleep(200);
       expect(await store.increment('rate:status:c:0', 300)).toBe(2);
@@ -196,16 +166,16 @@ describe.each(SUBJECTS)('$name', (subject) => {
       expect(await store.increment('rate:status:c:0', 300)).toBe(1);
     });
 
-    it('counts every one of many concurrent requests on two instances once', async () => {
-      const [one, two] = await subject.pair();
+    storeTest('counts every one of many concurrent requests on two instances once', async ({ pair }) => {
+      const [one, two] = await pair();
       const counts = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? one : two).increment('rate:charges:c:1', 60_000)));
       expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     });
   });
 
   describe('publish and subscribe', () => {
-    it('delivers a message published on one instance to every listener on the other, until they leave', async () => {
-      const [listening, publishing] = await subject.pair();
+    storeTest('delivers a message published on one instance to every listener on the other, until they leave', async ({ pair }) => {
+      const [listening, publishing] = await pair();
       const first: string[] = [];
       const second: string[] = [];
       const leaveFirst = listening.subscribe('charge:ch_1', (m) => first.push(m));
@@ -228,8 +198,8 @@ describe.each(SUBJECTS)('$name', (subject) => {
       expect([...first, ...second]).not.toContain('late');
     });
 
-    it('keeps channels apart', async () => {
-      const [listening, publishing] = await subject.pair();
+    storeTest('keeps channels apart', async ({ pair }) => {
+      const [listening, publishing] = await pair();
       const heard: string[] = [];
       const leave = listening.subscribe('charge:ch_1', (m) => heard.push(m));
       await vi.waitFor(async () => {
@@ -246,9 +216,11 @@ describe.each(SUBJECTS)('$name', (subject) => {
 });
 
 describe.each(SUBJECTS.filter((s) => s.name !== 'MemoryCheckoutStore'))('$name on Redis itself', (subject) => {
-  it('gives every key it writes an expiry', async () => {
+  storeTest.override('subject', subject);
+
+  storeTest('gives every key it writes an expiry', async ({ pair, redisServer, redisCluster, connectRedis }) => {
     const prefix = freshPrefix();
-    const [store] = await subject.pair(prefix);
+    const [store] = await pair(prefix);
     await store.increment('rate:charges:c:0', 60_000);
     await store.setIfAbsent('paid:order-1', 'ch_1', 60_000);
     await store.setIfAbsent('paid:order-1', 'ch_2', 60_000);
@@ -257,27 +229,22 @@ describe.each(SUBJECTS.filter((s) => s.name !== 'MemoryCheckoutStore'))('$name o
     await store.set('outcome:ch_1', '{}', 60_000);
     await store.set('webhook-newest:charge:ch_1', '1', 60_000);
     await store.publish('charge:ch_1', 'SUCCEEDED');
-    const node = createClient({ url: (subject.name.includes('Cluster') ? clusterServer : server)!.url });
-    await node.connect();
-    try {
-      const keys: string[] = [];
-      for await (const batch of node.scanIterator({ MATCH: `${prefix}*`, COUNT: 1_000 })) keys.push(...batch);
-      expect(keys.sort()).toEqual(
-        ['rate:charges:c:0', 'paid:order-1', 'order-lock:order-1', 'outcome:ch_1', 'webhook-newest:charge:ch_1'].map((k) => prefix + k).sort(),
-      );
-      for (const key of keys) {
-        const ttl = await node.pTTL(key);
-        expect(ttl, key).toBeGreaterThan(0);
-        expect(ttl, key).toBeLessThanOrEqual(60_000);
-      }
-    } finally {
-      await node.close();
+    const node = await connectRedis(createClient({ url: (subject.name.includes('Cluster') ? redisCluster : redisServer).url }));
+    const keys: string[] = [];
+    for await (const batch of node.scanIterator({ MATCH: `${prefix}*`, COUNT: 1_000 })) keys.push(...batch);
+    expect(keys.sort()).toEqual(
+      ['rate:charges:c:0', 'paid:order-1', 'order-lock:order-1', 'outcome:ch_1', 'webhook-newest:charge:ch_1'].map((k) => prefix + k).sort(),
+    );
+    for (const key of keys) {
+      const ttl = await node.pTTL(key);
+      expect(ttl, key).toBeGreaterThan(0);
+      expect(ttl, key).toBeLessThanOrEqual(60_000);
     }
   });
 
-  it('keeps two shops sharing one Redis apart by their key prefix, channels included', async () => {
-    const [shopA] = await subject.pair(`${freshPrefix()}shop-a:`);
-    const [shopB] = await subject.pair(`${freshPrefix()}shop-b:`);
+  storeTest('keeps two shops sharing one Redis apart by their key prefix, channels included', async ({ pair }) => {
+    const [shopA] = await pair(`${freshPrefix()}shop-a:`);
+    const [shopB] = await pair(`${freshPrefix()}shop-b:`);
     await shopA.set('paid:order-1', 'ch_a', 60_000);
     expect(await shopB.get('paid:order-1')).toBeUndefined();
     expect(await shopB.setIfAbsent('paid:order-1', 'ch_b', 60_000)).toBe(true);
@@ -296,13 +263,11 @@ describe.each(SUBJECTS.filter((s) => s.name !== 'MemoryCheckoutStore'))('$name o
     leaveB();
   });
 
-  it('tells onError of a listener that throws, and still delivers to the others', async () => {
+  storeTest('tells onError of a listener that throws, and still delivers to the others', async ({ pair, connect, redisStore }) => {
     const prefix = freshPrefix();
     const errors: unknown[] = [];
-    const connect = subject.name.includes('Cluster') ? connectCluster : subject.name.includes('v5') ? connectV5 : connectV6;
-    const listening = new RedisCheckoutStore({ client: await connect(), keyPrefix: prefix, onError: (error) => errors.push(error) });
-    const [, publishing] = await subject.pair(prefix);
-    opened.push(() => listening.close());
+    const listening = redisStore({ client: await connect(), keyPrefix: prefix, onError: (error) => errors.push(error) });
+    const [, publishing] = await pair(prefix);
     const heard: string[] = [];
     const leaveThrowing = listening.subscribe('charge:ch_1', () => {
       throw new Error('a broken listener');
@@ -318,9 +283,9 @@ describe.each(SUBJECTS.filter((s) => s.name !== 'MemoryCheckoutStore'))('$name o
     leave();
   });
 
-  it('closes the subscriber connection it opened, and hears nothing after', async () => {
+  storeTest('closes the subscriber connection it opened, and hears nothing after', async ({ pair }) => {
     const prefix = freshPrefix();
-    const [listening, publishing] = await subject.pair(prefix);
+    const [listening, publishing] = await pair(prefix);
     const heard: string[] = [];
     listening.subscribe('charge:ch_1', (m) => heard.push(m));
     await vi.waitFor(async () => {

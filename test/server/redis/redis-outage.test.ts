@@ -1,10 +1,10 @@
 import { createClient } from 'redis';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { CheckoutStoreError } from '../../../src/server/index.js';
-import { RedisCheckoutStore } from '../../../src/server/redis/index.js';
 import { BASE } from '../../support/checkout-harness.js';
 import { cardOf, chargesOf, createCheckoutFleet, pay, QR, readStatus, scanAndPay, type CheckoutFleet, type Instance } from '../../support/checkout-fleet.js';
-import { startRedisServer, stopRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { redisTest } from '../../support/redis-fixture.js';
+import type { RedisServer } from '../../support/redis-server.js';
 
 /**
  * Redis going away under a running fleet: stopped and started again on the same port, empty (no
@@ -16,29 +16,20 @@ import { startRedisServer, stopRedisServer, type RedisServer } from '../../suppo
 const COMMAND_TIMEOUT_MS = 400;
 const PRICE = 24_500;
 
-let server: RedisServer | undefined;
 let fleet: CheckoutFleet | undefined;
 let runs = 0;
 
-beforeAll(async () => {
-  server = await startRedisServer();
-}, 30_000);
-
-afterEach(async () => {
-  await server?.start().catch(() => undefined);
-  server?.resume();
+redisTest.afterEach(async ({ redisServer }) => {
+  await redisServer.start().catch(() => undefined);
+  redisServer.resume();
   await fleet?.close();
   fleet = undefined;
 });
 
-afterAll(async () => {
-  await stopRedisServer(server);
-});
-
-async function setUp(): Promise<[CheckoutFleet, Instance, Instance]> {
+async function setUp(server: RedisServer): Promise<[CheckoutFleet, Instance, Instance]> {
   runs += 1;
   fleet = await createCheckoutFleet({
-    redisUrl: server!.url,
+    redisUrl: server.url,
     keyPrefix: `outage-${process.pid}-${runs}:`,
     store: { commandTimeoutMs: COMMAND_TIMEOUT_MS },
     // Retried every 100 ms or so at first, as the service retries a webhook answered 503.
@@ -61,13 +52,13 @@ function expectStoreRefusal(answer: { status: number; text: string; body: any; h
 }
 
 describe('when Redis is restarted under two instances', () => {
-  it('answers 503 while it is down, recovers when it is back, and reads again from the service what it forgot', async () => {
-    const [shop, a, b] = await setUp();
+  redisTest('answers 503 while it is down, recovers when it is back, and reads again from the service what it forgot', async ({ redisServer }) => {
+    const [shop, a, b] = await setUp(redisServer);
     shop.deliverWebhook = (request) => b.handler(request);
     const qr = await pay(shop, a, 'cart-1', QR, 'tab-a');
     expect(qr.status).toBe(201);
 
-    await server!.stop();
+    await redisServer.stop();
 
     // Every route answers, quickly, 503 and retryable.
     expectStoreRefusal(await pay(shop, b, 'cart-2', await cardOf(shop), 'tab-c'));
@@ -82,7 +73,7 @@ describe('when Redis is restarted under two instances', () => {
     expect(String(logged)).toMatch(/Redis did not answer|closed|ECONNREFUSED|Timeout/i);
     expect(shop.events).toEqual([]);
 
-    await server!.start();
+    await redisServer.start();
 
     // Back by itself: node-redis reconnects, and the webhook's next delivery is handled.
     await vi.waitFor(() => expect(shop.events.map(({ event }) => event.name)).toContain('charge.succeeded'), { timeout: 10_000, interval: 100 });
@@ -101,8 +92,8 @@ describe('when Redis is restarted under two instances', () => {
     expect((await readStatus(b, card.body.chargeId, card.body.statusToken)).body).toMatchObject({ status: 'SUCCEEDED', outcome: 'paid' });
   });
 
-  it('wakes long-polls again after the restart, on channels subscribed before it and during it', async () => {
-    const [shop, a, b] = await setUp();
+  redisTest('wakes long-polls again after the restart, on channels subscribed before it and during it', async ({ redisServer }) => {
+    const [shop, a, b] = await setUp(redisServer);
     const heardBefore: string[] = [];
     const heardDuring: string[] = [];
     a.store.subscribe('charge:before', (m) => heardBefore.push(m));
@@ -110,10 +101,10 @@ describe('when Redis is restarted under two instances', () => {
       await b.store.publish('charge:before', 'ping');
       expect(heardBefore).toContain('ping');
     });
-    await server!.stop();
+    await redisServer.stop();
     a.store.subscribe('charge:during', (m) => heardDuring.push(m));
     await expect(b.store.publish('charge:before', 'lost')).rejects.toBeInstanceOf(CheckoutStoreError);
-    await server!.start();
+    await redisServer.start();
     await vi.waitFor(
       async () => {
         await b.store.publish('charge:before', 'after').catch(() => undefined);
@@ -128,10 +119,10 @@ describe('when Redis is restarted under two instances', () => {
 });
 
 describe('when Redis freezes', () => {
-  it('times a call out as a 503 instead of waiting, and goes on once Redis answers again', async () => {
-    const [shop, a] = await setUp();
+  redisTest('times a call out as a 503 instead of waiting, and goes on once Redis answers again', async ({ redisServer }) => {
+    const [shop, a] = await setUp(redisServer);
     const qr = await pay(shop, a, 'cart-1', QR, 'tab-a');
-    server!.pause();
+    redisServer.pause();
     try {
       // The connection is up and the commands are sent: only the store's own timeout ends them.
       expectStoreRefusal(await readStatus(a, qr.body.chargeId, qr.body.statusToken));
@@ -139,37 +130,28 @@ describe('when Redis freezes', () => {
       await expect(a.store.get('anything')).rejects.toBeInstanceOf(CheckoutStoreError);
       expect(performance.now() - started).toBeGreaterThanOrEqual(COMMAND_TIMEOUT_MS - 20);
     } finally {
-      server!.resume();
+      redisServer.resume();
     }
     await vi.waitFor(async () => expect((await readStatus(a, qr.body.chargeId, qr.body.statusToken)).status).toBe(200), { timeout: 5_000 });
   });
 });
 
 describe('RedisCheckoutStore on a client that lost its server', () => {
-  it('fails fast with disableOfflineQueue, and at the command timeout without it', async () => {
-    const offline = createClient({ url: server!.url, disableOfflineQueue: true });
-    const queued = createClient({ url: server!.url });
-    for (const client of [offline, queued]) {
-      client.on('error', () => undefined);
-      await client.connect();
-    }
-    const fast = new RedisCheckoutStore({ client: offline, commandTimeoutMs: 1_000 });
-    const slow = new RedisCheckoutStore({ client: queued, commandTimeoutMs: 1_000 });
-    try {
-      await server!.stop();
-      let started = performance.now();
-      await expect(fast.set('k', 'v', 1_000)).rejects.toBeInstanceOf(CheckoutStoreError);
-      expect(performance.now() - started).toBeLessThan(200);
-      started = performance.now();
-      await expect(slow.set('k', 'v', 1_000)).rejects.toBeInstanceOf(CheckoutStoreError);
-      expect(performance.now() - started).toBeGreaterThanOrEqual(950);
-      await server!.start();
-      // The queued SET was dropped at its timeout, not sent once Redis came back.
-      await vi.waitFor(async () => expect(await slow.get('k')).toBeUndefined(), { timeout: 10_000, interval: 100 });
-    } finally {
-      await Promise.all([fast.close(), slow.close()]);
-      await Promise.all([offline.close().catch(() => undefined), queued.close().catch(() => undefined)]);
-    }
+  redisTest('fails fast with disableOfflineQueue, and at the command timeout without it', async ({ redisServer, connectRedis, redisStore }) => {
+    const offline = await connectRedis(createClient({ url: redisServer.url, disableOfflineQueue: true }));
+    const queued = await connectRedis(createClient({ url: redisServer.url }));
+    const fast = redisStore({ client: offline, commandTimeoutMs: 1_000 });
+    const slow = redisStore({ client: queued, commandTimeoutMs: 1_000 });
+    await redisServer.stop();
+    let started = performance.now();
+    await expect(fast.set('k', 'v', 1_000)).rejects.toBeInstanceOf(CheckoutStoreError);
+    expect(performance.now() - started).toBeLessThan(200);
+    started = performance.now();
+    await expect(slow.set('k', 'v', 1_000)).rejects.toBeInstanceOf(CheckoutStoreError);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    await redisServer.start();
+    // The queued SET was dropped at its timeout, not sent once Redis came back.
+    await vi.waitFor(async () => expect(await slow.get('k')).toBeUndefined(), { timeout: 10_000, interval: 100 });
     expect(BASE).toContain('/api/checkout');
   });
 });

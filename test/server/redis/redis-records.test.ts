@@ -1,8 +1,6 @@
-import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { CheckoutRecordError, CheckoutRecords, WebhookRecords } from '../../../src/server/checkout/checkout-records.js';
-import { RedisCheckoutStore } from '../../../src/server/redis/index.js';
-import { startRedisServer, stopRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { redisTest } from '../../support/redis-fixture.js';
 
 /**
  * Records in Redis exactly as the store has always written them (`|<value>` for a plain write,
@@ -10,28 +8,15 @@ import { startRedisServer, stopRedisServer, type RedisServer } from '../../suppo
  * upgrade is read as it is, and a value that does not fit is refused by its key.
  */
 
-let server: RedisServer | undefined;
-let client: ReturnType<typeof createClient> | undefined;
 const PREFIX = `records-${process.pid}:`;
 
-beforeAll(async () => {
-  server = await startRedisServer();
-  client = createClient({ url: server.url });
-  client.on('error', () => undefined);
-  await client.connect();
-}, 30_000);
-
-afterAll(async () => {
-  await client?.close();
-  await stopRedisServer(server);
-});
-
-const raw = (key: string, text: string) => client!.set(PREFIX + key, text, { expiration: { type: 'PX', value: 60_000 } });
+/** `redisTest` with `raw(key, text)`: a record written to Redis as it stands, under the stores' prefix. */
+const recordsTest = redisTest.extend('raw', ({ redisClient }) => (key: string, text: string) => redisClient.set(PREFIX + key, text, { expiration: { type: 'PX', value: 60_000 } }));
 
 describe('CheckoutRecords on Redis', () => {
   describe('when Redis holds records written so far', () => {
-    it('reads plain, claimed and versioned records as they were written', async () => {
-      const store = new RedisCheckoutStore({ client: client!, keyPrefix: PREFIX });
+    recordsTest('reads plain, claimed and versioned records as they were written', async ({ raw, redisClient, redisStore }) => {
+      const store = redisStore({ client: redisClient, keyPrefix: PREFIX });
       const records = new CheckoutRecords(store);
       await raw('paid:order-9', '|ch_9');
       await raw('outcome:ch_9', '|{"amount":500,"currency":"THB","told":true,"outcome":"paid"}');
@@ -45,18 +30,16 @@ describe('CheckoutRecords on Redis', () => {
       expect(await new WebhookRecords(store).newest.get('charge:ch_9')).toBe(14_054_112_000_002);
       // The lock's version is still the one it was written with: an older write does not replace it.
       expect(await records.orderLock.setIfNewer('order-9', 2, { generation: 1, state: 'open', attempt: 'x', paymentMethodType: 'CARD_TOKEN', amount: 1, currency: 'THB' })).toBe(false);
-      await store.close();
     });
   });
 
   describe('when a record does not fit its schema', () => {
-    it('refuses it with an error naming the key, without the store’s prefix', async () => {
-      const store = new RedisCheckoutStore({ client: client!, keyPrefix: PREFIX });
+    recordsTest('refuses it with an error naming the key, without the store’s prefix', async ({ raw, redisClient, redisStore }) => {
+      const store = redisStore({ client: redisClient, keyPrefix: PREFIX });
       await raw('attempt:ch_bad', '|{"referenceId":"order-9","amount":500}');
       const error = await new CheckoutRecords(store).attempt.get('ch_bad').catch((thrown: unknown) => thrown);
       expect(error).toBeInstanceOf(CheckoutRecordError);
       expect(error).toMatchObject({ key: 'attempt:ch_bad' });
-      await store.close();
     });
   });
 });

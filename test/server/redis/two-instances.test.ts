@@ -1,11 +1,11 @@
-import { createClient } from 'redis';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { SERVICE_HEADERS } from '../../../src/core/constants.js';
 import { signWebhookPayload } from '../../../src/core/webhook-signature.js';
 import type { OrderEvent } from '../../../src/server/index.js';
 import { BASE, WEBHOOK_KEY } from '../../support/checkout-harness.js';
 import { cardOf, chargesOf, createCheckoutFleet, pay, QR, readStatus, refundsOf, scanAndPay, type CheckoutFleet } from '../../support/checkout-fleet.js';
-import { startRedisServer, stopRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { redisTest } from '../../support/redis-fixture.js';
+import type { RedisServer } from '../../support/redis-server.js';
 
 /**
  * Two checkout handler instances behind a load balancer, each with its own connections to one
@@ -13,7 +13,6 @@ import { startRedisServer, stopRedisServer, type RedisServer } from '../../suppo
  * them as within one.
  */
 
-let server: RedisServer | undefined;
 let fleet: CheckoutFleet | undefined;
 let prefix = '';
 let runs = 0;
@@ -40,14 +39,8 @@ const KEY_KINDS = [
   'webhook-newest',
 ];
 
-beforeAll(async () => {
-  server = await startRedisServer();
-}, 30_000);
-
-afterEach(async () => {
+redisTest.afterEach(async ({ redisClient: node }) => {
   // What the fleet left in Redis: only the kinds of key docs/server.md lists, each with an expiry.
-  const node = createClient({ url: server!.url });
-  await node.connect();
   try {
     const keys: string[] = [];
     for await (const batch of node.scanIterator({ MATCH: `${prefix}*`, COUNT: 1_000 })) keys.push(...batch);
@@ -57,22 +50,17 @@ afterEach(async () => {
       expect(await node.pTTL(key), key).toBeGreaterThan(0);
     }
   } finally {
-    await node.close();
     await fleet?.close();
     fleet = undefined;
   }
 });
 
-afterAll(async () => {
-  await stopRedisServer(server);
-});
-
 const PRICE = 24_500;
 
-async function setUp(options: Omit<Parameters<typeof createCheckoutFleet>[0], 'redisUrl' | 'keyPrefix'> = {}): Promise<CheckoutFleet> {
+async function setUp(server: RedisServer, options: Omit<Parameters<typeof createCheckoutFleet>[0], 'redisUrl' | 'keyPrefix'> = {}): Promise<CheckoutFleet> {
   runs += 1;
   prefix = `fleet-${process.pid}-${runs}:`;
-  fleet = await createCheckoutFleet({ redisUrl: server!.url, keyPrefix: prefix, ...options });
+  fleet = await createCheckoutFleet({ redisUrl: server.url, keyPrefix: prefix, ...options });
   return fleet;
 }
 
@@ -85,8 +73,8 @@ const slowCharges =
   };
 
 describe('two instances sharing Redis', () => {
-  it('take one charge from two tabs paying one order at once through different instances, and tell the other tab why', async () => {
-    const shop = await setUp({ serviceFetch: slowCharges(150), handler: { rateLimit: false } });
+  redisTest('take one charge from two tabs paying one order at once through different instances, and tell the other tab why', async ({ redisServer }) => {
+    const shop = await setUp(redisServer, { serviceFetch: slowCharges(150), handler: { rateLimit: false } });
     const [a, b] = shop.instances as [CheckoutFleet['instances'][0], CheckoutFleet['instances'][0]];
     for (let round = 0; round < 5; round += 1) {
       shop.orders.set(`cart-${round}`, { amount: PRICE, currency: 'THB', referenceId: `order-${round}` });
@@ -101,8 +89,8 @@ describe('two instances sharing Redis', () => {
     expect(shop.orderEvents.map((e) => [e.type, e.referenceId])).toEqual(Array.from({ length: 5 }, (_, i) => ['order.paid', `order-${i}`]));
   });
 
-  it('refunds the later success when a QR opened on one instance is paid after a card on the other', async () => {
-    const shop = await setUp();
+  redisTest('refunds the later success when a QR opened on one instance is paid after a card on the other', async ({ redisServer }) => {
+    const shop = await setUp(redisServer);
     const [a, b] = shop.instances as [CheckoutFleet['instances'][0], CheckoutFleet['instances'][0]];
     shop.orders.set('cart-1', { amount: PRICE, currency: 'THB', referenceId: 'order-1' });
     // Webhooks reach the instance the card was not paid on.
@@ -129,8 +117,8 @@ describe('two instances sharing Redis', () => {
     expect(shop.orderEvents.map((e) => e.type)).toEqual(['order.paid', 'order.duplicate_refunded']);
   });
 
-  it('hands a webhook delivered to both instances at once to onEvent once', async () => {
-    const shop = await setUp();
+  redisTest('hands a webhook delivered to both instances at once to onEvent once', async ({ redisServer }) => {
+    const shop = await setUp(redisServer);
     const [a, b] = shop.instances as [CheckoutFleet['instances'][0], CheckoutFleet['instances'][0]];
     shop.orders.set('cart-1', { amount: PRICE, currency: 'THB', referenceId: 'order-1' });
     // Every delivery of the sandbox goes to both instances at the same moment.
@@ -165,9 +153,9 @@ describe('two instances sharing Redis', () => {
     expect(shop.orderEvents.map((e) => e.type)).toEqual(['order.paid']);
   });
 
-  it('wakes a long-poll on one instance with a webhook that reached the other, well before its next poll of the service', async () => {
+  redisTest('wakes a long-poll on one instance with a webhook that reached the other, well before its next poll of the service', async ({ redisServer }) => {
     const pollMs = 10_000;
-    const shop = await setUp({ handler: { statusPollIntervalMs: pollMs } });
+    const shop = await setUp(redisServer, { handler: { statusPollIntervalMs: pollMs } });
     const [a, b] = shop.instances as [CheckoutFleet['instances'][0], CheckoutFleet['instances'][0]];
     shop.orders.set('cart-1', { amount: PRICE, currency: 'THB', referenceId: 'order-1' });
     shop.deliverWebhook = (request) => b.handler(request);
@@ -186,8 +174,8 @@ describe('two instances sharing Redis', () => {
     expect(shop.events.map((e) => e.instance)).not.toContain('A');
   });
 
-  it('counts a client’s requests on both instances against one limit', async () => {
-    const shop = await setUp({ handler: { rateLimit: { statusPerWindow: 4, windowMs: 60_000 }, getClientId: () => 'shopper-1' } });
+  redisTest('counts a client’s requests on both instances against one limit', async ({ redisServer }) => {
+    const shop = await setUp(redisServer, { handler: { rateLimit: { statusPerWindow: 4, windowMs: 60_000 }, getClientId: () => 'shopper-1' } });
     const [a, b] = shop.instances as [CheckoutFleet['instances'][0], CheckoutFleet['instances'][0]];
     shop.orders.set('cart-1', { amount: PRICE, currency: 'THB', referenceId: 'order-1' });
     const qr = await pay(shop, a, 'cart-1', QR, 'tab-a');

@@ -85,24 +85,37 @@ export function nodeSend(baseUrl: string): Send | undefined {
     if (last?.url !== url) last = { url, options: urls.urlToHttpOptions(new URL(url)) };
     return last.options;
   };
-  // The timeout is a timer of the request's own and the caller's signal goes to node:http as it
-  // is: no AbortController, and no listener of ours, per call.
+  // The timeout is a timer of the request's own and the caller's signal gets one listener, taken
+  // off when the call settles: no AbortController per call, and not node:http's own `signal`
+  // option, which watches the request's end with several listeners more.
   return (request) =>
     new Promise<WireAnswer>((resolve, reject) => {
+      const { signal } = request;
       const headers = request.body === undefined ? request.headers : { ...request.headers, 'content-length': String(Buffer.byteLength(request.body, 'utf8')) };
-      const fail = (error: Error) => {
+      const settled = () => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const fail = (error: unknown) => {
+        settled();
+        // The caller's own reason, whatever it is, as fetch rejects with it.
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
         reject(error);
       };
+      const drop = (error: unknown) => {
+        // Rejected first: the errors the dropped request raises next find the promise settled.
+        fail(error);
+        sent.destroy();
+      };
+      const onAbort = () => drop(signal?.reason);
       // As node:http reads `request(url, options)`: the URL's options, then these over them.
-      const options = { ...targetOf(request.url), method: request.method, headers, agent, ...(request.signal ? { signal: request.signal } : {}) };
-      const sent = http.request(options, (response) => {
+      const sent = http.request({ ...targetOf(request.url), method: request.method, headers, agent }, (response) => {
         const chunks: Uint8Array[] = [];
         response.on('data', (chunk) => chunks.push(chunk));
         response.on('aborted', () => fail(new Error('the connection closed before the whole answer arrived')));
         response.on('error', fail);
         response.on('end', () => {
-          clearTimeout(timer);
+          settled();
           const all = response.headers;
           resolve({
             status: response.statusCode ?? 0,
@@ -116,12 +129,10 @@ export function nodeSend(baseUrl: string): Send | undefined {
           });
         });
       });
-      const timer = setTimeout(() => {
-        // Rejected first: the errors the dropped request raises next find the promise settled.
-        fail(new WireTimeoutError(request.timeoutMs));
-        sent.destroy();
-      }, request.timeoutMs);
+      const timer = setTimeout(() => drop(new WireTimeoutError(request.timeoutMs)), request.timeoutMs);
       sent.on('error', fail);
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
       sent.end(request.body);
     });
 }

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { median } from './stats.js';
 import { askTarget, startTarget, stopTarget, type Target } from './targets.js';
 
 /**
@@ -12,8 +13,12 @@ import { askTarget, startTarget, stopTarget, type Target } from './targets.js';
  *                                               the body to POST /api/v1/charges (proxy-target.ts)
  *
  * Every request is a new PromptPay QR charge of a new order (so no answer is replayed), 16 at a
- * time (autocannon), runs alternated bare / handler / handler / bare. Each server runs in a
- * process of its own and reports its CPU time, so the CPU per request is the server's own.
+ * time (autocannon). Each server runs in a process of its own and reports its CPU time, so the CPU
+ * per request is the server's own. The runs come in pairs, one of each side back to back, in
+ * alternating order (bare then handler, handler then bare, …): a pair's two runs share the
+ * machine's state of the moment, and the ratios are each pair's, summed up by their median with
+ * the lowest and highest pair beside it. On a shared machine one busy moment moves one pair, not
+ * the result.
  */
 
 
@@ -31,12 +36,16 @@ export interface ChargeProxySide {
 export interface ChargeProxyResult {
   connections: number;
   secondsPerRun: number;
+  pairs: number;
   bare: ChargeProxySide;
   handler: ChargeProxySide;
-  /** handler / bare throughput: the goal is at least 0.9 (`CHARGE_THROUGHPUT_RATIO_GOAL`). */
+  /** handler / bare throughput, the median of the pairs: the goal is at least 0.9 (`CHARGE_THROUGHPUT_RATIO_GOAL`). */
   throughputRatio: number;
-  /** handler / bare CPU per request: the goal is at most 2 (`CHARGE_CPU_RATIO_GOAL`). */
+  /** The lowest and highest pair's throughput ratio. */
+  throughputRatioRange: [number, number];
+  /** handler / bare CPU per request, the median of the pairs: the goal is at most 2 (`CHARGE_CPU_RATIO_GOAL`). */
   cpuRatio: number;
+  cpuRatioRange: [number, number];
   addedP50Ms: number;
   addedP99Ms: number;
 }
@@ -75,9 +84,10 @@ async function run(target: Target, kind: 'bare' | 'handler', connections: number
   return { throughput: result.requests.total / result.duration, cpuUs: after.cpuUs - before.cpuUs, requests: after.requests - before.requests, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
-export async function measureChargeProxy(options: { connections?: number; seconds?: number } = {}): Promise<ChargeProxyResult> {
+export async function measureChargeProxy(options: { connections?: number; seconds?: number; pairs?: number } = {}): Promise<ChargeProxyResult> {
   const connections = options.connections ?? 16;
-  const seconds = options.seconds ?? 5;
+  const seconds = options.seconds ?? 4;
+  const pairs = options.pairs ?? 6;
   const sandbox = await startTarget(['sandbox']);
   const targets: Target[] = [sandbox];
   try {
@@ -88,7 +98,13 @@ export async function measureChargeProxy(options: { connections?: number; second
     await run(bare, 'bare', connections, 1);
     await run(shop, 'handler', connections, 1);
     const runs = { bare: [] as Awaited<ReturnType<typeof run>>[], handler: [] as Awaited<ReturnType<typeof run>>[] };
-    for (const kind of ['bare', 'handler', 'handler', 'bare'] as const) runs[kind].push(await run(kind === 'bare' ? bare : shop, kind, connections, seconds));
+    for (let pair = 0; pair < pairs; pair++) {
+      for (const kind of pair % 2 === 0 ? (['bare', 'handler'] as const) : (['handler', 'bare'] as const)) runs[kind].push(await run(kind === 'bare' ? bare : shop, kind, connections, seconds));
+    }
+    const perRequest = (x: Awaited<ReturnType<typeof run>>) => x.cpuUs / x.requests;
+    const pairRatios = (f: (x: Awaited<ReturnType<typeof run>>) => number) => runs.handler.map((h, i) => f(h) / f(runs.bare[i]!)).sort((a, b) => a - b);
+    const cpuRatios = pairRatios(perRequest);
+    const throughputRatios = pairRatios((x) => x.throughput);
     const side = (xs: Awaited<ReturnType<typeof run>>[]): ChargeProxySide => {
       const mean = (f: (x: (typeof xs)[number]) => number) => xs.reduce((sum, x) => sum + f(x), 0) / xs.length;
       return {
@@ -104,10 +120,13 @@ export async function measureChargeProxy(options: { connections?: number; second
     return {
       connections,
       secondsPerRun: seconds,
+      pairs,
       bare: b,
       handler: h,
-      throughputRatio: h.throughput / b.throughput,
-      cpuRatio: h.cpuMsPerRequest / b.cpuMsPerRequest,
+      throughputRatio: median(throughputRatios),
+      throughputRatioRange: [throughputRatios[0]!, throughputRatios.at(-1)!],
+      cpuRatio: median(cpuRatios),
+      cpuRatioRange: [cpuRatios[0]!, cpuRatios.at(-1)!],
       addedP50Ms: h.p50Ms - b.p50Ms,
       addedP99Ms: h.p99Ms - b.p99Ms,
     };

@@ -13,6 +13,9 @@ import { createCheckoutHandler, toNodeListener, type CheckoutLogEntry } from '..
  *   /floor.html      the baseline: a bare Lit element with four labelled inputs (lit-floor.js)
  *   /consumer.html   the checkout as a bundler ships `import 'satang'` (a Vite app, consumer/app.js
  *                    and its chunks); /consumer-floor.html the floor bundled the same way (floor.js)
+ *   /esbuild.html    the same `import 'satang'` bundled by esbuild (esbuild/app.js)
+ *   /react.html      a React app rendering `SatangCheckout` of `satang/react` (react/react-app.js),
+ *                    the element's attributes as JSON in its root's `data-checkout`
  *   /api/checkout/*  the checkout handler (satang/server), charging a real sandbox
  *   /client/*        the sandbox's browser API (card tokens), as `service-url`
  *   anything else    the built files in `wwwDir`, never cached
@@ -93,6 +96,21 @@ export function pageListener(wwwDir: string, origin: () => string): (req: Incomi
       `<script type="module" src="/${script}"></script>`,
       `<satang-checkout merchant-id="${SANDBOX_DEFAULTS.merchantId}" publishable-key="${SANDBOX_DEFAULTS.publishableKey}" service-url="${origin()}" endpoint="/api/checkout" amount="${BENCH_AMOUNT_SATANG}" order-reference="order-${BENCH_AMOUNT_SATANG}-${crypto.randomUUID()}" locale="en"></satang-checkout>`,
     );
+  const checkoutProps = () => ({
+    merchantId: SANDBOX_DEFAULTS.merchantId,
+    publishableKey: SANDBOX_DEFAULTS.publishableKey,
+    serviceUrl: origin(),
+    endpoint: '/api/checkout',
+    amount: BENCH_AMOUNT_SATANG,
+    orderReference: `order-${BENCH_AMOUNT_SATANG}-${crypto.randomUUID()}`,
+    locale: 'en',
+  });
+  const reactPage = (script: string) =>
+    page(
+      'Satang checkout in React (bench)',
+      `<script type="module" src="/${script}"></script>`,
+      `<div id="root" data-checkout="${JSON.stringify(checkoutProps()).replaceAll('&', '&amp;').replaceAll('"', '&quot;')}"></div>`,
+    );
   const floorPage = (script = '/lit-floor.js') => page('Lit floor (bench)', `<script type="module" src="${script}"></script>`, '<lit-floor></lit-floor>');
   return (req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
@@ -105,6 +123,8 @@ export function pageListener(wwwDir: string, origin: () => string): (req: Incomi
     if (path === '/checkout-entry.html') return send(200, TYPES['.html']!, checkoutPage('satang-checkout.js'));
     if (path === '/floor.html') return send(200, TYPES['.html']!, floorPage());
     if (path === '/consumer.html') return send(200, TYPES['.html']!, checkoutPage('consumer/app.js'));
+    if (path === '/esbuild.html') return send(200, TYPES['.html']!, checkoutPage('esbuild/app.js'));
+    if (path === '/react.html') return send(200, TYPES['.html']!, reactPage('react/react-app.js'));
     if (path === '/consumer-floor.html') return send(200, TYPES['.html']!, floorPage('/consumer-floor/floor.js'));
     if (path === '/bench-probe.js') return send(200, TYPES['.js']!, PROBE);
     const file = normalize(join(wwwDir, path));

@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright';
 import { parseSync } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPackage, buildViteConsumer, REPO_ROOT, writeFiles, type ViteConsumerBuild } from '../bench/sizes.js';
+import { buildConsumer, buildPackage, buildViteConsumer, packageEntry, REPO_ROOT, writeFiles, type ConsumerBuild, type ViteConsumerBuild } from '../bench/sizes.js';
 import { startBenchStack, type BenchStack } from '../bench/stack.js';
 
 /**
@@ -18,7 +18,10 @@ import { startBenchStack, type BenchStack } from '../bench/stack.js';
  *   - one importing `satang/react`, `satang/card` and `satang`: each module of satang is in one
  *     output file, however many entries reach it;
  *   - one importing `satang`, paid with in Chromium against the sandbox: the code fetched after
- *     the first render (the card rules, the payment code, the QR element and renderer) works.
+ *     the first render (the card rules, the payment code, the QR element and renderer) works;
+ *   - a React app rendering `SatangCheckout` of `satang/react`, paid with the same way: the app
+ *     hears the payment through its `onSatangSuccess` prop.
+ * And `import 'satang'` bundled by esbuild, paid with too.
  */
 
 const exec = promisify(execFile);
@@ -31,6 +34,8 @@ const PACKAGES = /^(lit|lit-html|lit-element|@lit\/reactive-element|@lit\/react|
 let project: string;
 let manyEntries: ViteConsumerBuild;
 let shop: ViteConsumerBuild;
+let reactShop: ViteConsumerBuild;
+let esbuildShop: ConsumerBuild;
 let www: string;
 let stack: BenchStack;
 let browser: Browser;
@@ -39,8 +44,15 @@ beforeAll(async () => {
   project = await buildPackage('package-modules');
   manyEntries = await buildViteConsumer(project, ['satang/react', 'satang/card', 'satang'], 'many-entries');
   shop = await buildViteConsumer(project, ['satang'], 'app');
+  // A merchant's React app: SatangCheckout with the page's order, saying what it heard.
+  const reactApp = join(project, 'react-app.js');
+  await writeFile(reactApp, REACT_APP);
+  reactShop = await buildViteConsumer(project, [reactApp], 'react-app', '/react/');
+  esbuildShop = await buildConsumer(packageEntry(project), 'app');
   www = await mkdtemp(join(tmpdir(), 'satang-package-modules-'));
   await writeFiles(join(www, 'consumer'), shop.chunks);
+  await writeFiles(join(www, 'react'), reactShop.chunks);
+  await writeFiles(join(www, 'esbuild'), esbuildShop.files);
   stack = await startBenchStack(www);
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 }, 300_000);
@@ -101,8 +113,24 @@ describe('the browser entries for bundlers', () => {
   });
 });
 
-/** The Vite app's checkout page, with every script error and failed request of the page kept. */
-async function openCheckout(): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
+/** The React app of /react.html: its root's `data-checkout` holds the checkout's props; what the app hears goes to `#said`. */
+const REACT_APP = `import { createElement, Fragment, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { SatangCheckout } from 'satang/react';
+
+const root = document.getElementById('root');
+const props = JSON.parse(root.dataset.checkout);
+function Shop() {
+  const [said, setSaid] = useState('not paid yet');
+  return createElement(Fragment, null,
+    createElement(SatangCheckout, { ...props, onSatangSuccess: (event) => setSaid('paid ' + event.chargeId), onSatangError: (event) => setSaid('error ' + event.code) }),
+    createElement('p', { id: 'said', role: 'status' }, said));
+}
+createRoot(root).render(createElement(Shop));
+`;
+
+/** The checkout page of an app (`/consumer.html`: the Vite app's), with every script error and failed request of the page kept. */
+async function openCheckout(pagePath = '/consumer.html'): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   const problems: string[] = [];
@@ -111,9 +139,21 @@ async function openCheckout(): Promise<{ page: Page; problems: string[]; close: 
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
   page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
-  await page.goto(`${stack.origin}/consumer.html`);
+  await page.goto(`${stack.origin}${pagePath}`);
   await page.waitForFunction(() => window.__bench.ready !== null, null, { timeout: 15_000 });
   return { page, problems, close: () => context.close() };
+}
+
+/** Fills the checkout's card form with the test card and presses Pay; answers what the checkout said: `success`, `failure …` or `error …`. */
+async function payByCard(page: Page): Promise<string> {
+  const field = (id: string) => page.locator(`satang-checkout satang-card-form #${id}`);
+  await field('number').fill('4111111111111111');
+  await field('expiry').fill(`12/${YEAR}`);
+  await field('cvc').fill('123');
+  await field('holder').fill('Somchai Jaidee');
+  const result = outcome(page);
+  await page.locator('satang-checkout [part="pay-button"]').click();
+  return result;
 }
 
 function outcome(page: Page): Promise<string> {
@@ -137,14 +177,7 @@ describe("import 'satang' in a Vite app, in Chromium", () => {
   it('pays by card: the card rules, the token call and the payment code come lazily and work', async () => {
     const { page, problems, close } = await openCheckout();
     try {
-      const field = (id: string) => page.locator(`satang-checkout satang-card-form #${id}`);
-      await field('number').fill('4111111111111111');
-      await field('expiry').fill(`12/${YEAR}`);
-      await field('cvc').fill('123');
-      await field('holder').fill('Somchai Jaidee');
-      const result = outcome(page);
-      await page.locator('satang-checkout [part="pay-button"]').click();
-      expect(await result).toBe('success');
+      expect(await payByCard(page)).toBe('success');
       const loaded = await page.evaluate(() => (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => new URL(e.name).pathname));
       expect(loaded.some((path) => /\/consumer\/pay-path-[\w-]+\.js$/.test(path)), loaded.join(', ')).toBe(true);
       expect(await page.evaluate(() => (window as { litHtmlVersions?: string[] }).litHtmlVersions?.length), 'one lit-html on the page').toBe(1);
@@ -162,6 +195,33 @@ describe("import 'satang' in a Vite app, in Chromium", () => {
       await expect
         .poll(() => page.evaluate(() => Boolean(document.querySelector('satang-checkout')?.shadowRoot?.querySelector('satang-qr-payment')?.shadowRoot?.querySelector('svg, img'))), { timeout: 15_000 })
         .toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe("import 'satang' bundled by esbuild, in Chromium", () => {
+  it('pays by card', async () => {
+    const { page, problems, close } = await openCheckout('/esbuild.html');
+    try {
+      expect(await payByCard(page)).toBe('success');
+      expect(await page.evaluate(() => (window as { litHtmlVersions?: string[] }).litHtmlVersions?.length), 'one lit-html on the page').toBe(1);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('SatangCheckout of satang/react in a Vite + React app, in Chromium', () => {
+  it('pays by card, and the app hears it through onSatangSuccess', async () => {
+    const { page, problems, close } = await openCheckout('/react.html');
+    try {
+      expect(await payByCard(page)).toBe('success');
+      await expect.poll(() => page.locator('#said').textContent(), { timeout: 15_000 }).toMatch(/^paid ch_\w+$/);
+      expect(await page.evaluate(() => (window as { litHtmlVersions?: string[] }).litHtmlVersions?.length), 'one lit-html on the page').toBe(1);
       expect(problems).toEqual([]);
     } finally {
       await close();

@@ -60,9 +60,9 @@ const IMPORT_RULE = [
 
 export default defineConfig(
   {
-    // test/next/fixture is a Next.js app that next build compiles against the built package;
-    // test/build/fixtures hold code that tsc compiles against the package's types.
-    ignores: ['dist/', 'reports/', 'test-results/', 'playwright-report/', 'bench-results/', 'test/next/fixture/', 'test/build/fixtures/'],
+    // test/next/fixture and test/next/fixture-next15 are Next.js apps that next build compiles
+    // against the built package; test/build/fixtures hold code that tsc compiles against the package's types.
+    ignores: ['dist/', 'reports/', 'test-results/', 'playwright-report/', 'bench-results/', 'test/next/fixture/', 'test/next/fixture-next15/', 'test/build/fixtures/'],
   },
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },

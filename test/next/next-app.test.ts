@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, link, mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -10,12 +10,15 @@ import { launchChromium, pageLog, payWithTestCard } from '../support/chromium-sh
 
 /**
  * A Next.js App Router shop (test/next/fixture, "Next.js (App Router)" in docs/react.md and the README) on the built
- * package: satang is compiled with the package's build settings into the fixture's
- * node_modules/satang, beside a copy of package.json, so `satang/react` and `satang/server` resolve
- * through its `exports` as in a merchant's project. Then:
+ * package, on Next.js 16 (test/next/fixture, built by Turbopack) and on Next.js 15
+ * (test/next/fixture-next15: the same app copied beside a tsconfig as Next 15 writes it, with
+ * `"moduleResolution": "node"`, built by webpack). satang is compiled with the package's build
+ * settings into the project's node_modules/satang, beside a copy of package.json, so `satang/react`
+ * and `satang/server` resolve through its `exports` (its `typesVersions` under `node`) as in a
+ * merchant's project. Then, on each version:
  *
- *   - `next build` (Turbopack) passes with no key in the environment: the handler is made on the
- *     first request;
+ *   - `next build` passes with no key in the environment (the handler is made on the first
+ *     request), type-checking the app with the project's tsconfig;
  *   - `next start` on a free port with the keys and the sandbox's URL, and Chromium pays on its page
  *     with the test card: the page hears satang-success, and the sandbox's webhooks reach the route;
  *     lit is downloaded and runs once on the page, with the card form and with a PromptPay QR's element.
@@ -24,11 +27,10 @@ import { launchChromium, pageLog, payWithTestCard } from '../support/chromium-sh
  */
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const FIXTURE = `${root}test/next/fixture`;
-const PACKAGE = `${FIXTURE}/node_modules/satang`;
+/** The shop: its app, its Next.js config and its JSX check. The Next 15 project takes copies of them. */
+const SHOP = `${root}test/next/fixture`;
 const require = createRequire(import.meta.url);
 const TSC = require.resolve('typescript/bin/tsc');
-const NEXT = require.resolve('next/dist/bin/next');
 
 const BUILD_TIMEOUT_MS = 360_000;
 const START_TIMEOUT_MS = 60_000;
@@ -37,13 +39,68 @@ const PAY_TIMEOUT_MS = 120_000;
 /** The keys the shop reads at run time, and that must not be there while it is built. */
 const SHOP_ENV = ['SATANG_SERVICE_URL', 'SATANG_MERCHANT_ID', 'SATANG_API_KEY', 'SATANG_PUBLISHABLE_KEY', 'SATANG_PUBLIC_URL', 'SATANG_WEBHOOK_KEY'];
 
-let sandbox: RunningSandbox | undefined;
-let browser: Browser | undefined;
-let server: ChildProcess | undefined;
+interface NextVersion {
+  name: string;
+  major: number;
+  /** The project that `next build` and `next start` run in. */
+  dir: string;
+  /** The `next` command of the project. */
+  next: string;
+  /** The bundler that the version's `next build` uses by default. */
+  bundler: 'Turbopack' | 'webpack';
+  /** What `next build` prints as it type-checks the app. */
+  typeCheck: string;
+  /** What `next build` is given besides `build`. */
+  buildArgs: string[];
+  /** Lays out the project around the shop's files, once the package is built into its node_modules. */
+  layOut: () => Promise<void>;
+}
 
-/** The environment without the shop's keys, and without this process's NODE_ENV (vitest's "test"). */
+const NEXT_15 = `${root}test/next/fixture-next15`;
+
+const VERSIONS: NextVersion[] = [
+  { name: 'Next.js 16', major: 16, dir: SHOP, next: require.resolve('next/dist/bin/next'), bundler: 'Turbopack', typeCheck: 'Running TypeScript', buildArgs: [], layOut: async () => undefined },
+  {
+    name: 'Next.js 15',
+    major: 15,
+    dir: NEXT_15,
+    next: `${NEXT_15}/node_modules/next/dist/bin/next`,
+    bundler: 'webpack',
+    typeCheck: 'Checking validity of types',
+    // Next 15 lints during the build, with the nearest ESLint config: this repository's, which
+    // leaves the fixtures alone. A merchant's shop is linted by the merchant's own rules.
+    buildArgs: ['--no-lint'],
+    layOut: async () => {
+      for (const file of ['app', 'jsx-check.tsx', 'next.config.mjs', 'next-env.d.ts']) await rm(`${NEXT_15}/${file}`, { recursive: true, force: true });
+      await cp(`${SHOP}/app`, `${NEXT_15}/app`, { recursive: true });
+      await copyFile(`${SHOP}/jsx-check.tsx`, `${NEXT_15}/jsx-check.tsx`);
+      await copyFile(`${SHOP}/next.config.mjs`, `${NEXT_15}/next.config.mjs`);
+      // Next 15 (the next15 alias) as the project's own node_modules/next. Not a symlink: from the
+      // link's real path, Next's own require('next/dist/…') would find the repository's Next 16.
+      await linkTree(`${root}node_modules/next15`, `${NEXT_15}/node_modules/next`);
+    },
+  },
+];
+
+/** A copy of a directory whose files are hard links to the originals (copies where a link cannot be made). */
+async function linkTree(from: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true });
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const source = `${from}/${entry.name}`;
+    const target = `${to}/${entry.name}`;
+    if (entry.isDirectory()) await linkTree(source, target);
+    else if (entry.isSymbolicLink()) await symlink(await readlink(source), target);
+    else await link(source, target).catch(() => copyFile(source, target));
+  }
+}
+
+/**
+ * The environment without the shop's keys, and without this process's NODE_ENV (vitest's "test").
+ * next build looks for a package-lock.json upwards (this repository's) and may rewrite it when it
+ * misses Next's compiler packages: NEXT_IGNORE_INCORRECT_LOCKFILE leaves it alone.
+ */
 function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' };
   for (const name of [...SHOP_ENV, 'NODE_ENV']) Reflect.deleteProperty(env, name);
   return env;
 }
@@ -71,14 +128,15 @@ function run(command: string, args: string[], options: { cwd: string; env?: Node
   });
 }
 
-/** The package as `npm run build` makes it (tsconfig.build.json's settings), with the entries the shop imports. */
-async function buildPackage(): Promise<void> {
-  await rm(`${FIXTURE}/node_modules`, { recursive: true, force: true });
-  await mkdir(PACKAGE, { recursive: true });
-  await copyFile(`${root}package.json`, `${PACKAGE}/package.json`);
-  const tsconfig = { extends: `${root}tsconfig.build.json`, compilerOptions: { rootDir: `${root}src`, outDir: `${PACKAGE}/dist` }, include: [`${root}src/elements`, `${root}src/react`, `${root}src/server`] };
-  await writeFile(`${PACKAGE}/tsconfig.json`, JSON.stringify(tsconfig));
-  const built = await run(process.execPath, [TSC, '-p', `${PACKAGE}/tsconfig.json`], { cwd: root, timeoutMs: BUILD_TIMEOUT_MS });
+/** The package as `npm run build` makes it (tsconfig.build.json's settings), with the entries the shop imports, in a new node_modules of the project. */
+async function buildPackage(project: string): Promise<void> {
+  const pkg = `${project}/node_modules/satang`;
+  await rm(`${project}/node_modules`, { recursive: true, force: true });
+  await mkdir(pkg, { recursive: true });
+  await copyFile(`${root}package.json`, `${pkg}/package.json`);
+  const tsconfig = { extends: `${root}tsconfig.build.json`, compilerOptions: { rootDir: `${root}src`, outDir: `${pkg}/dist` }, include: [`${root}src/elements`, `${root}src/react`, `${root}src/server`] };
+  await writeFile(`${pkg}/tsconfig.json`, JSON.stringify(tsconfig));
+  const built = await run(process.execPath, [TSC, '-p', `${pkg}/tsconfig.json`], { cwd: root, timeoutMs: BUILD_TIMEOUT_MS });
   expect(built.output, 'the package compiles').toBe('');
   expect(built.code).toBe(0);
 }
@@ -93,28 +151,30 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** Starts `next start` in a process group of its own, and waits until its page answers. */
-async function startNext(port: number, env: NodeJS.ProcessEnv): Promise<() => string> {
-  const child = spawn(process.execPath, [NEXT, 'start', '--port', String(port), '--hostname', '127.0.0.1'], { cwd: FIXTURE, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  server = child;
+/** `next start` in a process group of its own, with what it prints. */
+function startNext(version: NextVersion, port: number, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, [version.next, 'start', '--port', String(port), '--hostname', '127.0.0.1'], { cwd: version.dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<never>((_resolve, reject) => child.on('exit', (code) => reject(new Error(`next start exited with ${String(code)}:\n${output}`))));
+  return { child, output: () => output };
+}
+
+/** Waits until the server's page answers; fails if it exits or does not answer in time. */
+async function untilAnswering(server: { child: ChildProcess; output: () => string }, port: number): Promise<void> {
+  const exited = new Promise<never>((_resolve, reject) => server.child.on('exit', (code) => reject(new Error(`next start exited with ${String(code)}:\n${server.output()}`))));
   exited.catch(() => undefined);
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
     const answer = await Promise.race([fetch(`http://127.0.0.1:${port}/`).catch(() => undefined), exited]);
-    if (answer?.ok) return () => output;
-    if (Date.now() > deadline) throw new Error(`next start did not answer within ${START_TIMEOUT_MS} ms:\n${output}`);
+    if (answer?.ok) return;
+    if (Date.now() > deadline) throw new Error(`next start did not answer within ${START_TIMEOUT_MS} ms:\n${server.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
-/** Stops the server by its process group, the one it was started in. */
-async function stopNext(): Promise<void> {
-  const child = server;
-  server = undefined;
+/** Stops a server by its process group, the one it was started in. */
+async function stopNext(child: ChildProcess | undefined): Promise<void> {
   if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
   const gone = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   process.kill(-child.pid, 'SIGTERM');
@@ -141,31 +201,48 @@ function litDownloads(page: Page): () => Promise<string[]> {
   return async () => (await Promise.all(scripts)).filter((path) => path !== undefined);
 }
 
-afterAll(async () => {
-  await stopNext();
-  await browser?.close();
-  await sandbox?.close();
-});
+describe.each(VERSIONS.map((version) => [version.name, version] as const))('a %s App Router shop with satang/react and satang/server', (_name, version) => {
+  let sandbox: RunningSandbox | undefined;
+  let browser: Browser | undefined;
+  let server: ChildProcess | undefined;
 
-describe('a Next.js App Router shop with satang/react and satang/server', () => {
+  afterAll(async () => {
+    await stopNext(server);
+    await browser?.close();
+    await sandbox?.close();
+  });
+
   it(
-    'builds with next build while no key is in the environment',
+    `builds with next build (${version.bundler}) while no key is in the environment`,
     async () => {
-      await rm(`${FIXTURE}/.next`, { recursive: true, force: true });
-      await buildPackage();
-      const build = await run(process.execPath, [NEXT, 'build'], { cwd: FIXTURE, env: cleanEnv(), timeoutMs: BUILD_TIMEOUT_MS });
+      await rm(`${version.dir}/.next`, { recursive: true, force: true });
+      await buildPackage(version.dir);
+      await version.layOut();
+      const tsconfig = await readFile(`${version.dir}/tsconfig.json`, 'utf8');
+      const started = performance.now();
+      const build = await run(process.execPath, [version.next, 'build', ...version.buildArgs], { cwd: version.dir, env: cleanEnv(), timeoutMs: BUILD_TIMEOUT_MS });
+      console.log(`${version.name}: next build took ${((performance.now() - started) / 1000).toFixed(1)} s`);
       expect(build.code, build.output).toBe(0);
+      expect(build.output, `built by ${version.name}`).toContain(`▲ Next.js ${version.major}.`);
+      // The app is type-checked with the project's tsconfig as it is: the build has not rewritten it.
+      expect(build.output, 'the app type-checked').toContain(version.typeCheck);
+      expect(await readFile(`${version.dir}/tsconfig.json`, 'utf8'), 'the tsconfig as the build found it').toBe(tsconfig);
       // The page and the route handler are both rendered per request.
       expect(build.output).toMatch(/ƒ \/\s/);
       expect(build.output).toContain('ƒ /api/checkout/[...path]');
-      expect(build.output, 'built by Turbopack').toMatch(/Turbopack/);
+      if (version.bundler === 'Turbopack') expect(build.output, 'built by Turbopack').toMatch(/Turbopack/);
+      else {
+        expect(build.output, 'built by webpack').not.toMatch(/Turbopack/);
+        expect(await readdir(`${version.dir}/.next/server`), 'built by webpack').toContain('webpack-runtime.js');
+      }
       // Turbopack writes lit's code into each chunk group that a component of satang/react loads
-      // (the checkout, the card form alone, the QR element alone): reported here; that the checkout
-      // page downloads it once, and runs it once, is checked on the page below.
-      const chunks = (await readdir(`${FIXTURE}/.next/static`, { recursive: true })).filter((file) => file.endsWith('.js'));
+      // (the checkout, the card form alone, the QR element alone), webpack into one chunk they
+      // share: reported here; that the checkout page downloads it once, and runs it once, is
+      // checked on the page below.
+      const chunks = (await readdir(`${version.dir}/.next/static`, { recursive: true })).filter((file) => file.endsWith('.js'));
       const withLit: string[] = [];
-      for (const file of chunks) if ((await readFile(`${FIXTURE}/.next/static/${file}`, 'utf8')).includes('litHtmlVersions')) withLit.push(file);
-      console.log(`lit-html's code is in ${withLit.length} of the ${chunks.length} scripts of .next/static: ${withLit.join(', ')}`);
+      for (const file of chunks) if ((await readFile(`${version.dir}/.next/static/${file}`, 'utf8')).includes('litHtmlVersions')) withLit.push(file);
+      console.log(`${version.name}: lit-html's code is in ${withLit.length} of the ${chunks.length} scripts of .next/static: ${withLit.join(', ')}`);
       expect(withLit.length, 'lit-html in the browser files').toBeGreaterThan(0);
     },
     BUILD_TIMEOUT_MS * 2,
@@ -177,7 +254,7 @@ describe('a Next.js App Router shop with satang/react and satang/server', () => 
       const port = await freePort();
       const shop = `http://127.0.0.1:${port}`;
       sandbox = await listenSandbox({ port: 0, webhook: { url: `${shop}/api/checkout/webhooks`, webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64 } });
-      const output = await startNext(port, {
+      const next = startNext(version, port, {
         ...cleanEnv(),
         SATANG_SERVICE_URL: sandbox.url,
         SATANG_MERCHANT_ID: SANDBOX_DEFAULTS.merchantId,
@@ -186,6 +263,8 @@ describe('a Next.js App Router shop with satang/react and satang/server', () => 
         SATANG_PUBLIC_URL: shop,
         SATANG_WEBHOOK_KEY: SANDBOX_DEFAULTS.webhookKeyBase64,
       });
+      server = next.child;
+      await untilAnswering(next, port);
       browser = await launchChromium();
       const tab = await browser.newPage();
       const log = pageLog(tab);
@@ -194,16 +273,18 @@ describe('a Next.js App Router shop with satang/react and satang/server', () => 
         const orderState = tab.waitForResponse((answer) => new URL(answer.url()).pathname === '/api/checkout/orders/order-1001/state', { timeout: 15_000 });
         await tab.goto(shop);
         expect((await orderState).status(), 'the order state read with the page’s order token').toBe(200);
-        // Choosing PromptPay brings the QR element's chunk, planned by Turbopack as the checkout's:
-        // with no lit of its own, so lit is downloaded once and runs once. (In a tab of its own,
-        // before the order is paid.)
+        // Choosing PromptPay brings the QR element's chunk, which the bundler plans as the
+        // checkout's: with no lit of its own, so lit is downloaded once and runs once. (In a tab of
+        // its own, before the order is paid.)
         const another = await browser.newPage();
         const downloaded = litDownloads(another);
         try {
           await another.goto(shop);
           await another.locator('satang-checkout [part="method"]', { hasText: 'PromptPay' }).click();
           await another.evaluate(() => customElements.whenDefined('satang-qr-payment'));
-          expect(await downloaded(), 'the scripts downloaded with lit-html in them, with the QR element').toHaveLength(1);
+          const withLit = await downloaded();
+          console.log(`${version.name}: the checkout page with PromptPay downloaded lit-html in ${withLit.length} script(s): ${withLit.join(', ')}`);
+          expect(withLit, 'the scripts downloaded with lit-html in them, with the QR element').toHaveLength(1);
           expect(await litRuns(another), 'lit-html ran once on the page with the QR element').toHaveLength(1);
         } finally {
           await another.close();
@@ -218,7 +299,7 @@ describe('a Next.js App Router shop with satang/react and satang/server', () => 
         expect(charged, 'the sandbox sent charge.succeeded to the shop').toBeDefined();
         expect(charged!.status, JSON.stringify(charged!.attempts)).toBe('DELIVERED');
       } catch (error) {
-        throw new Error(`${String(error)}\nwhat the page said:\n${log.join('\n')}\nwhat next start said:\n${output()}`, { cause: error });
+        throw new Error(`${String(error)}\nwhat the page said:\n${log.join('\n')}\nwhat next start said:\n${next.output()}`, { cause: error });
       }
     },
     PAY_TIMEOUT_MS,

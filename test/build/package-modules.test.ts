@@ -130,7 +130,7 @@ createRoot(root).render(createElement(Shop));
 `;
 
 /** The checkout page of an app (`/consumer.html`: the Vite app's), with every script error and failed request of the page kept. */
-async function openCheckout(pagePath = '/consumer.html'): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
+async function openCheckout(pagePath: string): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   const problems: string[] = [];
@@ -156,6 +156,20 @@ async function payByCard(page: Page): Promise<string> {
   return result;
 }
 
+/** Runs `use` on an app's checkout page ({@link openCheckout}), then checks that the page had no script error and no failed request. */
+async function onCheckoutPage(pagePath: string, use: (page: Page) => Promise<void>): Promise<void> {
+  const { page, problems, close } = await openCheckout(pagePath);
+  try {
+    await use(page);
+    expect(problems).toEqual([]);
+  } finally {
+    await close();
+  }
+}
+
+/** How many copies of lit-html ran on the page: each records its version when it runs. */
+const litRuns = (page: Page) => page.evaluate(() => (window as { litHtmlVersions?: string[] }).litHtmlVersions?.length);
+
 function outcome(page: Page): Promise<string> {
   return page.evaluate(
     () =>
@@ -175,56 +189,40 @@ describe("import 'satang' in a Vite app, in Chromium", () => {
   });
 
   it('pays by card: the card rules, the token call and the payment code come lazily and work', async () => {
-    const { page, problems, close } = await openCheckout();
-    try {
+    await onCheckoutPage('/consumer.html', async (page) => {
       expect(await payByCard(page)).toBe('success');
       const loaded = await page.evaluate(() => (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => new URL(e.name).pathname));
       expect(loaded.some((path) => /\/consumer\/pay-path-[\w-]+\.js$/.test(path)), loaded.join(', ')).toBe(true);
-      expect(await page.evaluate(() => (window as { litHtmlVersions?: string[] }).litHtmlVersions?.length), 'one lit-html on the page').toBe(1);
-      expect(problems).toEqual([]);
-    } finally {
-      await close();
-    }
+      expect(await litRuns(page), 'one lit-html on the page').toBe(1);
+    });
   });
 
   it('shows a PromptPay QR code: the QR element and the QR renderer come lazily and work', async () => {
-    const { page, problems, close } = await openCheckout();
-    try {
+    await onCheckoutPage('/consumer.html', async (page) => {
       await page.locator('satang-checkout [part="method"]', { hasText: 'PromptPay' }).click();
       await page.locator('satang-checkout [part="pay-button"]').click();
       await expect
         .poll(() => page.evaluate(() => Boolean(document.querySelector('satang-checkout')?.shadowRoot?.querySelector('satang-qr-payment')?.shadowRoot?.querySelector('svg, img'))), { timeout: 15_000 })
         .toBe(true);
-      expect(problems).toEqual([]);
-    } finally {
-      await close();
-    }
+    });
   });
 });
 
 describe("import 'satang' bundled by esbuild, in Chromium", () => {
   it('pays by card', async () => {
-    const { page, problems, close } = await openCheckout('/esbuild.html');
-    try {
+    await onCheckoutPage('/esbuild.html', async (page) => {
       expect(await payByCard(page)).toBe('success');
-      expect(await page.evaluate(() => (window as { litHtmlVersions?: string[] }).litHtmlVersions?.length), 'one lit-html on the page').toBe(1);
-      expect(problems).toEqual([]);
-    } finally {
-      await close();
-    }
+      expect(await litRuns(page), 'one lit-html on the page').toBe(1);
+    });
   });
 });
 
 describe('SatangCheckout of satang/react in a Vite + React app, in Chromium', () => {
   it('pays by card, and the app hears it through onSatangSuccess', async () => {
-    const { page, problems, close } = await openCheckout('/react.html');
-    try {
+    await onCheckoutPage('/react.html', async (page) => {
       expect(await payByCard(page)).toBe('success');
       await expect.poll(() => page.locator('#said').textContent(), { timeout: 15_000 }).toMatch(/^paid ch_\w+$/);
-      expect(await page.evaluate(() => (window as { litHtmlVersions?: string[] }).litHtmlVersions?.length), 'one lit-html on the page').toBe(1);
-      expect(problems).toEqual([]);
-    } finally {
-      await close();
-    }
+      expect(await litRuns(page), 'one lit-html on the page').toBe(1);
+    });
   });
 });

@@ -79,13 +79,13 @@ describe('the service client over node:http', () => {
   });
 
   it('drops the request when the caller aborts, and rejects with the caller’s reason', async () => {
-    let socketClosed = () => {};
-    let requestArrived = () => {};
+    let socketClosed: (() => void) | undefined;
+    let requestArrived: (() => void) | undefined;
     const closed = new Promise<void>((resolve) => (socketClosed = resolve));
     const arrived = new Promise<void>((resolve) => (requestArrived = resolve));
     const { client } = await serve((req) => {
-      req.socket.once('close', socketClosed);
-      requestArrived(); // never answers
+      req.socket.once('close', () => socketClosed?.());
+      requestArrived?.(); // never answers
     });
     const caller = new AbortController();
     const call = rejection(client.charges.get('ch_1', { signal: caller.signal, timeoutMs: 60_000 }));

@@ -71,9 +71,9 @@ describe('every capability of the service', () => {
     // Charges, transactions and refunds.
     const paid = ok(await client.chargeCard('4111111111111111'));
     ok(await client.chargeCard('4943129900084541'));
-    ok(await client.post('/api/v1/refunds', { chargeId: paid.chargeId }));
+    const refunded = ok(await client.post('/api/v1/refunds', { chargeId: paid.chargeId }));
     const refundFails = ok(await client.chargeCard('4000000000005126'));
-    ok(await client.post('/api/v1/refunds', { chargeId: refundFails.chargeId }));
+    const refundFailing = ok(await client.post('/api/v1/refunds', { chargeId: refundFails.chargeId }));
 
     // Card authorizations: authorized then canceled, and failed.
     const card = async (pan: string) => ({ paymentMethodType: 'CARD_TOKEN', cardToken: { cardTokenId: await client.tokenize(pan), securityCode: '123' } });
@@ -102,6 +102,11 @@ describe('every capability of the service', () => {
     now += 91_000;
     expect(ok(await client.get(`/api/v1/bolt-intents/${toExpire.id}`), 200).status).toBe('EXPIRED');
 
+    // A refund settles on a timer of its own (after refundSettleDelayMs), which the webhooks' idle
+    // does not count: each is read back until it has settled, and its webhook is then sent.
+    for (const { refundId } of [refunded, refundFailing]) {
+      await expect.poll(async () => ok(await client.get(`/api/v1/refunds/${refundId}`), 200).status).not.toBe('PENDING');
+    }
     await sandbox.webhooks.idle();
     expect(new Set(delivered.map((d) => d.event))).toEqual(new Set(WEBHOOK_EVENT_NAMES));
     for (const { event, raw, signature } of delivered) {

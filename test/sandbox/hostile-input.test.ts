@@ -1,7 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
 import { qrChargeBody } from '../support/qr-charge.js';
-import { newSandbox, type SandboxClient } from '../support/sandbox-client.js';
+import { sandboxTest } from '../support/sandbox-fixture.js';
 
 /**
  * URLs carrying control characters (which URL parsing silently strips or keeps, and which a
@@ -13,13 +12,6 @@ const CONTROL_CHARACTERS = { NUL: '\u0000', BEL: '\u0007', TAB: '\t', LF: '\n', 
 const CASES = Object.entries(CONTROL_CHARACTERS);
 const hostile = (character: string) => `https://shop.example/ret${character}urn?x=1`;
 
-let sandbox: Sandbox;
-let client: SandboxClient;
-afterEach(() => sandbox.close());
-function start() {
-  ({ sandbox, client } = newSandbox({ refundSettleDelayMs: 0 }));
-}
-
 function expectRefused(answer: { status: number; body: any }, field: string) {
   expect(answer.status).toBe(400);
   expect(answer.body.error.errorCode).toBe('API_VALIDATION_ERROR');
@@ -27,15 +19,15 @@ function expectRefused(answer: { status: number; body: any }, field: string) {
 }
 
 describe('the sandbox API and a URL with a control character', () => {
-  it.each(CASES)('refuses a charge whose returnUrl holds %s', async (_, character) => {
-    start();
+  sandboxTest.for(CASES)('refuses a charge whose returnUrl holds %s', async ([, character], { startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const answer = await client.post('/api/v1/charges', qrChargeBody({ referenceId: 'r-1', returnUrl: hostile(character) }));
     expectRefused(answer, 'returnUrl');
     expect((await client.request('GET', '/api/v1/charges')).body.totalCount).toBe(0);
   });
 
-  it.each(CASES)('refuses a card authorization whose returnUrl holds %s', async (_, character) => {
-    start();
+  sandboxTest.for(CASES)('refuses a card authorization whose returnUrl holds %s', async ([, character], { startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const cardTokenId = await client.tokenize('4111111111111111');
     const answer = await client.post('/api/v1/card-authorizations', {
       amount: 10_000,
@@ -47,22 +39,22 @@ describe('the sandbox API and a URL with a control character', () => {
     expectRefused(answer, 'returnUrl');
   });
 
-  it.each(['redirectUrl', 'cancelUrl'])('refuses a payment link whose %s holds a line break', async (field) => {
-    start();
+  sandboxTest.for(['redirectUrl', 'cancelUrl'])('refuses a payment link whose %s holds a line break', async (field, { startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const answer = await client.post('/api/v1/payment-links', { order: { netAmount: 10_000, currency: 'THB', description: 'x' }, [field]: hostile('\r\n') });
     expectRefused(answer, field);
   });
 
-  it('refuses a payment link item whose imageUrl holds NUL', async () => {
-    start();
+  sandboxTest('refuses a payment link item whose imageUrl holds NUL', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const answer = await client.post('/api/v1/payment-links', {
       order: { netAmount: 10_000, currency: 'THB', orderItems: [{ itemName: 'Tea', price: 10_000, quantity: 1, imageUrl: hostile('\u0000') }] },
     });
     expectRefused(answer, 'imageUrl');
   });
 
-  it('refuses a deep-link Bolt intent whose returnUrl holds a line break', async () => {
-    start();
+  sandboxTest('refuses a deep-link Bolt intent whose returnUrl holds a line break', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const answer = await client.post('/api/v1/bolt-intents', {
       amount: 45_000,
       currency: 'THB',
@@ -74,8 +66,8 @@ describe('the sandbox API and a URL with a control character', () => {
     expectRefused(answer, 'returnUrl');
   });
 
-  it('still takes a URL whose control characters are percent-encoded', async () => {
-    start();
+  sandboxTest('still takes a URL whose control characters are percent-encoded', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const answer = await client.post('/api/v1/charges', qrChargeBody({ referenceId: 'r-3', returnUrl: 'https://shop.example/ret%0Aurn' }));
     expect(answer.status).toBe(201);
   });

@@ -1,5 +1,12 @@
 import { test as base } from 'vitest';
-import { listenSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { listenSandbox, type RunningSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { newSandbox, type SandboxClient } from './sandbox-client.js';
+
+/** A sandbox running in this process and the client that calls its `fetch`. */
+export interface InProcessSandbox {
+  sandbox: Sandbox;
+  client: SandboxClient;
+}
 
 /** What {@link sandboxTest} gives a test. Each fixture is set up only when the test names it. */
 export interface SandboxFixtures {
@@ -15,12 +22,19 @@ export interface SandboxFixtures {
    * it (a webhook URL to a shop the test started first) or for a second sandbox.
    */
   startSandbox: (options?: SandboxOptions) => Promise<RunningSandbox>;
+  /**
+   * Starts a sandbox in this process, with no socket, and a {@link SandboxClient} for it:
+   * `const { sandbox, client } = startInProcess({ … })`. The test states its options where it
+   * starts the sandbox; every sandbox started this way is closed after the test.
+   */
+  startInProcess: (options?: SandboxOptions) => InProcessSandbox;
 }
 
 /**
- * `it` with a sandbox on a socket: `sandboxTest('…', async ({ sandbox }) => …)`. The sandbox and
- * everything `startSandbox` started stop after the test, whether it passed or not, and the port is
- * the system's choice, so suites running side by side never collide.
+ * `it` with a sandbox on a socket: `sandboxTest('…', async ({ sandbox }) => …)`, or in this process:
+ * `sandboxTest('…', async ({ startInProcess }) => …)`. The sandboxes stop after the test, whether
+ * it passed or not, and a socket's port is the system's choice, so suites running side by side
+ * never collide.
  */
 export const sandboxTest = base.extend<SandboxFixtures>({
   sandboxOptions: {},
@@ -36,5 +50,15 @@ export const sandboxTest = base.extend<SandboxFixtures>({
   },
   sandbox: async ({ sandboxOptions, startSandbox }, use) => {
     await use(await startSandbox(sandboxOptions));
+  },
+  // eslint-disable-next-line no-empty-pattern -- Vitest reads the fixtures a fixture needs from this pattern
+  startInProcess: async ({}, use) => {
+    const started: Sandbox[] = [];
+    await use((options = {}) => {
+      const made = newSandbox(options);
+      started.push(made.sandbox);
+      return made;
+    });
+    for (const sandbox of started) sandbox.close();
   },
 });

@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_KEY_TTL_MS } from '../../../src/core/constants.js';
 import { IDEMPOTENCY_KEYS, IdempotencyStore, requestFingerprint } from '../../../src/sandbox/http/idempotency.js';
 import { REPLAYED_HEADER } from '../../../src/sandbox/index.js';
-import { IDEMPOTENCY_HEADER, newSandbox } from '../../support/sandbox-client.js';
+import { IDEMPOTENCY_HEADER } from '../../support/sandbox-client.js';
+import { sandboxTest } from '../../support/sandbox-fixture.js';
 
 const ALIPAY = { amount: 10_000, currency: 'THB', referenceId: 'order-1', paymentMethod: { paymentMethodType: 'ALIPAY' } };
 
 describe('idempotency keys in the sandbox', () => {
-  it('replay the first answer for the same body, whatever the order of its keys, and refuse another body with 412', async () => {
-    const { sandbox, client } = newSandbox();
+  sandboxTest('replay the first answer for the same body, whatever the order of its keys, and refuse another body with 412', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess();
     const first = await client.createCharge(ALIPAY, { [IDEMPOTENCY_HEADER]: 'key-1' });
     const reordered = { paymentMethod: ALIPAY.paymentMethod, referenceId: 'order-1', currency: 'THB', amount: 10_000 };
     const again = await client.post('/api/v1/charges', reordered, { headers: { [IDEMPOTENCY_HEADER]: 'key-1' } });
@@ -19,23 +20,21 @@ describe('idempotency keys in the sandbox', () => {
     const other = await client.createCharge({ ...ALIPAY, amount: 10_001 }, { [IDEMPOTENCY_HEADER]: 'key-1' });
     expect([other.status, other.body.error.errorCode]).toEqual([412, 'IDEMPOTENCY_KEY_ERROR']);
     expect(sandbox.store.charges.size).toBe(1);
-    sandbox.close();
   });
 
-  it('keep a hash of the request, not the request: a 100 KB body costs its key a few dozen bytes', async () => {
-    const { sandbox, client } = newSandbox();
+  sandboxTest('keep a hash of the request, not the request: a 100 KB body costs its key a few dozen bytes', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess();
     const padded = { ...ALIPAY, description: 'x'.repeat(100_000) };
     await client.createCharge(padded, { [IDEMPOTENCY_HEADER]: 'key-big' });
     const [entry] = [...sandbox.store.slice(IDEMPOTENCY_KEYS).values()];
     expect(entry!.fingerprint).toBe(await requestFingerprint('POST', '/api/v1/charges', padded));
     expect(entry!.fingerprint).toHaveLength(44);
     expect(JSON.stringify(entry)).not.toContain('xxxx');
-    sandbox.close();
   });
 
-  it('are forgotten 12 hours after their first use, as the service forgets them', async () => {
+  sandboxTest('are forgotten 12 hours after their first use, as the service forgets them', async ({ startInProcess }) => {
     let now = Date.parse('2030-01-01T00:00:00Z');
-    const { sandbox, client } = newSandbox({ now: () => new Date(now) });
+    const { sandbox, client } = startInProcess({ now: () => new Date(now) });
     await client.createCharge(ALIPAY, { [IDEMPOTENCY_HEADER]: 'key-old' });
     now += IDEMPOTENCY_KEY_TTL_MS - 1;
     expect((await client.createCharge({ ...ALIPAY, amount: 2_000 }, { [IDEMPOTENCY_HEADER]: 'key-old' })).status).toBe(412);
@@ -44,7 +43,6 @@ describe('idempotency keys in the sandbox', () => {
     expect(reused.status).toBe(201);
     expect(reused.headers.get(REPLAYED_HEADER)).toBeNull();
     expect(sandbox.store.slice(IDEMPOTENCY_KEYS).size).toBe(1);
-    sandbox.close();
   });
 });
 

@@ -2,23 +2,14 @@
  * A sandbox left running keeps at most `maxCharges` charges: the oldest go first, with their QR
  * payload, refunds and transactions, and lists stay exact.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Sandbox } from '../../../src/sandbox/index.js';
 import { createQrCharge } from '../../support/qr-charge.js';
-import { newSandbox, type SandboxClient } from '../../support/sandbox-client.js';
-
-let sandbox: Sandbox | undefined;
-afterEach(() => sandbox?.close());
-
-function start(maxCharges: number): SandboxClient {
-  const made = newSandbox({ maxCharges, refundSettleDelayMs: 0 });
-  sandbox = made.sandbox;
-  return made.client;
-}
+import { sandboxTest } from '../../support/sandbox-fixture.js';
 
 describe('charge retention (maxCharges)', () => {
-  it('forgets the oldest charge with its refunds, transactions and QR payload, and lists what is left newest first', async () => {
-    const client = start(3);
+  sandboxTest('forgets the oldest charge with its refunds, transactions and QR payload, and lists what is left newest first', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ maxCharges: 3, refundSettleDelayMs: 0 });
     const first = await client.chargeCard('4111111111111111', { referenceId: 'order-a' });
     const refund = await client.post('/api/v1/refunds', { chargeId: first.body.chargeId });
     expect(refund.status).toBe(201);
@@ -27,7 +18,7 @@ describe('charge retention (maxCharges)', () => {
     expect((await client.get(`/api/v1/transactions/${first.body.chargeId as string}`)).status).toBe(200);
     const qr = await createQrCharge(client, { referenceId: 'order-b' });
     const qrPayload = qr.rawData;
-    expect(sandbox!.store.chargeIdByQrPayload.get(qrPayload)).toBe(qr.chargeId);
+    expect(sandbox.store.chargeIdByQrPayload.get(qrPayload)).toBe(qr.chargeId);
     const later = [];
     for (const reference of ['order-c', 'order-d', 'order-e']) later.push((await client.chargeCard('4111111111111111', { referenceId: reference })).body.chargeId as string);
 
@@ -35,7 +26,7 @@ describe('charge retention (maxCharges)', () => {
     expect((await client.get(`/api/v1/refunds/${refund.body.refundId as string}`)).status).toBe(404);
     expect((await client.get(`/api/v1/transactions/${first.body.chargeId as string}`)).status).toBe(404);
     expect((await client.get(`/api/v1/charges/${qr.chargeId}`)).status).toBe(404);
-    expect(sandbox!.store.chargeIdByQrPayload.has(qrPayload)).toBe(false);
+    expect(sandbox.store.chargeIdByQrPayload.has(qrPayload)).toBe(false);
 
     const list = await client.get('/api/v1/charges?limit=10');
     expect(list.body.totalCount).toBe(3);
@@ -45,8 +36,8 @@ describe('charge retention (maxCharges)', () => {
     expect(transactions.body.data.map((t: { transactionId: string }) => t.transactionId).sort()).toEqual([...later].sort());
   });
 
-  it('filters lists by source and source id through their own index', async () => {
-    const client = start(50);
+  sandboxTest('filters lists by source and source id through their own index', async ({ startInProcess }) => {
+    const { client } = startInProcess({ maxCharges: 50, refundSettleDelayMs: 0 });
     for (let i = 0; i < 4; i += 1) await client.chargeCard('4111111111111111', { referenceId: `api-${i}` });
     const link = await client.post('/api/v1/payment-links', { order: { netAmount: 10_000, currency: 'THB', referenceId: 'link-1' } });
     expect(link.status).toBe(201);

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, vi } from 'vitest';
 import { parseWebhookEvent } from '../../../src/core/schemas/webhook-events.js';
 import { verifyWebhookSignature } from '../../../src/core/webhook-signature.js';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { newSandbox, type SandboxClient } from '../../support/sandbox-client.js';
+import type { SandboxOptions } from '../../../src/sandbox/index.js';
+import { sandboxTest } from '../../support/sandbox-fixture.js';
 
 const KEY = Buffer.from('a webhook key of thirty-two byte').toString('base64');
 
@@ -17,8 +17,6 @@ interface Received {
 let server: Server;
 let received: Received[];
 let url: string;
-let sandbox: Sandbox;
-let client: SandboxClient;
 
 beforeEach(async () => {
   received = [];
@@ -33,18 +31,19 @@ beforeEach(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
-  ({ sandbox, client } = newSandbox({ refundSettleDelayMs: 0, webhook: { url, webhookKeyBase64: KEY, retryBaseDelayMs: 5 } }));
 });
 
 afterEach(async () => {
-  sandbox.close();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
+/** The sandbox of each test sends its webhooks to this file's receiver, which starts before it. */
+const toReceiver = (): SandboxOptions => ({ refundSettleDelayMs: 0, webhook: { url, webhookKeyBase64: KEY, retryBaseDelayMs: 5 } });
 const events = () => received.map((r) => r.event);
 
 describe('webhooks from the sandbox', () => {
-  it('sends charge.succeeded then transaction.created, signed over the raw body, each body the resource as GET returns it', async () => {
+  sandboxTest('sends charge.succeeded then transaction.created, signed over the raw body, each body the resource as GET returns it', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(toReceiver());
     const created = await client.chargeCard('4111111111111111');
     await vi.waitFor(() => expect(received).toHaveLength(2));
     await sandbox.webhooks.idle();
@@ -60,7 +59,8 @@ describe('webhooks from the sandbox', () => {
     expect(JSON.parse(transaction.raw.toString('utf8'))).toEqual((await client.get(`/api/v1/transactions/${created.body.chargeId}`)).body);
   });
 
-  it('sends charge.failed for a failed charge and nothing for a pending one', async () => {
+  sandboxTest('sends charge.failed for a failed charge and nothing for a pending one', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(toReceiver());
     await client.chargeCard('4953261730509988');
     await client.chargeCard('4943129900084541');
     await vi.waitFor(() => expect(received).toHaveLength(1));
@@ -69,7 +69,8 @@ describe('webhooks from the sandbox', () => {
     expect(JSON.parse(received[0]!.raw.toString('utf8')).failureCode).toBe('CH_INSUFFICIENT_FUNDS');
   });
 
-  it('sends refund.succeeded with a REFUND transaction, and refund.failed for the failing card', async () => {
+  sandboxTest('sends refund.succeeded with a REFUND transaction, and refund.failed for the failing card', async ({ startInProcess }) => {
+    const { client } = startInProcess(toReceiver());
     const ok = await client.chargeCard('4111111111111111');
     await client.post('/api/v1/refunds', { chargeId: ok.body.chargeId });
     const failing = await client.chargeCard('4000000000005126');
@@ -79,7 +80,8 @@ describe('webhooks from the sandbox', () => {
     expect(events().filter((e) => e.startsWith('refund.')).sort()).toEqual(['refund.failed', 'refund.succeeded']);
   });
 
-  it('logs each delivery, readable from the sandbox endpoint with the API key', async () => {
+  sandboxTest('logs each delivery, readable from the sandbox endpoint with the API key', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(toReceiver());
     await client.chargeCard('4111111111111111');
     await vi.waitFor(() => expect(received).toHaveLength(2));
     await sandbox.webhooks.idle();
@@ -91,7 +93,8 @@ describe('webhooks from the sandbox', () => {
     expect((await client.get('/sandbox/v1/webhook-deliveries', { auth: null })).status).toBe(401);
   });
 
-  it('re-sends a delivery on request', async () => {
+  sandboxTest('re-sends a delivery on request', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(toReceiver());
     await client.chargeCard('4943129900084541');
     await vi.waitFor(() => expect(received).toHaveLength(1));
     await sandbox.webhooks.idle();

@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { SERVICE_HEADERS } from '../../src/core/constants.js';
 import { ServiceErrorBodySchema } from '../../src/core/service-error.js';
-import { defaultSandboxMerchant, SANDBOX_DEFAULTS, type Sandbox } from '../../src/sandbox/index.js';
+import { defaultSandboxMerchant, SANDBOX_DEFAULTS, type SandboxOptions } from '../../src/sandbox/index.js';
 import { createQrCharge } from '../support/qr-charge.js';
-import { API_AUTH, basic, CLIENT_AUTH, newSandbox, type SandboxClient } from '../support/sandbox-client.js';
+import { API_AUTH, basic, CLIENT_AUTH, type SandboxClient } from '../support/sandbox-client.js';
+import { sandboxTest } from '../support/sandbox-fixture.js';
 
 /**
  * The sandbox's own control endpoints (`/sandbox/v1/…`: fault rules, the webhook log, slips) take
@@ -16,22 +17,12 @@ const OTHER_CLIENT_AUTH = basic(OTHER.merchantId, OTHER.publishableKey);
 const PARTNER_AUTH = basic(SANDBOX_DEFAULTS.merchantId, SANDBOX_DEFAULTS.partnerApiKey);
 const ALIPAY = { amount: 10_000, currency: 'THB', referenceId: 'order-1', paymentMethod: { paymentMethodType: 'ALIPAY' } };
 
-let sandbox: Sandbox;
-let client: SandboxClient;
-
-function start(): void {
-  ({ sandbox, client } = newSandbox({
-    merchants: [defaultSandboxMerchant(), OTHER],
-    refundSettleDelayMs: 0,
-    // The receiver acknowledges every webhook; the log, not the receiver, is under test here.
-    webhook: { url: 'http://127.0.0.1:9/hooks', webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64, fetch: () => Promise.resolve(new Response(null, { status: 204 })) },
-  }));
-}
-
-afterEach(() => {
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset until a test starts one
-  sandbox?.close();
-});
+const TWO_MERCHANTS: SandboxOptions = {
+  merchants: [defaultSandboxMerchant(), OTHER],
+  refundSettleDelayMs: 0,
+  // The receiver acknowledges every webhook; the log, not the receiver, is under test here.
+  webhook: { url: 'http://127.0.0.1:9/hooks', webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64, fetch: () => Promise.resolve(new Response(null, { status: 204 })) },
+};
 
 function expectError(answer: { status: number; body: unknown }, status: number, errorCode: string): void {
   expect(answer.status).toBe(status);
@@ -50,16 +41,16 @@ const CONTROL_ENDPOINTS = [
 ] as const;
 
 describe.each(CONTROL_ENDPOINTS)('$method $path', (endpoint) => {
-  const send = (auth: string | null) => client.request(endpoint.method, endpoint.path, { auth, ...('body' in endpoint ? { body: endpoint.body } : {}) });
+  const send = (client: SandboxClient, auth: string | null) => client.request(endpoint.method, endpoint.path, { auth, ...('body' in endpoint ? { body: endpoint.body } : {}) });
 
-  it('is 401 INVALID_CREDENTIALS_ERROR without a key, with a wrong key and with the publishable key', async () => {
-    start();
-    for (const auth of [null, basic(SANDBOX_DEFAULTS.merchantId, 'sk_wrong'), CLIENT_AUTH]) expectError(await send(auth), 401, 'INVALID_CREDENTIALS_ERROR');
+  sandboxTest('is 401 INVALID_CREDENTIALS_ERROR without a key, with a wrong key and with the publishable key', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(TWO_MERCHANTS);
+    for (const auth of [null, basic(SANDBOX_DEFAULTS.merchantId, 'sk_wrong'), CLIENT_AUTH]) expectError(await send(client, auth), 401, 'INVALID_CREDENTIALS_ERROR');
     expect(sandbox.faults.list()).toEqual([]);
   });
 
-  it('answers the API key and a partner key acting for the merchant', async () => {
-    start();
+  sandboxTest('answers the API key and a partner key acting for the merchant', async ({ startInProcess }) => {
+    const { client } = startInProcess(TWO_MERCHANTS);
     for (const auth of [API_AUTH, PARTNER_AUTH]) {
       const answer = await client.request(endpoint.method, endpoint.path, {
         auth,
@@ -73,15 +64,15 @@ describe.each(CONTROL_ENDPOINTS)('$method $path', (endpoint) => {
 });
 
 describe("a merchant's fault rules", () => {
-  async function addRule(auth: string, input: Record<string, unknown>): Promise<{ faultId: string; merchantId?: string }> {
+  async function addRule(client: SandboxClient, auth: string, input: Record<string, unknown>): Promise<{ faultId: string; merchantId?: string }> {
     const answer = await client.post('/sandbox/v1/faults', input, { auth });
     expect(answer.status).toBe(201);
     return answer.body;
   }
 
-  it("spoil only that merchant's requests, by either of its keys, and never another merchant's", async () => {
-    start();
-    const rule = await addRule(API_AUTH, { path: '/*', kind: 'status', status: 503, times: 10 });
+  sandboxTest("spoil only that merchant's requests, by either of its keys, and never another merchant's", async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(TWO_MERCHANTS);
+    const rule = await addRule(client, API_AUTH, { path: '/*', kind: 'status', status: 503, times: 10 });
     expect(rule.merchantId).toBe(SANDBOX_DEFAULTS.merchantId);
 
     expect((await client.createCharge(ALIPAY, {})).status).toBe(503);
@@ -97,10 +88,10 @@ describe("a merchant's fault rules", () => {
     expect(kept!.hits.map((hit) => hit.path)).toEqual(['/api/v1/charges', '/client/v1/card-tokens']);
   });
 
-  it("are listed, read and deleted by that merchant alone: another's rule is not found and survives a delete-all", async () => {
-    start();
-    const mine = await addRule(API_AUTH, { path: '/api/v1/charges', kind: 'reset' });
-    const theirs = await addRule(OTHER_AUTH, { path: '/api/v1/charges', kind: 'rate-limit' });
+  sandboxTest("are listed, read and deleted by that merchant alone: another's rule is not found and survives a delete-all", async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(TWO_MERCHANTS);
+    const mine = await addRule(client, API_AUTH, { path: '/api/v1/charges', kind: 'reset' });
+    const theirs = await addRule(client, OTHER_AUTH, { path: '/api/v1/charges', kind: 'rate-limit' });
 
     const listed = await client.get('/sandbox/v1/faults');
     expect(listed.body.data.map((rule: { faultId: string }) => rule.faultId)).toEqual([mine.faultId]);
@@ -114,15 +105,15 @@ describe("a merchant's fault rules", () => {
     expect((await client.post('/api/v1/charges', ALIPAY, { auth: OTHER_AUTH })).status).toBe(429);
   });
 
-  it('count against each merchant on its own, so one merchant cannot use up the rules of another', async () => {
-    start();
-    for (let i = 0; i < 100; i += 1) await addRule(OTHER_AUTH, { path: `/api/v1/x${i}`, kind: 'reset' });
+  sandboxTest('count against each merchant on its own, so one merchant cannot use up the rules of another', async ({ startInProcess }) => {
+    const { client } = startInProcess(TWO_MERCHANTS);
+    for (let i = 0; i < 100; i += 1) await addRule(client, OTHER_AUTH, { path: `/api/v1/x${i}`, kind: 'reset' });
     expectError(await client.post('/sandbox/v1/faults', { path: '/api/v1/y', kind: 'reset' }, { auth: OTHER_AUTH }), 400, 'API_VALIDATION_ERROR');
-    await addRule(API_AUTH, { path: '/api/v1/y', kind: 'reset' });
+    await addRule(client, API_AUTH, { path: '/api/v1/y', kind: 'reset' });
   });
 
-  it('added in process spoil every merchant’s requests', async () => {
-    start();
+  sandboxTest('added in process spoil every merchant’s requests', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(TWO_MERCHANTS);
     sandbox.faults.add({ method: 'POST', path: '/api/v1/charges', kind: 'status', status: 500, times: 2 });
     expect((await client.createCharge(ALIPAY, {})).status).toBe(500);
     expect((await client.post('/api/v1/charges', ALIPAY, { auth: OTHER_AUTH })).status).toBe(500);
@@ -134,10 +125,10 @@ describe("a merchant's fault rules", () => {
 });
 
 describe("a merchant's webhook log", () => {
-  it("lists its own deliveries and re-sends them; another merchant's delivery is not found", async () => {
-    start();
+  sandboxTest("lists its own deliveries and re-sends them; another merchant's delivery is not found", async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(TWO_MERCHANTS);
     await client.createCharge(ALIPAY, {});
-    const theirs = (await client.post('/api/v1/charges', { ...ALIPAY, paymentMethod: { paymentMethodType: 'CARD_TOKEN', cardToken: { cardTokenId: await tokenFor(OTHER_CLIENT_AUTH), securityCode: '123' } } }, { auth: OTHER_AUTH })).body;
+    const theirs = (await client.post('/api/v1/charges', { ...ALIPAY, paymentMethod: { paymentMethodType: 'CARD_TOKEN', cardToken: { cardTokenId: await tokenFor(client, OTHER_CLIENT_AUTH), securityCode: '123' } } }, { auth: OTHER_AUTH })).body;
     await sandbox.webhooks.idle();
 
     const mine = await client.get('/sandbox/v1/webhook-deliveries');
@@ -156,15 +147,15 @@ describe("a merchant's webhook log", () => {
 });
 
 describe("a merchant's slips", () => {
-  it("are issued for its own QR charges; another merchant's charge is not found", async () => {
-    start();
+  sandboxTest("are issued for its own QR charges; another merchant's charge is not found", async ({ startInProcess }) => {
+    const { client } = startInProcess(TWO_MERCHANTS);
     const charge = await createQrCharge(client, {}, { auth: OTHER_AUTH });
     expectError(await client.get(`/sandbox/v1/charges/${charge.chargeId}/slip`), 404, 'NOT_FOUND_ERROR');
     expect((await client.get(`/sandbox/v1/charges/${charge.chargeId}/slip`, { auth: OTHER_AUTH })).status).toBe(200);
   });
 });
 
-async function tokenFor(auth: string): Promise<string> {
+async function tokenFor(client: SandboxClient, auth: string): Promise<string> {
   const answer = await client.post('/client/v1/card-tokens', { pan: '4111111111111111', expiryMonth: 12, expiryYear: (new Date().getUTCFullYear() + 2) % 100, cardHolderName: 'Somchai Jaidee' }, { auth });
   expect(answer.status).toBe(201);
   return answer.body.id as string;

@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { SERVICE_HEADERS } from '../../src/core/constants.js';
 import { parseWebhookEvent, WEBHOOK_EVENT_NAMES } from '../../src/core/schemas/webhook-events.js';
 import { verifyWebhookSignature } from '../../src/core/webhook-signature.js';
-import { SANDBOX_DEFAULTS, type Sandbox } from '../../src/sandbox/index.js';
+import { SANDBOX_DEFAULTS, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { qrChargeBody } from '../support/qr-charge.js';
-import { basic, FUTURE_EXPIRY_YEAR, newSandbox, ORIGIN, type Answer, type SandboxClient } from '../support/sandbox-client.js';
+import { basic, FUTURE_EXPIRY_YEAR, ORIGIN, type Answer } from '../support/sandbox-client.js';
+import { sandboxTest } from '../support/sandbox-fixture.js';
 
 /**
  * Across every resource at once: each of the contract's 12 webhook events is sent, signed and in
@@ -14,16 +15,15 @@ import { basic, FUTURE_EXPIRY_YEAR, newSandbox, ORIGIN, type Answer, type Sandbo
 const KEY = Buffer.from('a webhook key of thirty-two byte').toString('base64');
 const START = Date.parse('2025-03-14T09:26:53.000Z');
 
-let sandbox: Sandbox;
-let client: SandboxClient;
 let now = START;
 let delivered: { event: string; raw: string; signature: string }[];
 
-function start() {
+/** Sandbox options whose clock reads `now`, set back to START, and whose webhooks land in a fresh `delivered`. */
+function recordingOptions(): SandboxOptions {
   now = START;
   const received: typeof delivered = [];
   delivered = received;
-  ({ sandbox, client } = newSandbox({
+  return {
     now: () => new Date(now),
     refundSettleDelayMs: 0,
     bolt: { healthCheckDelayMs: 1 },
@@ -37,13 +37,11 @@ function start() {
         return new Response(null, { status: 204 });
       },
     },
-  }));
+  };
 }
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset until a test starts one
-afterEach(() => sandbox?.close());
 
 /** The code the default merchant's device `boltDeviceId` shows now. */
-function pairingCode(boltDeviceId: string): string {
+function pairingCode(sandbox: Sandbox, boltDeviceId: string): string {
   return sandbox.bolt.pairingCode(sandbox.merchants.get(SANDBOX_DEFAULTS.merchantId)!, boltDeviceId);
 }
 
@@ -66,8 +64,8 @@ function formOf(html: string): { action: string; fields: Record<string, string> 
 }
 
 describe('every capability of the service', () => {
-  it('sends each of the 12 webhook events, signed, with a body its schema accepts', async () => {
-    start();
+  sandboxTest('sends each of the 12 webhook events, signed, with a body its schema accepts', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(recordingOptions());
     // Charges, transactions and refunds.
     const paid = ok(await client.chargeCard('4111111111111111'));
     ok(await client.chargeCard('4943129900084541'));
@@ -92,7 +90,7 @@ describe('every capability of the service', () => {
 
     // Bolt intents, sent to a paired device: paid, canceled, expired.
     const device = ok(await client.get('/api/v1/bolt-devices'), 200).data[0];
-    const connection = ok(await client.post('/api/v1/bolt-connections', { pairingCode: pairingCode(device.boltDeviceId) }));
+    const connection = ok(await client.post('/api/v1/bolt-connections', { pairingCode: pairingCode(sandbox, device.boltDeviceId) }));
     const intent = (ref: string) => ({ amount: 45_000, currency: 'THB', referenceId: ref, expiryDurationInSec: 90, boltConnectionId: connection.id, mode: { type: 'PAIRING' }, paymentMethod: { paymentMethodType: 'CARD' } });
     const toPay = ok(await client.post('/api/v1/bolt-intents', intent('bolt-pay')));
     expect((await client.submitPage(`${ORIGIN}/sandbox/pages/bolt/${toPay.id}`, { action: 'pay' })).status).toBeLessThan(400);
@@ -116,8 +114,8 @@ describe('every capability of the service', () => {
     }
   });
 
-  it('lets a partner key act for the merchant on every /api endpoint, and refuses it without the partner id', async () => {
-    start();
+  sandboxTest('lets a partner key act for the merchant on every /api endpoint, and refuses it without the partner id', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(recordingOptions());
     const partner = basic(SANDBOX_DEFAULTS.merchantId, SANDBOX_DEFAULTS.partnerApiKey);
     const asPartner = { auth: partner, headers: { [SERVICE_HEADERS.partnerId]: SANDBOX_DEFAULTS.partnerId } };
     const charge = ok(await client.chargeCard('4111111111111111'));
@@ -133,8 +131,8 @@ describe('every capability of the service', () => {
     );
     const link = ok(await client.post('/api/v1/payment-links', { order: { netAmount: 25_000, currency: 'THB', description: 'Bowl' } }));
     const device = ok(await client.get('/api/v1/bolt-devices'), 200).data[0];
-    const connection = ok(await client.post('/api/v1/bolt-connections', { pairingCode: pairingCode(device.boltDeviceId) }));
-    const spare = ok(await client.post('/api/v1/bolt-connections', { pairingCode: pairingCode(device.boltDeviceId) }));
+    const connection = ok(await client.post('/api/v1/bolt-connections', { pairingCode: pairingCode(sandbox, device.boltDeviceId) }));
+    const spare = ok(await client.post('/api/v1/bolt-connections', { pairingCode: pairingCode(sandbox, device.boltDeviceId) }));
     const intentBody = { amount: 45_000, currency: 'THB', referenceId: 'p-bolt', expiryDurationInSec: 120, boltConnectionId: connection.id, mode: { type: 'PAIRING' }, paymentMethod: { paymentMethodType: 'CARD' } };
     const intent = ok(await client.post('/api/v1/bolt-intents', intentBody));
     const slip = ok(await client.post('/api/v1/charges', qrChargeBody({ referenceId: 'p-qr' })));
@@ -159,7 +157,7 @@ describe('every capability of the service', () => {
       ['POST', '/api/v1/bolt-intents', intentBody],
       ['GET', `/api/v1/bolt-intents/${intent.id}`],
       ['PATCH', `/api/v1/bolt-intents/${intent.id}/cancel`, {}],
-      ['POST', '/api/v1/bolt-connections', { pairingCode: pairingCode(device.boltDeviceId) }],
+      ['POST', '/api/v1/bolt-connections', { pairingCode: pairingCode(sandbox, device.boltDeviceId) }],
       ['GET', `/api/v1/bolt-connections/${connection.id}`],
       ['DELETE', `/api/v1/bolt-connections/${spare.id}`],
       ['GET', '/api/v1/bolt-devices'],

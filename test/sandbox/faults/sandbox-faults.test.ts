@@ -1,19 +1,9 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { ServiceErrorBodySchema } from '../../../src/core/service-error.js';
-import { REPLAYED_HEADER, type Sandbox } from '../../../src/sandbox/index.js';
+import { REPLAYED_HEADER } from '../../../src/sandbox/index.js';
 import { SANDBOX_FAULT_KINDS, type SandboxFaultInput } from '../../../src/sandbox/faults/fault-rules.js';
-import { API_AUTH, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
+import { API_AUTH, IDEMPOTENCY_HEADER, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
 import { sandboxTest } from '../../support/sandbox-fixture.js';
-
-let sandbox: Sandbox;
-let client: SandboxClient;
-function start() {
-  ({ sandbox, client } = newSandbox());
-}
-afterEach(() => {
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset until a test starts one
-  sandbox?.close();
-});
 
 const alipay = { amount: 10_000, currency: 'THB', referenceId: 'order-1', paymentMethod: { paymentMethodType: 'ALIPAY' } };
 
@@ -27,18 +17,18 @@ function chargeRequest(origin: string, key = 'key-1', signal?: AbortSignal): Req
   });
 }
 
-async function addFault(input: SandboxFaultInput) {
+async function addFault(client: SandboxClient, input: SandboxFaultInput) {
   const answer = await client.post('/sandbox/v1/faults', input);
   expect(answer.status).toBe(201);
   return answer.body;
 }
 
 describe('the fault control endpoints', () => {
-  it('add, list, read and delete rules, with the API key', async () => {
-    start();
-    const added = await addFault({ method: 'POST', path: '/api/v1/charges', kind: 'status', status: 503, times: 2 });
+  sandboxTest('add, list, read and delete rules, with the API key', async ({ startInProcess }) => {
+    const { client } = startInProcess();
+    const added = await addFault(client, { method: 'POST', path: '/api/v1/charges', kind: 'status', status: 503, times: 2 });
     expect(added).toMatchObject({ faultId: expect.stringMatching(/^flt_/), method: 'POST', path: '/api/v1/charges', kind: 'status', status: 503, when: 'before', times: 2, remaining: 2, hits: [] });
-    await addFault({ path: '/api/v1/*', kind: 'reset', when: 'after' });
+    await addFault(client, { path: '/api/v1/*', kind: 'reset', when: 'after' });
 
     const listed = await client.get('/sandbox/v1/faults');
     expect(listed.status).toBe(200);
@@ -53,8 +43,8 @@ describe('the fault control endpoints', () => {
     expect((await client.get('/sandbox/v1/faults')).body).toEqual({ data: [], totalCount: 0 });
   });
 
-  it('refuse callers without the API key', async () => {
-    start();
+  sandboxTest('refuse callers without the API key', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess();
     for (const [method, body] of [['GET'], ['POST', { path: '/', kind: 'reset' }], ['DELETE']] as const) {
       const answer = await client.request(method, '/sandbox/v1/faults', { auth: null, ...(body ? { body } : {}) });
       expect(answer.status).toBe(401);
@@ -63,7 +53,7 @@ describe('the fault control endpoints', () => {
     expect(sandbox.faults.list()).toEqual([]);
   });
 
-  it.each([
+  sandboxTest.for<[body: Record<string, unknown>, fields: string[]]>([
     [{}, ['path', 'kind']],
     [{ path: 'api/v1/charges', kind: 'reset' }, ['path']],
     [{ path: '/api/*/charges', kind: 'reset' }, ['path']],
@@ -81,8 +71,8 @@ describe('the fault control endpoints', () => {
     [{ path: '/x', kind: 'reset', extra: true }, ['']],
     [{ path: '/x', kind: 'reset', referenceId: '' }, ['referenceId']],
     [{ path: '/x', kind: 'reset', referenceId: 7 }, ['referenceId']],
-  ])('refuse %j with a 400 naming %j', async (body, fields) => {
-    start();
+  ])('refuse %j with a 400 naming %j', async ([body, fields], { startInProcess }) => {
+    const { sandbox, client } = startInProcess();
     const answer = await client.post('/sandbox/v1/faults', body);
     expect(answer.status).toBe(400);
     const error = ServiceErrorBodySchema.parse(answer.body).error;
@@ -91,16 +81,16 @@ describe('the fault control endpoints', () => {
     expect(sandbox.faults.list()).toEqual([]);
   });
 
-  it.each([['[]'], ['null'], ['"reset"'], ['{"path":']])('refuse the body %s in the service error shape', async (raw) => {
-    start();
+  sandboxTest.for([['[]'], ['null'], ['"reset"'], ['{"path":']])('refuse the body %s in the service error shape', async ([raw], { startInProcess }) => {
+    const { client } = startInProcess();
     const answer = await client.request('POST', '/sandbox/v1/faults', { raw, headers: { 'content-type': 'application/json' } });
     expect(answer.status).toBe(400);
     ServiceErrorBodySchema.parse(answer.body);
   });
 
-  it('never fault themselves, so a rule on every path can still be deleted', async () => {
-    start();
-    await addFault({ path: '/*', kind: 'status', status: 500, times: 100 });
+  sandboxTest('never fault themselves, so a rule on every path can still be deleted', async ({ startInProcess }) => {
+    const { client } = startInProcess();
+    await addFault(client, { path: '/*', kind: 'status', status: 500, times: 100 });
     expect((await client.get('/api/v1/charges')).status).toBe(500);
     expect((await client.get('/sandbox/v1/faults')).status).toBe(200);
     expect((await client.request('DELETE', '/sandbox/v1/faults')).status).toBe(200);
@@ -109,9 +99,9 @@ describe('the fault control endpoints', () => {
 });
 
 describe('a fault rule in process', () => {
-  it('spoils only matching requests, `times` of them, and records each with its idempotency key', async () => {
-    start();
-    await addFault({ method: 'POST', path: '/api/v1/charges', kind: 'status', status: 503, times: 2 });
+  sandboxTest('spoils only matching requests, `times` of them, and records each with its idempotency key', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess();
+    await addFault(client, { method: 'POST', path: '/api/v1/charges', kind: 'status', status: 503, times: 2 });
     expect((await client.get('/api/v1/charges')).status).toBe(200);
     const statuses = [];
     for (let i = 0; i < 3; i += 1) statuses.push((await client.createCharge(alipay, { [IDEMPOTENCY_HEADER]: 'same-key' })).status);
@@ -126,18 +116,18 @@ describe('a fault rule in process', () => {
     expect(sandbox.store.charges.size).toBe(1);
   });
 
-  it('with a referenceId, spoils only requests whose body names that reference', async () => {
-    start();
-    await addFault({ path: '/api/v1/charges', kind: 'status', status: 503, referenceId: 'order-2', times: 5 });
+  sandboxTest('with a referenceId, spoils only requests whose body names that reference', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess();
+    await addFault(client, { path: '/api/v1/charges', kind: 'status', status: 503, referenceId: 'order-2', times: 5 });
     expect((await client.createCharge(alipay)).status).toBe(201);
     expect((await client.createCharge({ ...alipay, referenceId: 'order-2' })).status).toBe(503);
     expect((await client.get('/api/v1/charges')).status).toBe(200);
     expect(sandbox.faults.list()[0]).toMatchObject({ referenceId: 'order-2', remaining: 4 });
   });
 
-  it('lets a browser see a spoiled card tokenization: CORS headers kept, preflight untouched', async () => {
-    start();
-    await addFault({ path: '/client/*', kind: 'status', status: 503, times: 5 });
+  sandboxTest('lets a browser see a spoiled card tokenization: CORS headers kept, preflight untouched', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess();
+    await addFault(client, { path: '/client/*', kind: 'status', status: 503, times: 5 });
     const preflight = await sandbox.fetch(new Request(`${ORIGIN}/client/v1/card-tokens`, { method: 'OPTIONS', headers: { origin: 'https://shop.example' } }));
     expect(preflight.status).toBe(204);
     const answer = await client.post('/client/v1/card-tokens', { pan: '4111111111111111', expiryMonth: 12, expiryYear: 99, cardHolderName: 'A' });
@@ -146,25 +136,25 @@ describe('a fault rule in process', () => {
     expect(sandbox.faults.list()[0]!.remaining).toBe(4);
   });
 
-  it('matches a prefix ending in *', async () => {
-    start();
+  sandboxTest('matches a prefix ending in *', async ({ startInProcess }) => {
+    const { client } = startInProcess();
     const { body: created } = await client.createCharge(alipay);
-    await addFault({ method: 'GET', path: '/api/v1/charges/*', kind: 'status', status: 500, times: 5 });
+    await addFault(client, { method: 'GET', path: '/api/v1/charges/*', kind: 'status', status: 500, times: 5 });
     expect((await client.get('/api/v1/charges')).status).toBe(200);
     expect((await client.get(`/api/v1/charges/${created.chargeId}`)).status).toBe(500);
   });
 
-  it.each(SANDBOX_FAULT_KINDS.filter((kind) => kind !== 'slow-body' && kind !== 'truncated-body'))('%s before processing makes no charge', async (kind) => {
-    start();
-    await addFault({ path: '/api/v1/charges', kind, ...(kind === 'status' ? { status: 502 } : {}), ...(kind === 'timeout' ? { delayMs: 0 } : {}) });
+  sandboxTest.for(SANDBOX_FAULT_KINDS.filter((kind) => kind !== 'slow-body' && kind !== 'truncated-body'))('%s before processing makes no charge', async (kind, { startInProcess }) => {
+    const { sandbox, client } = startInProcess();
+    await addFault(client, { path: '/api/v1/charges', kind, ...(kind === 'status' ? { status: 502 } : {}), ...(kind === 'timeout' ? { delayMs: 0 } : {}) });
     await sandbox.fetch(chargeRequest(ORIGIN)).then((r) => r.text()).catch(() => undefined);
     // A late answer (timeout with delayMs) processes the request only when it ends.
     expect(sandbox.store.charges.size).toBe(kind === 'timeout' ? 1 : 0);
   });
 
-  it.each(SANDBOX_FAULT_KINDS)('%s after processing makes the charge once; the retry is answered from it', async (kind) => {
-    start();
-    await addFault({ path: '/api/v1/charges', kind, when: 'after', ...(kind === 'status' ? { status: 503 } : {}), ...(kind === 'timeout' || kind === 'slow-body' ? { delayMs: 20 } : {}) });
+  sandboxTest.for(SANDBOX_FAULT_KINDS)('%s after processing makes the charge once; the retry is answered from it', async (kind, { startInProcess }) => {
+    const { sandbox, client } = startInProcess();
+    await addFault(client, { path: '/api/v1/charges', kind, when: 'after', ...(kind === 'status' ? { status: 503 } : {}), ...(kind === 'timeout' || kind === 'slow-body' ? { delayMs: 20 } : {}) });
     await sandbox.fetch(chargeRequest(ORIGIN)).then((r) => r.text()).catch(() => undefined);
     expect(sandbox.store.charges.size).toBe(1);
     const retry = await sandbox.fetch(chargeRequest(ORIGIN));
@@ -173,17 +163,17 @@ describe('a fault rule in process', () => {
     expect(sandbox.store.charges.size).toBe(1);
   });
 
-  it('reset rejects as a dropped connection does', async () => {
-    start();
-    await addFault({ path: '/api/v1/charges', kind: 'reset' });
+  sandboxTest('reset rejects as a dropped connection does', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess();
+    await addFault(client, { path: '/api/v1/charges', kind: 'reset' });
     const error = await sandbox.fetch(chargeRequest(ORIGIN)).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error & { cause: { code: string } }).cause.code).toBe('ECONNRESET');
   });
 
-  it('timeout without delayMs never answers, until the caller gives up', async () => {
-    start();
-    const { faultId } = await addFault({ path: '/api/v1/charges', kind: 'timeout' });
+  sandboxTest('timeout without delayMs never answers, until the caller gives up', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess();
+    const { faultId } = await addFault(client, { path: '/api/v1/charges', kind: 'timeout' });
     const controller = new AbortController();
     const pending = sandbox.fetch(chargeRequest(ORIGIN, 'key-1', controller.signal));
     let settled = false;
@@ -195,10 +185,10 @@ describe('a fault rule in process', () => {
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
 
-  it('status 502 and 504 answer a gateway HTML page, 500 and 503 the service error body', async () => {
-    start();
+  sandboxTest('status 502 and 504 answer a gateway HTML page, 500 and 503 the service error body', async ({ startInProcess }) => {
+    const { client } = startInProcess();
     for (const status of [500, 502, 503, 504]) {
-      await addFault({ path: '/api/v1/charges', method: 'GET', kind: 'status', status });
+      await addFault(client, { path: '/api/v1/charges', method: 'GET', kind: 'status', status });
       const answer = await client.get('/api/v1/charges');
       expect(answer.status).toBe(status);
       if (status === 502 || status === 504) {
@@ -210,18 +200,18 @@ describe('a fault rule in process', () => {
     }
   });
 
-  it('rate-limit answers 429 with Retry-After', async () => {
-    start();
-    await addFault({ path: '/api/v1/charges', kind: 'rate-limit', retryAfterSeconds: 7 });
+  sandboxTest('rate-limit answers 429 with Retry-After', async ({ startInProcess }) => {
+    const { client } = startInProcess();
+    await addFault(client, { path: '/api/v1/charges', kind: 'rate-limit', retryAfterSeconds: 7 });
     const answer = await client.get('/api/v1/charges');
     expect(answer.status).toBe(429);
     expect(answer.headers.get('retry-after')).toBe('7');
     expect(ServiceErrorBodySchema.parse(answer.body).error.errorCode).toBe('TOO_MANY_REQUESTS_ERROR');
   });
 
-  it('slow-body delivers the whole real answer in pieces', async () => {
-    start();
-    await addFault({ path: '/api/v1/charges', kind: 'slow-body', delayMs: 50 });
+  sandboxTest('slow-body delivers the whole real answer in pieces', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess();
+    await addFault(client, { path: '/api/v1/charges', kind: 'slow-body', delayMs: 50 });
     const response = await sandbox.fetch(chargeRequest(ORIGIN));
     const reader = response.body!.getReader();
     const pieces: Uint8Array[] = [];
@@ -231,19 +221,19 @@ describe('a fault rule in process', () => {
     expect(body.chargeId).toBe([...sandbox.store.charges.keys()][0]);
   });
 
-  it('truncated-body declares the full length and errors half-way', async () => {
-    start();
-    await addFault({ path: '/api/v1/charges', kind: 'truncated-body' });
+  sandboxTest('truncated-body declares the full length and errors half-way', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess();
+    await addFault(client, { path: '/api/v1/charges', kind: 'truncated-body' });
     const response = await sandbox.fetch(chargeRequest(ORIGIN));
     expect(response.status).toBe(201);
     expect(Number(response.headers.get('content-length'))).toBeGreaterThan(10);
     await expect(response.text()).rejects.toThrow('terminated');
   });
 
-  it('malformed-json and wrong-content-type answer 2xx bodies that do not parse as JSON', async () => {
-    start();
-    await addFault({ path: '/api/v1/charges', kind: 'malformed-json', when: 'after' });
-    await addFault({ path: '/api/v1/charges', kind: 'wrong-content-type' });
+  sandboxTest('malformed-json and wrong-content-type answer 2xx bodies that do not parse as JSON', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess();
+    await addFault(client, { path: '/api/v1/charges', kind: 'malformed-json', when: 'after' });
+    await addFault(client, { path: '/api/v1/charges', kind: 'wrong-content-type' });
     const malformed = await sandbox.fetch(chargeRequest(ORIGIN, 'a'));
     expect(malformed.status).toBe(201);
     expect(malformed.headers.get('content-type')).toContain('application/json');

@@ -1,12 +1,12 @@
 import { Agent, request } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ServiceErrorBodySchema } from '../../../src/core/service-error.js';
 import { IDEMPOTENCY_KEYS } from '../../../src/sandbox/http/idempotency.js';
-import { SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_MAX_UPLOAD_BYTES, SANDBOX_PAGES_PATH, type Sandbox } from '../../../src/sandbox/index.js';
+import { SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_MAX_UPLOAD_BYTES, SANDBOX_PAGES_PATH, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
 import { FAULT_RULES } from '../../../src/sandbox/faults/sandbox-faults.js';
 import { SLIPS } from '../../../src/sandbox/slips/qr-slips.js';
 import { WEBHOOK_DELIVERIES } from '../../../src/sandbox/webhooks/webhook-dispatcher.js';
-import { API_AUTH, CLIENT_AUTH, FUTURE_EXPIRY_YEAR, IDEMPOTENCY_HEADER, newSandbox, ORIGIN } from '../../support/sandbox-client.js';
+import { API_AUTH, CLIENT_AUTH, FUTURE_EXPIRY_YEAR, IDEMPOTENCY_HEADER, ORIGIN } from '../../support/sandbox-client.js';
 import { sandboxTest } from '../../support/sandbox-fixture.js';
 
 /**
@@ -17,18 +17,13 @@ import { sandboxTest } from '../../support/sandbox-fixture.js';
 
 const CHUNK = 16 * 1024;
 
-let sandbox: Sandbox;
 let logged: string[];
 
-function start(): void {
+/** Sandbox options that log into a fresh `logged` and acknowledge every webhook. */
+function loggingOptions(): SandboxOptions {
   logged = [];
-  ({ sandbox } = newSandbox({ log: (line) => logged.push(line), webhook: { url: 'http://127.0.0.1:9/hooks', webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64, fetch: () => Promise.resolve(new Response(null, { status: 204 })) } }));
+  return { log: (line) => logged.push(line), webhook: { url: 'http://127.0.0.1:9/hooks', webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64, fetch: () => Promise.resolve(new Response(null, { status: 204 })) } };
 }
-
-afterEach(() => {
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset until a test starts one
-  sandbox?.close();
-});
 
 /** A body of `total` bytes of JSON text, made a chunk at a time as it is read; counts what was read. */
 function countingBody(total: number) {
@@ -54,7 +49,7 @@ function countingBody(total: number) {
 }
 
 /** Everything the sandbox keeps, counted: every table of the store and the slices a request could add to. */
-function kept(): Record<string, number> {
+function kept(sandbox: Sandbox): Record<string, number> {
   const { store } = sandbox;
   const slips = store.slice(SLIPS);
   return {
@@ -91,10 +86,10 @@ const DECLARATIONS = [
 ] as const;
 
 describe.each(ENDPOINTS)('a body over the cap sent to $name', (endpoint) => {
-  it.each(DECLARATIONS)('with $name is 413 REQUEST_TOO_LARGE_ERROR, read no further than the cap, and leaves nothing behind', async ({ length }) => {
-    start();
+  sandboxTest.for(DECLARATIONS)('with $name is 413 REQUEST_TOO_LARGE_ERROR, read no further than the cap, and leaves nothing behind', async ({ length }, { startInProcess }) => {
+    const { sandbox } = startInProcess(loggingOptions());
     sandbox.faults.add({ path: '/nowhere', kind: 'reset' });
-    const before = kept();
+    const before = kept(sandbox);
     const size = endpoint.cap * 3;
     const body = countingBody(size);
     const declared = length(size);
@@ -107,16 +102,16 @@ describe.each(ENDPOINTS)('a body over the cap sent to $name', (endpoint) => {
     const error = ServiceErrorBodySchema.parse(await answer.json());
     expect(error.error.errorCode).toBe('REQUEST_TOO_LARGE_ERROR');
     expect(body.seen.pulled).toBeLessThanOrEqual(declared === String(size) ? 0 : endpoint.cap + CHUNK);
-    expect(kept()).toEqual(before);
+    expect(kept(sandbox)).toEqual(before);
     expect(logged).toHaveLength(1);
     expect(logged[0]!.length).toBeLessThan(200);
   });
 });
 
 describe('refused bodies, thousands of them', () => {
-  it('leave the idempotency store, the store and the request log as they were', async () => {
-    start();
-    const before = kept();
+  sandboxTest('leave the idempotency store, the store and the request log as they were', async ({ startInProcess }) => {
+    const { sandbox } = startInProcess(loggingOptions());
+    const before = kept(sandbox);
     const big = JSON.stringify({ pan: '4111111111111111', expiryMonth: 12, expiryYear: 40, cardHolderName: 'a'.repeat(SANDBOX_MAX_BODY_BYTES) });
     for (let i = 0; i < 2_000; i += 1) {
       const [path, auth] = i % 2 === 0 ? ['/client/v1/card-tokens', CLIENT_AUTH] : ['/api/v1/charges', API_AUTH];
@@ -126,7 +121,7 @@ describe('refused bodies, thousands of them', () => {
       expect(answer.status).toBe(413);
       await answer.body?.cancel();
     }
-    expect(kept()).toEqual(before);
+    expect(kept(sandbox)).toEqual(before);
     expect(logged).toHaveLength(2_000);
     expect(Math.max(...logged.map((line) => line.length))).toBeLessThan(200);
   });

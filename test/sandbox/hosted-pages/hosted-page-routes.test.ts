@@ -1,24 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
+import type { Sandbox, SandboxOptions } from '../../../src/sandbox/index.js';
 import { defaultSandboxMerchant } from '../../../src/sandbox/index.js';
 import { createQrCharge } from '../../support/qr-charge.js';
-import { basic, CLIENT_AUTH, newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
+import { basic, CLIENT_AUTH, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
+import { sandboxTest } from '../../support/sandbox-fixture.js';
 
-let sandbox: Sandbox;
-let client: SandboxClient;
 let now = Date.now();
-function start() {
+/** Options for a sandbox whose clock reads `now`, set to the present. */
+function clockOptions(): SandboxOptions {
   now = Date.now();
-  ({ sandbox, client } = newSandbox({ now: () => new Date(now) }));
+  return { now: () => new Date(now) };
 }
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset until a test starts one
-afterEach(() => sandbox?.close());
 
 const RETURN_URL = 'https://shop.example/checkout/return?order=1';
 
 describe('the OTP page', () => {
-  it('shows a form for the charge, and 123456 makes the charge SUCCEEDED and returns to the merchant', async () => {
-    start();
+  sandboxTest('shows a form for the charge, and 123456 makes the charge SUCCEEDED and returns to the merchant', async ({ startInProcess }) => {
+    const { client } = startInProcess(clockOptions());
     const created = await client.chargeCard('4953261730509988', { returnUrl: RETURN_URL });
     const url: string = created.body.redirect.redirectUrl;
     const page = await client.sandbox.fetch(new Request(url));
@@ -34,8 +32,8 @@ describe('the OTP page', () => {
     expect((await client.getCharge(created.body.chargeId)).status).toBe('SUCCEEDED');
   });
 
-  it('fails the charge with CH_AUTHENTICATION_FAILED on any other code', async () => {
-    start();
+  sandboxTest('fails the charge with CH_AUTHENTICATION_FAILED on any other code', async ({ startInProcess }) => {
+    const { client } = startInProcess(clockOptions());
     const created = await client.chargeCard('4953261730509988');
     const submitted = await client.submitPage(created.body.redirect.redirectUrl, { otp: '000000' });
     expect(submitted.status).toBe(200);
@@ -44,8 +42,8 @@ describe('the OTP page', () => {
     expect(charge).toMatchObject({ status: 'FAILED', failureCode: 'CH_AUTHENTICATION_FAILED' });
   });
 
-  it('asks again, without failing the charge, when the code is empty', async () => {
-    start();
+  sandboxTest('asks again, without failing the charge, when the code is empty', async ({ startInProcess }) => {
+    const { client } = startInProcess(clockOptions());
     const created = await client.chargeCard('4953261730509988');
     const submitted = await client.submitPage(created.body.redirect.redirectUrl, { otp: '  ' });
     expect(submitted.status).toBe(400);
@@ -53,8 +51,8 @@ describe('the OTP page', () => {
     expect((await client.getCharge(created.body.chargeId)).status).toBe('PENDING');
   });
 
-  it('says the payment is complete when opened again, and does not complete it twice', async () => {
-    start();
+  sandboxTest('says the payment is complete when opened again, and does not complete it twice', async ({ startInProcess }) => {
+    const { client } = startInProcess(clockOptions());
     const created = await client.chargeCard('4953261730509988');
     await client.submitPage(created.body.redirect.redirectUrl, { otp: '123456' });
     const again = await client.submitPage(created.body.redirect.redirectUrl, { otp: '000000' });
@@ -62,8 +60,8 @@ describe('the OTP page', () => {
     expect((await client.getCharge(created.body.chargeId)).status).toBe('SUCCEEDED');
   });
 
-  it('is not offered for a charge that needs no OTP', async () => {
-    start();
+  sandboxTest('is not offered for a charge that needs no OTP', async ({ startInProcess }) => {
+    const { client } = startInProcess(clockOptions());
     const created = await client.chargeCard('4389783280144506');
     const page = await client.sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/otp/${created.body.chargeId}`));
     expect(page.status).toBe(404);
@@ -71,8 +69,8 @@ describe('the OTP page', () => {
 });
 
 describe('the force page', () => {
-  it('lets the payer force success or failure', async () => {
-    start();
+  sandboxTest('lets the payer force success or failure', async ({ startInProcess }) => {
+    const { client } = startInProcess(clockOptions());
     const a = await client.chargeCard('4389783280144506');
     expect(a.body.redirect.redirectUrl).toBe(`${ORIGIN}/sandbox/pages/force/${a.body.chargeId}`);
     await client.submitPage(a.body.redirect.redirectUrl, { outcome: 'succeed' });
@@ -82,8 +80,8 @@ describe('the force page', () => {
     expect((await client.getCharge(b.body.chargeId)).status).toBe('FAILED');
   });
 
-  it('refuses an outcome it does not know, leaving the charge pending', async () => {
-    start();
+  sandboxTest('refuses an outcome it does not know, leaving the charge pending', async ({ startInProcess }) => {
+    const { client } = startInProcess(clockOptions());
     const created = await client.chargeCard('4389783280144506');
     const submitted = await client.submitPage(created.body.redirect.redirectUrl, { outcome: 'maybe' });
     expect(submitted.status).toBe(400);
@@ -92,8 +90,8 @@ describe('the force page', () => {
 });
 
 describe('the wallet and banking-app authorize page', () => {
-  it('approves a TrueMoney payment and returns to the merchant', async () => {
-    start();
+  sandboxTest('approves a TrueMoney payment and returns to the merchant', async ({ startInProcess }) => {
+    const { client } = startInProcess(clockOptions());
     const created = await client.createCharge({ returnUrl: RETURN_URL, paymentMethod: { paymentMethodType: 'TRUE_MONEY', trueMoney: {} } });
     const html = await (await client.sandbox.fetch(new Request(created.body.redirect.redirectUrl))).text();
     expect(html).toContain('TrueMoney');
@@ -102,8 +100,8 @@ describe('the wallet and banking-app authorize page', () => {
     expect((await client.getCharge(created.body.chargeId)).status).toBe('SUCCEEDED');
   });
 
-  it('declines a K PLUS payment as CH_AUTHENTICATION_FAILED', async () => {
-    start();
+  sandboxTest('declines a K PLUS payment as CH_AUTHENTICATION_FAILED', async ({ startInProcess }) => {
+    const { client } = startInProcess(clockOptions());
     const created = await client.createCharge({ paymentMethod: { paymentMethodType: 'KPLUS' } });
     await client.submitPage(created.body.redirect.redirectUrl, { decision: 'decline' });
     expect(await client.getCharge(created.body.chargeId)).toMatchObject({ status: 'FAILED', failureCode: 'CH_AUTHENTICATION_FAILED' });
@@ -113,8 +111,8 @@ describe('the wallet and banking-app authorize page', () => {
 describe('the PromptPay payer simulator', () => {
   const payer = `${ORIGIN}/sandbox/pages/promptpay`;
 
-  it('lists no one’s pending QR charges, and pays one by its rawData', async () => {
-    start();
+  sandboxTest('lists no one’s pending QR charges, and pays one by its rawData', async ({ startInProcess }) => {
+    const { client } = startInProcess(clockOptions());
     const created = await createQrCharge(client, { returnUrl: RETURN_URL });
     const { rawData } = created;
     const page = await (await client.sandbox.fetch(new Request(payer))).text();
@@ -129,15 +127,15 @@ describe('the PromptPay payer simulator', () => {
     expect(again.html).toContain('already used');
   });
 
-  it('can decline a QR charge', async () => {
-    start();
+  sandboxTest('can decline a QR charge', async ({ startInProcess }) => {
+    const { client } = startInProcess(clockOptions());
     const created = await createQrCharge(client);
     await client.submitPage(payer, { rawData: created.rawData, outcome: 'fail' });
     expect((await client.getCharge(created.chargeId)).status).toBe('FAILED');
   });
 
-  it('refuses an expired QR, which stays PENDING', async () => {
-    start();
+  sandboxTest('refuses an expired QR, which stays PENDING', async ({ startInProcess }) => {
+    const { client } = startInProcess(clockOptions());
     const created = await createQrCharge(client);
     now += 11 * 60 * 1000;
     const answer = await client.submitPage(payer, { rawData: created.rawData, outcome: 'succeed' });
@@ -146,8 +144,8 @@ describe('the PromptPay payer simulator', () => {
     expect((await client.getCharge(created.chargeId)).status).toBe('PENDING');
   });
 
-  it('says so when no charge matches the QR', async () => {
-    start();
+  sandboxTest('says so when no charge matches the QR', async ({ startInProcess }) => {
+    const { client } = startInProcess(clockOptions());
     const created = await createQrCharge(client);
     const tampered = created.rawData.replace('5406100.00', '5406999.00');
     const answer = await client.submitPage(payer, { rawData: tampered, outcome: 'succeed' });
@@ -157,13 +155,13 @@ describe('the PromptPay payer simulator', () => {
 });
 
 /** A page as a browser asking for `language` gets it. */
-async function open(url: string, language?: string) {
+async function open(sandbox: Sandbox, url: string, language?: string) {
   const answer = await sandbox.fetch(new Request(url, language === undefined ? {} : { headers: { 'accept-language': language } }));
   return { status: answer.status, html: await answer.text(), headers: answer.headers };
 }
 
 /** Submits a page's form with an Accept-Language, as the shopper's browser does. */
-async function submit(url: string, fields: Record<string, string>, language?: string) {
+async function submit(sandbox: Sandbox, url: string, fields: Record<string, string>, language?: string) {
   const answer = await sandbox.fetch(
     new Request(url, {
       method: 'POST',
@@ -175,22 +173,22 @@ async function submit(url: string, fields: Record<string, string>, language?: st
   return { status: answer.status, location: answer.headers.get('location'), html: await answer.text() };
 }
 
-/** A sandbox whose default merchant is the shop "Baan Craft", and a second merchant. */
-function startShop() {
+/** Options for a sandbox whose clock reads `now`, set to the present, whose default merchant is the shop "Baan Craft", and a second merchant. */
+function shopOptions(): SandboxOptions {
   now = Date.now();
-  ({ sandbox, client } = newSandbox({
+  return {
     now: () => new Date(now),
     merchants: [
       { ...defaultSandboxMerchant(), name: 'Baan Craft' },
       { merchantId: 'mch_other', apiKey: 'sk_other_000000000000000000000', publishableKey: 'pk_other_000000000000000000000', name: 'Other Shop' },
     ],
-  }));
+  };
 }
 const OTHER_AUTH = basic('mch_other', 'sk_other_000000000000000000000');
 
 describe('the pages in the shopper’s language, naming the shop', () => {
-  it('shows each step page in Thai to a Thai browser: the shop’s name, the amount and Thai words', async () => {
-    startShop();
+  sandboxTest('shows each step page in Thai to a Thai browser: the shop’s name, the amount and Thai words', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(shopOptions());
     const otp = await client.chargeCard('4953261730509988', { amount: 25_000, referenceId: 'order-7' });
     const force = await client.chargeCard('4389783280144506', { amount: 25_000, referenceId: 'order-7' });
     const wallet = await client.createCharge({ amount: 25_000, referenceId: 'order-7', paymentMethod: { paymentMethodType: 'TRUE_MONEY', trueMoney: {} } });
@@ -200,7 +198,7 @@ describe('the pages in the shopper’s language, naming the shop', () => {
       [wallet, 'ชำระ ฿250.00 ให้ Baan Craft ด้วย TrueMoney หรือไม่'],
     ] as const;
     for (const [created, heading] of expected) {
-      const page = await open(created.body.redirect.redirectUrl, 'th-TH,th;q=0.9,en;q=0.8');
+      const page = await open(sandbox, created.body.redirect.redirectUrl, 'th-TH,th;q=0.9,en;q=0.8');
       expect(page.status).toBe(200);
       expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
       expect(page.html).toContain('<html lang="th">');
@@ -211,61 +209,61 @@ describe('the pages in the shopper’s language, naming the shop', () => {
     }
   });
 
-  it('speaks English by default, to an English browser and to one that asks for a language it does not speak', async () => {
-    startShop();
+  sandboxTest('speaks English by default, to an English browser and to one that asks for a language it does not speak', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(shopOptions());
     const created = await client.createCharge({ paymentMethod: { paymentMethodType: 'TRUE_MONEY', trueMoney: {} } });
     for (const language of [undefined, 'en-US,en;q=0.9,th;q=0.8', 'fr-FR,fr;q=0.9']) {
-      const page = await open(created.body.redirect.redirectUrl, language);
+      const page = await open(sandbox, created.body.redirect.redirectUrl, language);
       expect(page.html, language).toContain('<html lang="en">');
       expect(page.html, language).toContain('<h1>Pay ฿100.00 to Baan Craft with TrueMoney?</h1>');
     }
   });
 
-  it('lets lang= override the browser, and keeps the choice through the form it posts', async () => {
-    startShop();
+  sandboxTest('lets lang= override the browser, and keeps the choice through the form it posts', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(shopOptions());
     const created = await client.chargeCard('4953261730509988');
     const url: string = created.body.redirect.redirectUrl;
-    const thai = await open(`${url}?lang=th`, 'en-US');
+    const thai = await open(sandbox, `${url}?lang=th`, 'en-US');
     expect(thai.html).toContain('<html lang="th">');
     const path = new URL(url).pathname;
     expect(thai.html).toContain(`<form method="post" action="${path}?lang=th">`);
-    expect((await open(`${url}?lang=en`, 'th')).html).toContain('<html lang="en">');
-    const empty = await submit(`${url}?lang=th`, { otp: ' ' }, 'en-US');
+    expect((await open(sandbox, `${url}?lang=en`, 'th')).html).toContain('<html lang="en">');
+    const empty = await submit(sandbox, `${url}?lang=th`, { otp: ' ' }, 'en-US');
     expect(empty.status).toBe(400);
     expect(empty.html).toContain('<html lang="th">');
     expect(empty.html).toContain('role="alert">กรุณากรอกรหัส OTP</p>');
     expect((await client.getCharge(created.body.chargeId)).status).toBe('PENDING');
   });
 
-  it('says the outcome in Thai, with the shop’s name, when there is no return URL', async () => {
-    startShop();
+  sandboxTest('says the outcome in Thai, with the shop’s name, when there is no return URL', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(shopOptions());
     const created = await client.createCharge({ paymentMethod: { paymentMethodType: 'KPLUS' } });
-    const done = await submit(created.body.redirect.redirectUrl, { decision: 'approve' }, 'th');
+    const done = await submit(sandbox, created.body.redirect.redirectUrl, { decision: 'approve' }, 'th');
     expect(done.status).toBe(200);
     expect(done.html).toContain('<h1>อนุมัติการชำระเงินแล้ว</h1>');
     expect(done.html).toContain('ชำระเงินให้ Baan Craft สำเร็จแล้ว');
     expect(done.html).toContain('>สำเร็จ</span>');
   });
 
-  it('refuses a lang with control characters or markup with a 400 page, before it changes anything', async () => {
-    startShop();
+  sandboxTest('refuses a lang with control characters or markup with a 400 page, before it changes anything', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(shopOptions());
     const created = await client.chargeCard('4389783280144506');
     const url: string = created.body.redirect.redirectUrl;
     for (const lang of ['th%0D%0ALocation:%20https://evil.example', '%3Cscript%3E', 'th%00']) {
-      const page = await open(`${url}?lang=${lang}`);
+      const page = await open(sandbox, `${url}?lang=${lang}`);
       expect(page.status, lang).toBe(400);
       expect(page.headers.get('content-type')).toContain('text/html');
       expect(page.html).toContain('Language not understood');
       expect(page.html).not.toContain('<script>');
-      const posted = await submit(`${url}?lang=${lang}`, { outcome: 'succeed' });
+      const posted = await submit(sandbox, `${url}?lang=${lang}`, { outcome: 'succeed' });
       expect(posted.status, lang).toBe(400);
     }
     expect((await client.getCharge(created.body.chargeId)).status).toBe('PENDING');
   });
 
-  it('answers a page that does not exist with a 404 in the shopper’s language', async () => {
-    startShop();
-    const page = await open(`${ORIGIN}/sandbox/pages/otp/ch_doesnotexist`, 'th');
+  sandboxTest('answers a page that does not exist with a 404 in the shopper’s language', async ({ startInProcess }) => {
+    const { sandbox } = startInProcess(shopOptions());
+    const page = await open(sandbox, `${ORIGIN}/sandbox/pages/otp/ch_doesnotexist`, 'th');
     expect(page.status).toBe(404);
     expect(page.html).toContain('<html lang="th">');
     expect(page.html).toContain('ไม่พบการชำระเงิน');
@@ -273,19 +271,19 @@ describe('the pages in the shopper’s language, naming the shop', () => {
 });
 
 describe('the payer link of a QR charge', () => {
-  const qrCharge = (auth?: string) => createQrCharge(client, { amount: 25_000 }, auth ? { auth } : {});
-  async function payerLink(chargeId: string, auth?: string) {
+  const qrCharge = (client: SandboxClient, auth?: string) => createQrCharge(client, { amount: 25_000 }, auth ? { auth } : {});
+  async function payerLink(client: SandboxClient, chargeId: string, auth?: string) {
     return client.get(`/sandbox/v1/charges/${chargeId}/payer-link`, auth ? { auth } : {});
   }
 
-  it('is handed to the charge’s merchant, with its API key, and opens a page naming the shop, in Thai when asked', async () => {
-    startShop();
-    const { chargeId } = await qrCharge();
-    const link = await payerLink(chargeId);
+  sandboxTest('is handed to the charge’s merchant, with its API key, and opens a page naming the shop, in Thai when asked', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(shopOptions());
+    const { chargeId } = await qrCharge(client);
+    const link = await payerLink(client, chargeId);
     expect(link.status).toBe(200);
     expect(link.body).toMatchObject({ chargeId, status: 'PENDING', expiresAt: expect.any(String) });
     expect(link.body.payerUrl).toMatch(new RegExp(`^${ORIGIN}/sandbox/pages/promptpay/${chargeId}/[A-Za-z0-9_-]{43}$`));
-    const page = await open(link.body.payerUrl, 'th');
+    const page = await open(sandbox, link.body.payerUrl, 'th');
     expect(page.status).toBe(200);
     expect(page.html).toContain('<html lang="th">');
     expect(page.html).toContain('<h1>ชำระ ฿250.00 ให้ Baan Craft</h1>');
@@ -293,66 +291,66 @@ describe('the payer link of a QR charge', () => {
     expect(page.html).toMatch(/<time datetime="[^"]+">[^<]+ เวลาประเทศไทย<\/time>/);
   });
 
-  it('pays its charge, which becomes SUCCEEDED, and then says it is complete without paying twice', async () => {
-    startShop();
-    const { chargeId } = await qrCharge();
+  sandboxTest('pays its charge, which becomes SUCCEEDED, and then says it is complete without paying twice', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(shopOptions());
+    const { chargeId } = await qrCharge(client);
     const payerUrl = await client.payerLink(chargeId);
-    const paid = await submit(payerUrl, { outcome: 'succeed' });
+    const paid = await submit(sandbox, payerUrl, { outcome: 'succeed' });
     expect(paid.status).toBe(200);
     expect(paid.html).toContain('Payment sent');
     expect(await client.getCharge(chargeId)).toMatchObject({ status: 'SUCCEEDED', amount: 25_000 });
-    const again = await submit(payerUrl, { outcome: 'fail' });
+    const again = await submit(sandbox, payerUrl, { outcome: 'fail' });
     expect(again.html).toContain('This payment is already complete');
     expect((await client.getCharge(chargeId)).status).toBe('SUCCEEDED');
   });
 
-  it('declines its charge, and goes to the return URL', async () => {
-    startShop();
+  sandboxTest('declines its charge, and goes to the return URL', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(shopOptions());
     const created = await createQrCharge(client, { returnUrl: RETURN_URL });
-    const { payerUrl } = (await payerLink(created.chargeId)).body;
-    const declined = await submit(payerUrl, { outcome: 'fail' });
+    const { payerUrl } = (await payerLink(client, created.chargeId)).body;
+    const declined = await submit(sandbox, payerUrl, { outcome: 'fail' });
     expect(declined).toMatchObject({ status: 303, location: RETURN_URL });
     expect(await client.getCharge(created.chargeId)).toMatchObject({ status: 'FAILED', failureCode: 'CH_PROCESSING_FAILED' });
   });
 
-  it('acts on its own charge only, whatever the form says', async () => {
-    startShop();
-    const mine = await qrCharge();
-    const other = await qrCharge();
-    const { payerUrl } = (await payerLink(mine.chargeId)).body;
-    await submit(payerUrl, { outcome: 'succeed', rawData: other.rawData, chargeId: other.chargeId });
+  sandboxTest('acts on its own charge only, whatever the form says', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(shopOptions());
+    const mine = await qrCharge(client);
+    const other = await qrCharge(client);
+    const { payerUrl } = (await payerLink(client, mine.chargeId)).body;
+    await submit(sandbox, payerUrl, { outcome: 'succeed', rawData: other.rawData, chargeId: other.chargeId });
     expect((await client.getCharge(mine.chargeId)).status).toBe('SUCCEEDED');
     expect((await client.getCharge(other.chargeId)).status).toBe('PENDING');
   });
 
-  it('is not handed out for another merchant’s charge: 404, as for a charge that does not exist', async () => {
-    startShop();
-    const theirs = await qrCharge(OTHER_AUTH);
-    const refused = await payerLink(theirs.chargeId);
-    const unknown = await payerLink('ch_doesnotexist');
+  sandboxTest('is not handed out for another merchant’s charge: 404, as for a charge that does not exist', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(shopOptions());
+    const theirs = await qrCharge(client, OTHER_AUTH);
+    const refused = await payerLink(client, theirs.chargeId);
+    const unknown = await payerLink(client, 'ch_doesnotexist');
     expect(refused.status).toBe(404);
     expect(refused.body.error.errorCode).toBe('NOT_FOUND_ERROR');
     expect(unknown.status).toBe(404);
     expect(refused.body.error.errorMessage.replace(theirs.chargeId, 'ID')).toBe(unknown.body.error.errorMessage.replace('ch_doesnotexist', 'ID'));
-    const own = await payerLink(theirs.chargeId, OTHER_AUTH);
+    const own = await payerLink(client, theirs.chargeId, OTHER_AUTH);
     expect(own.status).toBe(200);
-    expect((await open(own.body.payerUrl)).html).toContain('<h1>Pay ฿250.00 to Other Shop</h1>');
+    expect((await open(sandbox, own.body.payerUrl)).html).toContain('<h1>Pay ฿250.00 to Other Shop</h1>');
   });
 
-  it('says a card charge has no payer link', async () => {
-    startShop();
+  sandboxTest('says a card charge has no payer link', async ({ startInProcess }) => {
+    const { client } = startInProcess(shopOptions());
     const card = await client.chargeCard('4389783280144506');
-    const answer = await payerLink(card.body.chargeId);
+    const answer = await payerLink(client, card.body.chargeId);
     expect(answer.status).toBe(403);
     expect(answer.body.error).toMatchObject({ errorCode: 'OPERATION_NOT_ALLOWED_ERROR', errorMessage: expect.stringContaining('not a QR PromptPay charge') });
   });
 
-  it('refuses a forged, a missing or another charge’s secret with the same 404 page, which names no charge', async () => {
-    startShop();
-    const { chargeId } = await qrCharge();
-    const theirs = await qrCharge(OTHER_AUTH);
-    const mineUrl: string = (await payerLink(chargeId)).body.payerUrl;
-    const theirsUrl: string = (await payerLink(theirs.chargeId, OTHER_AUTH)).body.payerUrl;
+  sandboxTest('refuses a forged, a missing or another charge’s secret with the same 404 page, which names no charge', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(shopOptions());
+    const { chargeId } = await qrCharge(client);
+    const theirs = await qrCharge(client, OTHER_AUTH);
+    const mineUrl: string = (await payerLink(client, chargeId)).body.payerUrl;
+    const theirsUrl: string = (await payerLink(client, theirs.chargeId, OTHER_AUTH)).body.payerUrl;
     const secret = mineUrl.slice(mineUrl.lastIndexOf('/') + 1);
     const theirSecret = theirsUrl.slice(theirsUrl.lastIndexOf('/') + 1);
     const flipped = `${secret.slice(0, -2)}${secret.at(-2) === 'A' ? 'B' : 'A'}${secret.at(-1)}`;
@@ -366,7 +364,7 @@ describe('the payer link of a QR charge', () => {
       `${base}/ch_doesnotexist/${secret}`,
       `${base}/${chargeId}`,
     ];
-    const pages = await Promise.all(forged.map((url) => open(url)));
+    const pages = await Promise.all(forged.map((url) => open(sandbox, url)));
     for (const [index, page] of pages.entries()) {
       expect(page.status, forged[index]).toBe(404);
       expect(page.html).not.toContain(chargeId);
@@ -374,65 +372,65 @@ describe('the payer link of a QR charge', () => {
       expect(page.html).not.toContain('Other Shop');
       expect(page.html).not.toContain('Baan Craft');
     }
-    for (const url of forged) expect((await submit(url, { outcome: 'succeed' })).status, url).toBe(404);
+    for (const url of forged) expect((await submit(sandbox, url, { outcome: 'succeed' })).status, url).toBe(404);
     expect((await client.getCharge(chargeId)).status).toBe('PENDING');
     expect((await client.get(`/api/v1/charges/${theirs.chargeId}`, { auth: OTHER_AUTH })).body.status).toBe('PENDING');
   });
 
-  it('offers no button once the code has expired, and refuses a late payment with 410', async () => {
-    startShop();
-    const { chargeId } = await qrCharge();
-    const { payerUrl } = (await payerLink(chargeId)).body;
+  sandboxTest('offers no button once the code has expired, and refuses a late payment with 410', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(shopOptions());
+    const { chargeId } = await qrCharge(client);
+    const { payerUrl } = (await payerLink(client, chargeId)).body;
     now += 11 * 60 * 1000;
-    const page = await open(payerUrl);
+    const page = await open(sandbox, payerUrl);
     expect(page.status).toBe(410);
     expect(page.html).toContain('This QR code has expired');
     expect(page.html).not.toContain('<button');
-    expect((await submit(payerUrl, { outcome: 'succeed' })).status).toBe(410);
+    expect((await submit(sandbox, payerUrl, { outcome: 'succeed' })).status).toBe(410);
     expect((await client.getCharge(chargeId)).status).toBe('PENDING');
   });
 
-  it('asks again for an outcome it does not know', async () => {
-    startShop();
-    const { chargeId } = await qrCharge();
-    const { payerUrl } = (await payerLink(chargeId)).body;
-    const answer = await submit(`${payerUrl}?lang=th`, { outcome: 'maybe' });
+  sandboxTest('asks again for an outcome it does not know', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(shopOptions());
+    const { chargeId } = await qrCharge(client);
+    const { payerUrl } = (await payerLink(client, chargeId)).body;
+    const answer = await submit(sandbox, `${payerUrl}?lang=th`, { outcome: 'maybe' });
     expect(answer.status).toBe(400);
     expect(answer.html).toContain('role="alert">เลือก ชำระเงิน หรือ ปฏิเสธ</p>');
     expect((await client.getCharge(chargeId)).status).toBe('PENDING');
   });
 
-  it('is refused without the merchant’s API key', async () => {
-    startShop();
-    const { chargeId } = await qrCharge();
+  sandboxTest('is refused without the merchant’s API key', async ({ startInProcess }) => {
+    const { client } = startInProcess(shopOptions());
+    const { chargeId } = await qrCharge(client);
     expect((await client.get(`/sandbox/v1/charges/${chargeId}/payer-link`, { auth: null })).status).toBe(401);
     expect((await client.get(`/sandbox/v1/charges/${chargeId}/payer-link`, { auth: CLIENT_AUTH })).status).toBe(401);
   });
 });
 
 describe('addresses and methods the pages do not have', () => {
-  const send = (path: string, method = 'GET') => client.sandbox.fetch(new Request(`${ORIGIN}${path}`, { method }));
+  const send = (client: SandboxClient, path: string, method = 'GET') => client.sandbox.fetch(new Request(`${ORIGIN}${path}`, { method }));
 
-  it('answers a missing page under /sandbox/pages with the HTML "Page not found", the payment links’ own address included', async () => {
-    start();
+  sandboxTest('answers a missing page under /sandbox/pages with the HTML "Page not found", the payment links’ own address included', async ({ startInProcess }) => {
+    const { client } = startInProcess(clockOptions());
     for (const path of ['/sandbox/pages/nope', '/sandbox/pages/', '/sandbox/pages/payment-links']) {
-      const answer = await send(path);
+      const answer = await send(client, path);
       expect(answer.status, path).toBe(404);
       expect(answer.headers.get('content-type'), path).toContain('text/html');
       expect(await answer.text(), path).toContain('Page not found');
     }
-    const outside = await send('/sandbox/pages');
+    const outside = await send(client, '/sandbox/pages');
     expect(outside.status).toBe(404);
     expect(outside.headers.get('content-type')).toContain('application/json');
   });
 
-  it('refuses another method on a page with 405, its Allow and the pages’ wording', async () => {
-    start();
+  sandboxTest('refuses another method on a page with 405, its Allow and the pages’ wording', async ({ startInProcess }) => {
+    const { client } = startInProcess(clockOptions());
     const created = await client.chargeCard('4953261730509988');
-    const head = await send(new URL(created.body.redirect.redirectUrl as string).pathname, 'HEAD');
+    const head = await send(client, new URL(created.body.redirect.redirectUrl as string).pathname, 'HEAD');
     expect(head.status).toBe(405);
     expect(head.headers.get('allow')).toBe('GET, POST');
-    const stylesheet = await send('/sandbox/pages/style.css', 'POST');
+    const stylesheet = await send(client, '/sandbox/pages/style.css', 'POST');
     expect(stylesheet.status).toBe(405);
     expect(stylesheet.headers.get('allow')).toBe('GET');
     expect(await stylesheet.json()).toMatchObject({ error: { errorCode: 'METHOD_NOT_ALLOWED_ERROR', errorMessage: 'POST is not allowed here; use GET' } });

@@ -1,24 +1,27 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { crc16CcittFalse, parseEmvTlv } from '../../../src/core/emv-qr.js';
 import { defaultSandboxMerchant, buildSlipQrPayload, parseSlipQrPayload, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
 import { readSlipTextFromPng } from '../../../src/sandbox/slips/slip-image.js';
 import { createQrCharge } from '../../support/qr-charge.js';
-import { API_AUTH, basic, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
+import { API_AUTH, basic, IDEMPOTENCY_HEADER, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
+import { sandboxTest } from '../../support/sandbox-fixture.js';
 import { scanQrPngBase64 } from '../../support/scan-qr.js';
 
 const WEBHOOK_KEY = Buffer.from('a webhook key of thirty-two byte').toString('base64');
 const OTHER = { merchantId: 'mch_other', apiKey: 'sk_other_000000000000000000000000', publishableKey: 'pk_other_000000000000000000000000' };
 const OTHER_AUTH = basic(OTHER.merchantId, OTHER.apiKey);
 
-let sandbox: Sandbox;
-let client: SandboxClient;
 let now = Date.now();
 /** Webhook events in the order the sandbox sent them. */
-const events = () => sandbox.webhooks.list().reverse().map((delivery) => delivery.event);
+const events = (sandbox: Sandbox) => sandbox.webhooks.list().reverse().map((delivery) => delivery.event);
 
-function start(options: SandboxOptions = {}) {
+/**
+ * Options for a sandbox whose clock reads `now`, set to the present, with a second merchant and a
+ * webhook receiver that acknowledges everything; `options` override them.
+ */
+function slipOptions(options: SandboxOptions = {}): SandboxOptions {
   now = Date.now();
-  ({ sandbox, client } = newSandbox({
+  return {
     now: () => new Date(now),
     merchants: [defaultSandboxMerchant(), OTHER],
     webhook: {
@@ -28,20 +31,18 @@ function start(options: SandboxOptions = {}) {
       fetch: () => Promise.resolve(new Response(null, { status: 204 })),
     },
     ...options,
-  }));
+  };
 }
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset until a test starts one
-afterEach(() => sandbox?.close());
 
-const qrCharge = (auth = API_AUTH) => createQrCharge(client, { amount: 12_345, referenceId: 'order-9' }, { auth });
-async function slipOf(chargeId: string, auth = API_AUTH) {
+const qrCharge = (client: SandboxClient, auth = API_AUTH) => createQrCharge(client, { amount: 12_345, referenceId: 'order-9' }, { auth });
+async function slipOf(client: SandboxClient, chargeId: string, auth = API_AUTH) {
   const answer = await client.get(`/sandbox/v1/charges/${chargeId}/slip`, { auth });
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return answer.body;
 }
-const verify = (body: unknown, init: Parameters<SandboxClient['post']>[2] = {}) => client.post('/api/v1/charges/verify-qr-slip', body, init);
-const postPage = (path: string, fields: Record<string, string>) => client.submitPage(`${ORIGIN}${path}`, fields);
-const settled = () => sandbox.webhooks.idle();
+const verify = (client: SandboxClient, body: unknown, init: Parameters<SandboxClient['post']>[2] = {}) => client.post('/api/v1/charges/verify-qr-slip', body, init);
+const postPage = (client: SandboxClient, path: string, fields: Record<string, string>) => client.submitPage(`${ORIGIN}${path}`, fields);
+const settled = (sandbox: Sandbox) => sandbox.webhooks.idle();
 
 describe('the slip QR payload', () => {
   it('is TLV with the API id, the sending bank and the reference in tag 00, TH in tag 51 and a CRC in tag 91', () => {
@@ -79,9 +80,9 @@ describe('the slip QR payload', () => {
 });
 
 describe('the PromptPay payer page', () => {
-  it('offers to pay by bank transfer and get a slip, for the pasted QR and on a charge’s payer link', async () => {
-    start();
-    const { chargeId, rawData } = await qrCharge();
+  sandboxTest('offers to pay by bank transfer and get a slip, for the pasted QR and on a charge’s payer link', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(slipOptions());
+    const { chargeId, rawData } = await qrCharge(client);
     const slipButton = /<button[^>]*formaction="\/sandbox\/pages\/slips"[^>]*name="outcome" value="slip"[^>]*>/g;
     const html = await (await sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/promptpay`))).text();
     expect(html.match(slipButton) ?? []).toHaveLength(1);
@@ -94,10 +95,10 @@ describe('the PromptPay payer page', () => {
     expect(linked).toContain(`<input type="hidden" name="rawData" value="${rawData}">`);
   });
 
-  it('makes the transfer without completing the charge, and shows the slip with its picture, download link and QR text', async () => {
-    start();
-    const { chargeId, rawData } = await qrCharge();
-    const issued = await postPage('/sandbox/pages/slips', { rawData, outcome: 'slip' });
+  sandboxTest('makes the transfer without completing the charge, and shows the slip with its picture, download link and QR text', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(slipOptions());
+    const { chargeId, rawData } = await qrCharge(client);
+    const issued = await postPage(client, '/sandbox/pages/slips', { rawData, outcome: 'slip' });
     expect(issued.status).toBe(303);
     expect(issued.location).toMatch(/^\/sandbox\/pages\/slips\/\d{8}[A-Z0-9]{12}$/);
     expect((await client.getCharge(chargeId)).status).toBe('PENDING');
@@ -122,46 +123,46 @@ describe('the PromptPay payer page', () => {
     const download = await sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/slips/${ref}.png?download`));
     expect(download.headers.get('content-disposition')).toBe(`attachment; filename="slip-${ref}.png"`);
 
-    await settled();
-    expect(events()).toEqual([]);
+    await settled(sandbox);
+    expect(events(sandbox)).toEqual([]);
   });
 
-  it('escapes the payee on the slip page and carries no script or inline style', async () => {
-    start({ merchants: [{ ...defaultSandboxMerchant(), name: '<b onclick=x>Shop' }] });
-    const { rawData } = await qrCharge();
-    const issued = await postPage('/sandbox/pages/slips', { rawData });
+  sandboxTest('escapes the payee on the slip page and carries no script or inline style', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(slipOptions({ merchants: [{ ...defaultSandboxMerchant(), name: '<b onclick=x>Shop' }] }));
+    const { rawData } = await qrCharge(client);
+    const issued = await postPage(client, '/sandbox/pages/slips', { rawData });
     const html = await (await sandbox.fetch(new Request(`${ORIGIN}${issued.location}`))).text();
     expect(html).toContain('&lt;b onclick=x&gt;Shop');
     expect(html).not.toMatch(/<script|\sstyle=|<b\s/i);
   });
 
-  it('hands out the same slip when asked again for the same charge', async () => {
-    start();
-    const { rawData } = await qrCharge();
-    const a = await postPage('/sandbox/pages/slips', { rawData });
-    const b = await postPage('/sandbox/pages/slips', { rawData: `  ${rawData}\n` });
+  sandboxTest('hands out the same slip when asked again for the same charge', async ({ startInProcess }) => {
+    const { client } = startInProcess(slipOptions());
+    const { rawData } = await qrCharge(client);
+    const a = await postPage(client, '/sandbox/pages/slips', { rawData });
+    const b = await postPage(client, '/sandbox/pages/slips', { rawData: `  ${rawData}\n` });
     expect(b.location).toBe(a.location);
   });
 
-  it('makes no transfer for an empty or unknown QR, a declined charge or an expired QR', async () => {
-    start();
-    expect((await postPage('/sandbox/pages/slips', { rawData: ' ' })).status).toBe(400);
-    expect((await postPage('/sandbox/pages/slips', { rawData: 'not a qr' })).status).toBe(404);
-    const declined = await qrCharge();
-    await postPage('/sandbox/pages/promptpay', { rawData: declined.rawData, outcome: 'fail' });
-    const refused = await postPage('/sandbox/pages/slips', { rawData: declined.rawData });
+  sandboxTest('makes no transfer for an empty or unknown QR, a declined charge or an expired QR', async ({ startInProcess }) => {
+    const { client } = startInProcess(slipOptions());
+    expect((await postPage(client, '/sandbox/pages/slips', { rawData: ' ' })).status).toBe(400);
+    expect((await postPage(client, '/sandbox/pages/slips', { rawData: 'not a qr' })).status).toBe(404);
+    const declined = await qrCharge(client);
+    await postPage(client, '/sandbox/pages/promptpay', { rawData: declined.rawData, outcome: 'fail' });
+    const refused = await postPage(client, '/sandbox/pages/slips', { rawData: declined.rawData });
     expect(refused.status).toBe(409);
     expect(refused.html).toContain('declined');
-    const late = await qrCharge();
+    const late = await qrCharge(client);
     now += 10 * 60 * 1000;
-    const expired = await postPage('/sandbox/pages/slips', { rawData: late.rawData });
+    const expired = await postPage(client, '/sandbox/pages/slips', { rawData: late.rawData });
     expect(expired.status).toBe(409);
     expect(expired.html).toContain('expired');
     expect((await client.get(`/sandbox/v1/charges/${late.chargeId}/slip`)).status).toBe(409);
   });
 
-  it('answers odd requests to the slip pages plainly', async () => {
-    start();
+  sandboxTest('answers odd requests to the slip pages plainly', async ({ startInProcess }) => {
+    const { sandbox } = startInProcess(slipOptions());
     expect((await sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/slips`))).status).toBe(405);
     expect((await sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/slips/NOPE`))).status).toBe(404);
     expect((await sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/slips/NOPE.png`))).status).toBe(404);
@@ -176,10 +177,10 @@ describe('the PromptPay payer page', () => {
 });
 
 describe('GET /sandbox/v1/charges/{chargeId}/slip', () => {
-  it('describes the slip as JSON, and gives the QR text or the picture alone on request', async () => {
-    start();
-    const { chargeId } = await qrCharge();
-    const slip = await slipOf(chargeId);
+  sandboxTest('describes the slip as JSON, and gives the QR text or the picture alone on request', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(slipOptions());
+    const { chargeId } = await qrCharge(client);
+    const slip = await slipOf(client, chargeId);
     expect(slip).toMatchObject({ chargeId, sendingBankCode: '004', amount: 12_345, paidAt: new Date(now).toISOString() });
     expect(slip.slipUrl).toBe(`${ORIGIN}/sandbox/pages/slips/${slip.transactionRef}`);
     expect(parseSlipQrPayload(slip.raw)?.transactionRef).toBe(slip.transactionRef);
@@ -194,9 +195,9 @@ describe('GET /sandbox/v1/charges/{chargeId}/slip', () => {
     expect((await client.getCharge(chargeId)).status).toBe('PENDING');
   });
 
-  it('needs the API key of the charge’s merchant, a QR charge and a known format', async () => {
-    start();
-    const { chargeId } = await qrCharge();
+  sandboxTest('needs the API key of the charge’s merchant, a QR charge and a known format', async ({ startInProcess }) => {
+    const { client } = startInProcess(slipOptions());
+    const { chargeId } = await qrCharge(client);
     expect((await client.get(`/sandbox/v1/charges/${chargeId}/slip`, { auth: null })).status).toBe(401);
     expect((await client.get(`/sandbox/v1/charges/${chargeId}/slip`, { auth: OTHER_AUTH })).status).toBe(404);
     expect((await client.get('/sandbox/v1/charges/ch_nope/slip')).status).toBe(404);
@@ -211,73 +212,73 @@ describe('GET /sandbox/v1/charges/{chargeId}/slip', () => {
 });
 
 describe('POST /api/v1/charges/verify-qr-slip', () => {
-  it('completes the charge the slip paid: UPDATED_TO_SUCCEEDED, a transaction and the webhooks; then ALREADY_SUCCEEDED', async () => {
-    start();
-    const { chargeId } = await qrCharge();
-    const slip = await slipOf(chargeId);
-    const first = await verify({ format: 'RAW', raw: slip.raw });
+  sandboxTest('completes the charge the slip paid: UPDATED_TO_SUCCEEDED, a transaction and the webhooks; then ALREADY_SUCCEEDED', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(slipOptions());
+    const { chargeId } = await qrCharge(client);
+    const slip = await slipOf(client, chargeId);
+    const first = await verify(client, { format: 'RAW', raw: slip.raw });
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ chargeId, verificationResult: 'UPDATED_TO_SUCCEEDED' });
     expect(await client.getCharge(chargeId)).toMatchObject({ status: 'SUCCEEDED', failureCode: '' });
     expect((await client.get(`/api/v1/transactions/${chargeId}`)).body).toMatchObject({ transactionType: 'PAYMENT', grossAmount: 12_345 });
-    await settled();
-    expect(events()).toEqual(['charge.succeeded', 'transaction.created']);
+    await settled(sandbox);
+    expect(events(sandbox)).toEqual(['charge.succeeded', 'transaction.created']);
 
-    const second = await verify({ format: 'RAW', raw: `${slip.raw}\n` });
+    const second = await verify(client, { format: 'RAW', raw: `${slip.raw}\n` });
     expect(second.body).toEqual({ chargeId, verificationResult: 'ALREADY_SUCCEEDED' });
-    await settled();
-    expect(events()).toHaveLength(2);
+    await settled(sandbox);
+    expect(events(sandbox)).toHaveLength(2);
   });
 
-  it('completes a charge whose QR expired after the transfer, and one that FAILED after it', async () => {
-    start();
-    const late = await qrCharge();
-    const lateSlip = await slipOf(late.chargeId);
+  sandboxTest('completes a charge whose QR expired after the transfer, and one that FAILED after it', async ({ startInProcess }) => {
+    const { client } = startInProcess(slipOptions());
+    const late = await qrCharge(client);
+    const lateSlip = await slipOf(client, late.chargeId);
     now += 60 * 60 * 1000;
-    expect((await verify({ format: 'RAW', raw: lateSlip.raw })).body.verificationResult).toBe('UPDATED_TO_SUCCEEDED');
+    expect((await verify(client, { format: 'RAW', raw: lateSlip.raw })).body.verificationResult).toBe('UPDATED_TO_SUCCEEDED');
 
-    const failed = await qrCharge();
-    const failedSlip = await slipOf(failed.chargeId);
-    await postPage('/sandbox/pages/promptpay', { rawData: failed.rawData, outcome: 'fail' });
+    const failed = await qrCharge(client);
+    const failedSlip = await slipOf(client, failed.chargeId);
+    await postPage(client, '/sandbox/pages/promptpay', { rawData: failed.rawData, outcome: 'fail' });
     expect((await client.getCharge(failed.chargeId)).failureCode).toBe('CH_PROCESSING_FAILED');
-    expect((await verify({ format: 'RAW', raw: failedSlip.raw })).body).toEqual({ chargeId: failed.chargeId, verificationResult: 'UPDATED_TO_SUCCEEDED' });
+    expect((await verify(client, { format: 'RAW', raw: failedSlip.raw })).body).toEqual({ chargeId: failed.chargeId, verificationResult: 'UPDATED_TO_SUCCEEDED' });
     expect(await client.getCharge(failed.chargeId)).toMatchObject({ status: 'SUCCEEDED', failureCode: '' });
   });
 
-  it('says ALREADY_SUCCEEDED for a charge the payer had already paid', async () => {
-    start();
-    const paid = await qrCharge();
-    await postPage('/sandbox/pages/promptpay', { rawData: paid.rawData, outcome: 'succeed' });
-    const slip = await slipOf(paid.chargeId);
-    expect((await verify({ format: 'RAW', raw: slip.raw })).body.verificationResult).toBe('ALREADY_SUCCEEDED');
+  sandboxTest('says ALREADY_SUCCEEDED for a charge the payer had already paid', async ({ startInProcess }) => {
+    const { client } = startInProcess(slipOptions());
+    const paid = await qrCharge(client);
+    await postPage(client, '/sandbox/pages/promptpay', { rawData: paid.rawData, outcome: 'succeed' });
+    const slip = await slipOf(client, paid.chargeId);
+    expect((await verify(client, { format: 'RAW', raw: slip.raw })).body.verificationResult).toBe('ALREADY_SUCCEEDED');
   });
 
-  it.each<[string, (slipRaw: string, paymentRaw: string) => string]>([
+  sandboxTest.for<[string, (slipRaw: string, paymentRaw: string) => string]>([
     ['a slip of a transfer nobody made', () => buildSlipQrPayload({ sendingBankCode: '004', transactionRef: '20250314AAAAAAAAAAAA' })],
     ['the right reference from another bank', (raw) => buildSlipQrPayload({ ...parseSlipQrPayload(raw)!, sendingBankCode: '014' })],
     ['slip text with a wrong checksum', (raw) => `${raw.slice(0, -4)}0000`],
     ['text that is no slip at all', () => 'hello'],
     ['the charge’s own payment QR', (_slipRaw, paymentRaw) => paymentRaw],
-  ])('is 404 NOT_FOUND_ERROR for %s, and leaves the charge alone', async (_name, make) => {
-    start();
-    const { chargeId, rawData } = await qrCharge();
-    const slip = await slipOf(chargeId);
-    const answer = await verify({ format: 'RAW', raw: make(slip.raw, rawData) });
+  ])('is 404 NOT_FOUND_ERROR for %s, and leaves the charge alone', async ([, make], { startInProcess }) => {
+    const { client } = startInProcess(slipOptions());
+    const { chargeId, rawData } = await qrCharge(client);
+    const slip = await slipOf(client, chargeId);
+    const answer = await verify(client, { format: 'RAW', raw: make(slip.raw, rawData) });
     expect(answer.status).toBe(404);
     expect(answer.body.error.errorCode).toBe('NOT_FOUND_ERROR');
     expect((await client.getCharge(chargeId)).status).toBe('PENDING');
   });
 
-  it('is 404 for another merchant’s slip', async () => {
-    start();
-    const theirs = await qrCharge(OTHER_AUTH);
-    const slip = await slipOf(theirs.chargeId, OTHER_AUTH);
-    expect((await verify({ format: 'RAW', raw: slip.raw })).status).toBe(404);
+  sandboxTest('is 404 for another merchant’s slip', async ({ startInProcess }) => {
+    const { client } = startInProcess(slipOptions());
+    const theirs = await qrCharge(client, OTHER_AUTH);
+    const slip = await slipOf(client, theirs.chargeId, OTHER_AUTH);
+    expect((await verify(client, { format: 'RAW', raw: slip.raw })).status).toBe(404);
     expect((await client.get(`/api/v1/charges/${theirs.chargeId}`, { auth: OTHER_AUTH })).body.status).toBe('PENDING');
-    expect((await verify({ format: 'RAW', raw: slip.raw }, { auth: OTHER_AUTH })).body.verificationResult).toBe('UPDATED_TO_SUCCEEDED');
+    expect((await verify(client, { format: 'RAW', raw: slip.raw }, { auth: OTHER_AUTH })).body.verificationResult).toBe('UPDATED_TO_SUCCEEDED');
   });
 
-  it.each<[string, unknown, string]>([
+  sandboxTest.for<[string, unknown, string]>([
     ['no format', { raw: 'x' }, 'format is required'],
     ['an unknown format', { format: 'TEXT', raw: 'x' }, 'format must be RAW or IMAGE'],
     ['no raw', { format: 'RAW' }, 'raw is required'],
@@ -287,46 +288,46 @@ describe('POST /api/v1/charges/verify-qr-slip', () => {
     ['an image with a data: prefix', { format: 'IMAGE', imageBase64Encoded: 'data:image/png;base64,AAAA' }, 'imageBase64Encoded must be base64'],
     ['an image that is not canonical base64', { format: 'IMAGE', imageBase64Encoded: 'AAA' }, 'imageBase64Encoded must be base64'],
     ['a body that is an array', [], 'body must be an object'],
-  ])('refuses %s with 400 API_VALIDATION_ERROR', async (_name, body, message) => {
-    start();
-    const answer = await verify(body);
+  ])('refuses %s with 400 API_VALIDATION_ERROR', async ([, body, message], { startInProcess }) => {
+    const { client } = startInProcess(slipOptions());
+    const answer = await verify(client, body);
     expect(answer.status).toBe(400);
     expect(answer.body.error.errorCode).toBe('API_VALIDATION_ERROR');
     expect(answer.body.error.errorMessage).toContain(message);
   });
 
-  it('refuses a body that is not JSON, and a caller without the API key', async () => {
-    start();
+  sandboxTest('refuses a body that is not JSON, and a caller without the API key', async ({ startInProcess }) => {
+    const { client } = startInProcess(slipOptions());
     const answer = await client.request('POST', '/api/v1/charges/verify-qr-slip', { raw: '{', headers: { 'content-type': 'application/json' } });
     expect(answer.body.error.errorCode).toBe('INVALID_JSON_ERROR');
-    expect((await verify({ format: 'RAW', raw: 'x' }, { auth: null })).status).toBe(401);
+    expect((await verify(client, { format: 'RAW', raw: 'x' }, { auth: null })).status).toBe(401);
   });
 
-  it('answers a retry with the same idempotency key as the first call', async () => {
-    start();
-    const { chargeId } = await qrCharge();
-    const slip = await slipOf(chargeId);
+  sandboxTest('answers a retry with the same idempotency key as the first call', async ({ startInProcess }) => {
+    const { client } = startInProcess(slipOptions());
+    const { chargeId } = await qrCharge(client);
+    const slip = await slipOf(client, chargeId);
     const headers = { [IDEMPOTENCY_HEADER]: '5b0f7c4e-2d7a-4a58-9b1e-3c9d2e6f8a10' };
-    const a = await verify({ format: 'RAW', raw: slip.raw }, { headers });
-    const b = await verify({ format: 'RAW', raw: slip.raw }, { headers });
+    const a = await verify(client, { format: 'RAW', raw: slip.raw }, { headers });
+    const b = await verify(client, { format: 'RAW', raw: slip.raw }, { headers });
     expect(b.body).toEqual(a.body);
     expect(b.body.verificationResult).toBe('UPDATED_TO_SUCCEEDED');
     expect(b.headers.get('X-Beam-Idempotent-Replayed')).toBe('true');
   });
 
   describe('with a picture of the slip', () => {
-    it('reads a slip PNG the sandbox issued, sent as JSON (format IMAGE)', async () => {
-      start();
-      const { chargeId } = await qrCharge();
-      const slip = await slipOf(chargeId);
-      const answer = await verify({ format: 'IMAGE', imageBase64Encoded: slip.imageBase64Encoded });
+    sandboxTest('reads a slip PNG the sandbox issued, sent as JSON (format IMAGE)', async ({ startInProcess }) => {
+      const { client } = startInProcess(slipOptions());
+      const { chargeId } = await qrCharge(client);
+      const slip = await slipOf(client, chargeId);
+      const answer = await verify(client, { format: 'IMAGE', imageBase64Encoded: slip.imageBase64Encoded });
       expect(answer.body).toEqual({ chargeId, verificationResult: 'UPDATED_TO_SUCCEEDED' });
     });
 
-    it('reads it uploaded as multipart/form-data (field image)', async () => {
-      start();
-      const { chargeId } = await qrCharge();
-      const slip = await slipOf(chargeId);
+    sandboxTest('reads it uploaded as multipart/form-data (field image)', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(slipOptions());
+      const { chargeId } = await qrCharge(client);
+      const slip = await slipOf(client, chargeId);
       const form = new FormData();
       form.set('image', new Blob([Buffer.from(slip.imageBase64Encoded, 'base64')], { type: 'image/png' }), 'slip.png');
       const response = await sandbox.fetch(new Request(`${ORIGIN}/api/v1/charges/verify-qr-slip`, { method: 'POST', headers: { authorization: API_AUTH }, body: form }));
@@ -334,13 +335,13 @@ describe('POST /api/v1/charges/verify-qr-slip', () => {
       expect(await response.json()).toEqual({ chargeId, verificationResult: 'UPDATED_TO_SUCCEEDED' });
     });
 
-    it('is 404 for a picture with no slip it can read, and 400 for an upload without the image', async () => {
-      start();
-      const { chargeId, imageBase64Encoded } = await qrCharge();
-      const paymentQr = await verify({ format: 'IMAGE', imageBase64Encoded });
+    sandboxTest('is 404 for a picture with no slip it can read, and 400 for an upload without the image', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(slipOptions());
+      const { chargeId, imageBase64Encoded } = await qrCharge(client);
+      const paymentQr = await verify(client, { format: 'IMAGE', imageBase64Encoded });
       expect(paymentQr.status).toBe(404);
       expect(paymentQr.body.error.errorMessage).toContain('no slip QR code could be read from the image');
-      expect((await verify({ format: 'IMAGE', imageBase64Encoded: Buffer.from('not an image').toString('base64') })).status).toBe(404);
+      expect((await verify(client, { format: 'IMAGE', imageBase64Encoded: Buffer.from('not an image').toString('base64') })).status).toBe(404);
 
       const send = (form: FormData) => sandbox.fetch(new Request(`${ORIGIN}/api/v1/charges/verify-qr-slip`, { method: 'POST', headers: { authorization: API_AUTH }, body: form }));
       const empty = new FormData();
@@ -366,10 +367,10 @@ describe('the slip picture', () => {
     expect(readSlipTextFromPng(new Uint8Array(0))).toBeUndefined();
   });
 
-  it('is not read once a byte of it is damaged', async () => {
-    start();
-    const { chargeId } = await qrCharge();
-    const bytes = Buffer.from((await slipOf(chargeId)).imageBase64Encoded, 'base64');
+  sandboxTest('is not read once a byte of it is damaged', async ({ startInProcess }) => {
+    const { client } = startInProcess(slipOptions());
+    const { chargeId } = await qrCharge(client);
+    const bytes = Buffer.from((await slipOf(client, chargeId)).imageBase64Encoded, 'base64');
     const text = bytes.indexOf('satang-slip-qr');
     expect(text).toBeGreaterThan(0);
     bytes[text + 20] = bytes[text + 20]! ^ 1;

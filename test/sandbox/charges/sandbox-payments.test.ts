@@ -1,50 +1,44 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ChargeSchema, CreateChargeResponseSchema } from '../../../src/core/schemas/charge.js';
 import { PAYMENT_METHOD_RESPONSE_MEMBERS } from '../../../src/core/schemas/payment-method.js';
 import { RefundSchema } from '../../../src/core/schemas/refund.js';
 import { TransactionSchema } from '../../../src/core/schemas/transaction.js';
 import { readEmvField, readPromptPayAmountSatang, verifyEmvCrc } from '../../../src/core/emv-qr.js';
-import { SANDBOX_DEFAULT_QR_EXPIRY_MS, SANDBOX_DEFAULTS, SANDBOX_TEST_CARDS, type Sandbox } from '../../../src/sandbox/index.js';
+import { SANDBOX_DEFAULT_QR_EXPIRY_MS, SANDBOX_DEFAULTS, SANDBOX_TEST_CARDS, type SandboxOptions } from '../../../src/sandbox/index.js';
 import { scanQrPngBase64 } from '../../support/scan-qr.js';
 import { createQrCharge } from '../../support/qr-charge.js';
-import { FUTURE_EXPIRY_YEAR, newSandbox, type SandboxClient } from '../../support/sandbox-client.js';
+import { FUTURE_EXPIRY_YEAR, type SandboxClient } from '../../support/sandbox-client.js';
+import { sandboxTest } from '../../support/sandbox-fixture.js';
 
 
-let sandbox: Sandbox;
-let client: SandboxClient;
-function start(options: Parameters<typeof newSandbox>[0] = {}) {
-  ({ sandbox, client } = newSandbox({ refundSettleDelayMs: 0, ...options }));
-}
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset until a test starts one
-afterEach(() => sandbox?.close());
 
 
 describe('card tokens', () => {
-  it('answers 201 with a ctk_ id and no card data', async () => {
-    start();
+  sandboxTest('answers 201 with a ctk_ id and no card data', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const answer = await client.post('/client/v1/card-tokens', { pan: '4111111111111111', expiryMonth: 12, expiryYear: FUTURE_EXPIRY_YEAR, cardHolderName: 'A' });
     expect(answer.status).toBe(201);
     expect(answer.body).toEqual({ id: expect.stringMatching(/^ctk_[A-Za-z0-9]{24}$/) });
   });
 
-  it('refuses a number that fails Luhn, naming the field', async () => {
-    start();
+  sandboxTest('refuses a number that fails Luhn, naming the field', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const answer = await client.post('/client/v1/card-tokens', { pan: '4111111111111112', expiryMonth: 12, expiryYear: FUTURE_EXPIRY_YEAR, cardHolderName: 'A' });
     expect(answer.status).toBe(400);
     expect(answer.body.error.errorCode).toBe('API_VALIDATION_ERROR');
     expect(answer.body.message).toContain('pan is not a valid card number');
   });
 
-  it('refuses an expired card', async () => {
-    start();
+  sandboxTest('refuses an expired card', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const lastYear = (new Date().getUTCFullYear() - 1) % 100;
     const answer = await client.post('/client/v1/card-tokens', { pan: '4111111111111111', expiryMonth: 12, expiryYear: lastYear, cardHolderName: 'A' });
     expect(answer.status).toBe(400);
     expect(answer.body.message).toContain('expired');
   });
 
-  it('can be charged once only', async () => {
-    start();
+  sandboxTest('can be charged once only', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const cardTokenId = await client.tokenize('4111111111111111');
     const method = { paymentMethodType: 'CARD_TOKEN', cardToken: { cardTokenId, securityCode: '123' } };
     expect((await client.createCharge({ paymentMethod: method })).status).toBe(201);
@@ -53,9 +47,9 @@ describe('card tokens', () => {
     expect(second.body.message).toContain('paymentMethod.cardToken.cardTokenId has already been used');
   });
 
-  it('expires after 30 minutes', async () => {
+  sandboxTest('expires after 30 minutes', async ({ startInProcess }) => {
     let now = Date.now();
-    start({ now: () => new Date(now) });
+    const { client } = startInProcess({ refundSettleDelayMs: 0, now: () => new Date(now) });
     const cardTokenId = await client.tokenize('4111111111111111');
     now += 31 * 60 * 1000;
     const answer = await client.createCharge({ paymentMethod: { paymentMethodType: 'CARD_TOKEN', cardToken: { cardTokenId, securityCode: '123' } } });
@@ -63,8 +57,9 @@ describe('card tokens', () => {
     expect(answer.body.message).toContain('has expired');
   });
 
-  it('belongs to the merchant that created it', async () => {
-    start({
+  sandboxTest('belongs to the merchant that created it', async ({ startInProcess }) => {
+    const { client } = startInProcess({
+      refundSettleDelayMs: 0,
       merchants: [
         { merchantId: 'm1', apiKey: 'sk1', publishableKey: 'pk1' },
         { merchantId: 'm2', apiKey: 'sk2', publishableKey: 'pk2' },
@@ -95,8 +90,8 @@ describe('charging the playground test cards', () => {
     ['4242424242424242', 'FAILED', 'CH_PROCESSING_FAILED', 'NONE'],
   ];
   for (const [pan, status, failureCode, action] of outcomes) {
-    it(`${pan} reads ${status}${failureCode ? ` ${failureCode}` : ''} with action ${action}`, async () => {
-      start();
+    sandboxTest(`${pan} reads ${status}${failureCode ? ` ${failureCode}` : ''} with action ${action}`, async ({ startInProcess }) => {
+      const { client } = startInProcess({ refundSettleDelayMs: 0 });
       const created = await client.chargeCard(pan);
       expect(created.status).toBe(201);
       expect(CreateChargeResponseSchema.parse(created.body).actionRequired).toBe(action);
@@ -115,83 +110,83 @@ describe('charging the playground test cards', () => {
     expect(SANDBOX_TEST_CARDS.map((c) => c.number)).toEqual(expect.arrayContaining(outcomes.slice(0, -1).map(([pan]) => pan)));
   });
 
-  it('behaves the same through CARD with the card details', async () => {
-    start();
+  sandboxTest('behaves the same through CARD with the card details', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const created = await client.createCharge({
       paymentMethod: { paymentMethodType: 'CARD', card: { pan: '4943129900084541', expiryMonth: 1, expiryYear: FUTURE_EXPIRY_YEAR, cardHolderName: 'A', securityCode: '123' } },
     });
     expect((await client.getCharge(created.body.chargeId)).failureCode).toBe('CH_INSUFFICIENT_FUNDS');
   });
 
-  it('asks for the security code unless the merchant may omit it', async () => {
-    start();
+  sandboxTest('asks for the security code unless the merchant may omit it', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const cardTokenId = await client.tokenize('4111111111111111');
     const answer = await client.createCharge({ paymentMethod: { paymentMethodType: 'CARD_TOKEN', cardToken: { cardTokenId } } });
     expect(answer.status).toBe(400);
     expect(answer.body.message).toContain('paymentMethod.cardToken.securityCode is required');
   });
 
-  it('wants four digits of CVC on Amex', async () => {
-    start();
+  sandboxTest('wants four digits of CVC on Amex', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const cardTokenId = await client.tokenize('378282246310005');
     const answer = await client.createCharge({ paymentMethod: { paymentMethodType: 'CARD_TOKEN', cardToken: { cardTokenId, securityCode: '123' } } });
     expect(answer.status).toBe(400);
     expect(answer.body.message).toContain('must be 4 digits for a AMEX card');
   });
 
-  it('skips 3-D Secure only for a merchant allowed to', async () => {
-    start({ merchants: [{ merchantId: 'mch_sandbox', apiKey: 'sk_sandbox_0000000000000000000000', publishableKey: 'pk_sandbox_0000000000000000000000', canSkip3ds: true }] });
+  sandboxTest('skips 3-D Secure only for a merchant allowed to', async ({ startInProcess }) => {
+    let { client } = startInProcess({ refundSettleDelayMs: 0, merchants: [{ merchantId: 'mch_sandbox', apiKey: 'sk_sandbox_0000000000000000000000', publishableKey: 'pk_sandbox_0000000000000000000000', canSkip3ds: true }] });
     const skipped = await client.chargeCard('4953261730509988', { skip3dsFlow: true });
     expect(skipped.body.actionRequired).toBe('NONE');
     expect((await client.getCharge(skipped.body.chargeId)).status).toBe('SUCCEEDED');
-    start();
+    ({ client } = startInProcess({ refundSettleDelayMs: 0 }));
     const notSkipped = await client.chargeCard('4953261730509988', { skip3dsFlow: true });
     expect(notSkipped.body.actionRequired).toBe('REDIRECT');
   });
 });
 
 describe('installments', () => {
-  const installment = async (pan: string, amount: number, installmentPeriod: number) => {
+  const installment = async (client: SandboxClient, pan: string, amount: number, installmentPeriod: number) => {
     const cardTokenId = await client.tokenize(pan);
     return client.createCharge({ amount, paymentMethod: { paymentMethodType: 'CARD_TOKEN_INSTALLMENTS', cardTokenInstallments: { cardTokenId, securityCode: '123', installmentPeriod } } });
   };
 
-  it('succeeds with the KBANK card and reads back as CARD_INSTALLMENTS with its period', async () => {
-    start();
-    const created = await installment('4417704002802961', 300_000, 3);
+  sandboxTest('succeeds with the KBANK card and reads back as CARD_INSTALLMENTS with its period', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    const created = await installment(client, '4417704002802961', 300_000, 3);
     const charge = await client.getCharge(created.body.chargeId);
     expect(charge.status).toBe('SUCCEEDED');
     expect(charge.paymentMethod.paymentMethodType).toBe('CARD_INSTALLMENTS');
     expect(charge.paymentMethod.cardInstallments).toMatchObject({ last4: '2961', installmentPeriod: 3 });
   });
 
-  it('redirects the KTC card to the OTP page', async () => {
-    start();
-    const created = await installment('4391370000000006', 500_000, 10);
+  sandboxTest('redirects the KTC card to the OTP page', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    const created = await installment(client, '4391370000000006', 500_000, 10);
     expect(created.body.actionRequired).toBe('REDIRECT');
     expect(created.body.redirect.redirectUrl).toMatch(/\/sandbox\/pages\/otp\/ch_/);
   });
 
   const minimums: [number, number][] = [[3, 300_000], [4, 300_000], [6, 400_000], [10, 500_000]];
   for (const [period, minimum] of minimums) {
-    it(`refuses ${period} months below ${minimum / 100} THB and accepts it at the minimum`, async () => {
-      start();
-      const below = await installment('4417704002802961', minimum - 1, period);
+    sandboxTest(`refuses ${period} months below ${minimum / 100} THB and accepts it at the minimum`, async ({ startInProcess }) => {
+      const { client } = startInProcess({ refundSettleDelayMs: 0 });
+      const below = await installment(client, '4417704002802961', minimum - 1, period);
       expect(below.status).toBe(400);
       expect(below.body.message).toContain(`installmentPeriod of ${period} months needs an amount of at least ${minimum}`);
-      expect((await installment('4417704002802961', minimum, period)).status).toBe(201);
+      expect((await installment(client, '4417704002802961', minimum, period)).status).toBe(201);
     });
   }
 
-  it('refuses a period that does not exist', async () => {
-    start();
-    const answer = await installment('4417704002802961', 600_000, 5);
+  sandboxTest('refuses a period that does not exist', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    const answer = await installment(client, '4417704002802961', 600_000, 5);
     expect(answer.status).toBe(400);
     expect(answer.body.message).toContain('installmentPeriod must be 3, 4, 6 or 10');
   });
 
-  it('works through CARD_INSTALLMENTS with the card details', async () => {
-    start();
+  sandboxTest('works through CARD_INSTALLMENTS with the card details', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const created = await client.createCharge({
       amount: 400_000,
       paymentMethod: { paymentMethodType: 'CARD_INSTALLMENTS', cardInstallments: { pan: '4417704002802961', expiryMonth: 12, expiryYear: FUTURE_EXPIRY_YEAR, cardHolderName: 'A', securityCode: '123', installmentPeriod: 6 } },
@@ -201,8 +196,8 @@ describe('installments', () => {
 });
 
 describe('QR PromptPay', () => {
-  it('answers ENCODED_IMAGE with a valid Thai QR payload carrying the amount, and its PNG', async () => {
-    start();
+  sandboxTest('answers ENCODED_IMAGE with a valid Thai QR payload carrying the amount, and its PNG', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const created = await createQrCharge(client, { amount: 12_345 });
     const { encodedImage } = CreateChargeResponseSchema.parse(created.body);
     expect(created.body.actionRequired).toBe('ENCODED_IMAGE');
@@ -212,9 +207,9 @@ describe('QR PromptPay', () => {
     expect(scanQrPngBase64(encodedImage!.imageBase64Encoded)).toBe(encodedImage!.rawData);
   });
 
-  it('expires after the documented default, or at qrPromptPay.expiryTime, or at expiresAt', async () => {
+  sandboxTest('expires after the documented default, or at qrPromptPay.expiryTime, or at expiresAt', async ({ startInProcess }) => {
     const now = new Date('2030-01-01T00:00:00Z');
-    start({ now: () => now });
+    const { client } = startInProcess({ refundSettleDelayMs: 0, now: () => now });
     const byDefault = await client.createCharge({ paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } });
     expect(Date.parse(byDefault.body.encodedImage.expiry)).toBe(now.getTime() + SANDBOX_DEFAULT_QR_EXPIRY_MS);
     const custom = await client.createCharge({ paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY', qrPromptPay: { expiryTime: '2030-01-01T00:05:00Z' } } });
@@ -223,16 +218,16 @@ describe('QR PromptPay', () => {
     expect(alias.body.encodedImage.expiry).toBe('2030-01-01T00:07:00.000Z');
   });
 
-  it('refuses an expiry in the past', async () => {
-    start();
+  sandboxTest('refuses an expiry in the past', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const answer = await client.createCharge({ paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY', qrPromptPay: { expiryTime: '2001-01-01T00:00:00Z' } } });
     expect(answer.status).toBe(400);
     expect(answer.body.message).toContain('paymentMethod.qrPromptPay.expiryTime must be between 1 minute and 24 hours from now');
   });
 
-  it('stays PENDING after its expiry', async () => {
+  sandboxTest('stays PENDING after its expiry', async ({ startInProcess }) => {
     let now = Date.now();
-    start({ now: () => new Date(now) });
+    const { client } = startInProcess({ refundSettleDelayMs: 0, now: () => new Date(now) });
     const created = await createQrCharge(client);
     now += SANDBOX_DEFAULT_QR_EXPIRY_MS + 1;
     expect((await client.getCharge(created.chargeId)).status).toBe('PENDING');
@@ -242,8 +237,8 @@ describe('QR PromptPay', () => {
 describe('e-wallets and mobile banking', () => {
   const redirecting = ['ALIPAY', 'LINE_PAY', 'SHOPEE_PAY', 'TRUE_MONEY', 'WECHAT_PAY', 'KPLUS', 'SCB_EASY', 'MAKE', 'SPAY_LATER'];
   for (const type of redirecting) {
-    it(`${type} redirects to the sandbox authorize page and reads back with its member`, async () => {
-      start();
+    sandboxTest(`${type} redirects to the sandbox authorize page and reads back with its member`, async ({ startInProcess }) => {
+      const { client } = startInProcess({ refundSettleDelayMs: 0 });
       const created = await client.createCharge({ paymentMethod: { paymentMethodType: type } });
       expect(created.status).toBe(201);
       expect(created.body.actionRequired).toBe('REDIRECT');
@@ -255,8 +250,8 @@ describe('e-wallets and mobile banking', () => {
   }
 
   for (const type of ['BANGKOK_BANK_APP', 'KRUNGSRI_APP']) {
-    it(`${type} needs deviceType ANDROID or IOS`, async () => {
-      start();
+    sandboxTest(`${type} needs deviceType ANDROID or IOS`, async ({ startInProcess }) => {
+      const { client } = startInProcess({ refundSettleDelayMs: 0 });
       for (const deviceType of [undefined, 'WEB']) {
         const answer = await client.createCharge({ deviceType, paymentMethod: { paymentMethodType: type } });
         expect(answer.status).toBe(400);
@@ -268,15 +263,15 @@ describe('e-wallets and mobile banking', () => {
     });
   }
 
-  it('refuses ALIPAY_PLUS, which only bolt intents create', async () => {
-    start();
+  sandboxTest('refuses ALIPAY_PLUS, which only bolt intents create', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const answer = await client.createCharge({ paymentMethod: { paymentMethodType: 'ALIPAY_PLUS', alipayPlus: {} } });
     expect(answer.status).toBe(400);
     expect(answer.body.message).toBe('inputs are failing validation; paymentMethod.paymentMethodType payment method is not supported');
   });
 
-  it('refuses card-only fields on other methods', async () => {
-    start();
+  sandboxTest('refuses card-only fields on other methods', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const answer = await client.createCharge({ initiatorType: 'CUSTOMER', paymentMethod: { paymentMethodType: 'ALIPAY' } });
     expect(answer.status).toBe(400);
     expect(answer.body.message).toContain('initiatorType only applies to CARD');
@@ -284,8 +279,8 @@ describe('e-wallets and mobile banking', () => {
 });
 
 describe('listing charges', () => {
-  it('answers {data, totalCount}, newest first, filtered and paged', async () => {
-    start();
+  sandboxTest('answers {data, totalCount}, newest first, filtered and paged', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const ids: string[] = [];
     for (let i = 0; i < 5; i += 1) {
       const created = await client.createCharge({ referenceId: i % 2 === 0 ? 'even' : 'odd', paymentMethod: { paymentMethodType: 'ALIPAY' } });
@@ -304,8 +299,8 @@ describe('listing charges', () => {
     expect((await client.get('/api/v1/charges?sourceId=pl_nothing')).body.totalCount).toBe(0);
   });
 
-  it('refuses a bad limit, offset or source, naming it', async () => {
-    start();
+  sandboxTest('refuses a bad limit, offset or source, naming it', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     for (const [query, field] of [['limit=0', 'limit'], ['limit=101', 'limit'], ['limit=x', 'limit'], ['offset=-1', 'offset'], ['source_in=SHOP', 'source_in']]) {
       const answer = await client.get(`/api/v1/charges?${query}`);
       expect(answer.status, query).toBe(400);
@@ -313,8 +308,8 @@ describe('listing charges', () => {
     }
   });
 
-  it('shows a merchant only its own charges', async () => {
-    start({ merchants: [{ merchantId: 'm1', apiKey: 'sk1', publishableKey: 'pk1' }, { merchantId: 'm2', apiKey: 'sk2', publishableKey: 'pk2' }] });
+  sandboxTest('shows a merchant only its own charges', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0, merchants: [{ merchantId: 'm1', apiKey: 'sk1', publishableKey: 'pk1' }, { merchantId: 'm2', apiKey: 'sk2', publishableKey: 'pk2' }] });
     const created = await client.post('/api/v1/charges', { amount: 100, currency: 'THB', referenceId: 'r', paymentMethod: { paymentMethodType: 'ALIPAY' } }, { auth: `Basic ${btoa('m1:sk1')}` });
     const asOther = await client.get(`/api/v1/charges/${created.body.chargeId}`, { auth: `Basic ${btoa('m2:sk2')}` });
     expect(asOther.status).toBe(404);
@@ -323,8 +318,8 @@ describe('listing charges', () => {
 });
 
 describe('transactions', () => {
-  it('records one PAYMENT per succeeded charge with the RATE fee and VAT on the fee', async () => {
-    start();
+  sandboxTest('records one PAYMENT per succeeded charge with the RATE fee and VAT on the fee', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const created = await client.chargeCard('4111111111111111', { amount: 100_000 });
     const transaction = TransactionSchema.parse((await client.get(`/api/v1/transactions/${created.body.chargeId}`)).body);
     // card: 2.95% of 1,000.00 = 29.50; VAT 7% of the fee = 2.07 (2.065 rounded half up).
@@ -333,8 +328,8 @@ describe('transactions', () => {
     expect(list.body.totalCount).toBe(1);
   });
 
-  it('records nothing for a failed or pending charge', async () => {
-    start();
+  sandboxTest('records nothing for a failed or pending charge', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     await client.chargeCard('4943129900084541');
     await client.chargeCard('4953261730509988');
     expect((await client.get('/api/v1/transactions')).body.totalCount).toBe(0);
@@ -342,72 +337,72 @@ describe('transactions', () => {
 });
 
 describe('refunds', () => {
-  const refund = (body: Record<string, unknown>) => client.post('/api/v1/refunds', body);
-  const settled = async (refundId: string) => {
+  const refund = (client: SandboxClient, body: Record<string, unknown>) => client.post('/api/v1/refunds', body);
+  const settled = async (client: SandboxClient, refundId: string) => {
     await expect.poll(async () => (await client.get(`/api/v1/refunds/${refundId}`)).body.status, { timeout: 5_000 }).not.toBe('PENDING');
     return RefundSchema.parse((await client.get(`/api/v1/refunds/${refundId}`)).body);
   };
 
-  it('refunds a card charge in full and records a REFUND transaction', async () => {
-    start();
+  sandboxTest('refunds a card charge in full and records a REFUND transaction', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const { body } = await client.chargeCard('4111111111111111');
-    const created = await refund({ chargeId: body.chargeId, reason: 'customer request' });
+    const created = await refund(client, { chargeId: body.chargeId, reason: 'customer request' });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ refundId: expect.stringMatching(/^re_/) });
-    const done = await settled(created.body.refundId);
+    const done = await settled(client, created.body.refundId);
     expect(done).toMatchObject({ status: 'SUCCEEDED', amount: 10_000, chargeId: body.chargeId, refundReason: 'customer request' });
     const transaction = (await client.get(`/api/v1/transactions/${created.body.refundId}`)).body;
     expect(transaction).toMatchObject({ transactionType: 'REFUND', grossAmount: 10_000 });
-    const again = await refund({ chargeId: body.chargeId });
+    const again = await refund(client, { chargeId: body.chargeId });
     expect(again.status).toBe(409);
   });
 
-  it('refunds a CARD charge in parts, never past its amount', async () => {
-    start();
+  sandboxTest('refunds a CARD charge in parts, never past its amount', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const { body } = await client.chargeCard('4111111111111111');
-    await settled((await refund({ chargeId: body.chargeId, amount: 4_000 })).body.refundId);
-    const tooMuch = await refund({ chargeId: body.chargeId, amount: 6_001 });
+    await settled(client, (await refund(client, { chargeId: body.chargeId, amount: 4_000 })).body.refundId);
+    const tooMuch = await refund(client, { chargeId: body.chargeId, amount: 6_001 });
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.body.message).toContain('amount must be at most 6000');
-    expect((await settled((await refund({ chargeId: body.chargeId })).body.refundId)).amount).toBe(6_000);
+    expect((await settled(client, (await refund(client, { chargeId: body.chargeId })).body.refundId)).amount).toBe(6_000);
   });
 
-  it('refuses a partial refund of a non-card charge', async () => {
-    start();
+  sandboxTest('refuses a partial refund of a non-card charge', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
     const created = await client.createCharge({ paymentMethod: { paymentMethodType: 'ALIPAY' } });
     sandbox.payments.settleCharge(created.body.chargeId, { status: 'SUCCEEDED' });
-    const partial = await refund({ chargeId: created.body.chargeId, amount: 5_000 });
+    const partial = await refund(client, { chargeId: created.body.chargeId, amount: 5_000 });
     expect(partial.status).toBe(400);
     expect(partial.body.message).toContain('partial refunds are only possible for CARD charges');
-    expect((await refund({ chargeId: created.body.chargeId })).status).toBe(201);
+    expect((await refund(client, { chargeId: created.body.chargeId })).status).toBe(201);
   });
 
-  it('answers 422 CHARGE_PENDING for a pending charge, 403 for a failed one, 404 for an unknown one', async () => {
-    start();
+  sandboxTest('answers 422 CHARGE_PENDING for a pending charge, 403 for a failed one, 404 for an unknown one', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const pending = await client.chargeCard('4953261730509988');
-    expect((await refund({ chargeId: pending.body.chargeId })).body.error.errorCode).toBe('CHARGE_PENDING');
+    expect((await refund(client, { chargeId: pending.body.chargeId })).body.error.errorCode).toBe('CHARGE_PENDING');
     const failed = await client.chargeCard('4943129900084541');
-    expect((await refund({ chargeId: failed.body.chargeId })).status).toBe(403);
-    expect((await refund({ chargeId: 'ch_unknown' })).status).toBe(404);
+    expect((await refund(client, { chargeId: failed.body.chargeId })).status).toBe(403);
+    expect((await refund(client, { chargeId: 'ch_unknown' })).status).toBe(404);
   });
 
-  it('answers 422 REFUND_PENDING while an earlier refund is pending', async () => {
-    start({ refundSettleDelayMs: 60_000 });
+  sandboxTest('answers 422 REFUND_PENDING while an earlier refund is pending', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 60_000 });
     const { body } = await client.chargeCard('4111111111111111');
-    expect((await refund({ chargeId: body.chargeId, amount: 100 })).status).toBe(201);
-    const second = await refund({ chargeId: body.chargeId, amount: 100 });
+    expect((await refund(client, { chargeId: body.chargeId, amount: 100 })).status).toBe(201);
+    const second = await refund(client, { chargeId: body.chargeId, amount: 100 });
     expect(second.status).toBe(422);
     expect(second.body.error.errorCode).toBe('REFUND_PENDING');
   });
 
-  it('refuses refunds of 4000007640000003 and fails those of 4000000000005126', async () => {
-    start();
+  sandboxTest('refuses refunds of 4000007640000003 and fails those of 4000000000005126', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const refused = await client.chargeCard('4000007640000003');
-    const answer = await refund({ chargeId: refused.body.chargeId });
+    const answer = await refund(client, { chargeId: refused.body.chargeId });
     expect(answer.status).toBe(403);
     expect(answer.body.error.errorCode).toBe('OPERATION_NOT_ALLOWED_ERROR');
     const failing = await client.chargeCard('4000000000005126');
-    const failed = await settled((await refund({ chargeId: failing.body.chargeId })).body.refundId);
+    const failed = await settled(client, (await refund(client, { chargeId: failing.body.chargeId })).body.refundId);
     expect(failed.status).toBe('FAILED');
     expect(failed.failureCode).not.toBe('');
     expect((await client.get('/api/v1/transactions')).body.data.filter((t: { transactionType: string }) => t.transactionType === 'REFUND')).toHaveLength(0);
@@ -415,8 +410,8 @@ describe('refunds', () => {
 });
 
 describe('the charge state machine', () => {
-  it('moves PENDING to SUCCEEDED once and refuses any later move', async () => {
-    start();
+  sandboxTest('moves PENDING to SUCCEEDED once and refuses any later move', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
     const created = await client.chargeCard('4389783280144506');
     sandbox.payments.settleCharge(created.body.chargeId, { status: 'SUCCEEDED' });
     expect(() => sandbox.payments.settleCharge(created.body.chargeId, { status: 'FAILED', failureCode: 'CH_PROCESSING_FAILED' })).toThrow(/already SUCCEEDED/);
@@ -427,8 +422,8 @@ describe('the charge state machine', () => {
     expect((await client.get('/api/v1/transactions')).body.totalCount).toBe(1);
   });
 
-  it('moves PENDING to FAILED with its failure code and no transaction', async () => {
-    start();
+  sandboxTest('moves PENDING to FAILED with its failure code and no transaction', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
     const created = await client.chargeCard('4389783280144506');
     sandbox.payments.settleCharge(created.body.chargeId, { status: 'FAILED', failureCode: 'CH_AUTHENTICATION_FAILED' });
     expect(() => sandbox.payments.settleCharge(created.body.chargeId, { status: 'SUCCEEDED' })).toThrow(/already FAILED/);
@@ -444,14 +439,14 @@ describe('a charge as GET, the list and the webhooks show it', () => {
     deliveryAddress: { contactName: '', phone: { countryCode: '', number: '' }, address: { streetAddress: '', city: '', country: '', postCode: '' } },
   };
 
-  /** A sandbox whose webhooks are acknowledged, so their bodies can be read from its deliveries. */
-  function startWithWebhooks() {
-    start({
-      webhook: { url: 'http://127.0.0.1:9/webhooks', webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64, fetch: () => Promise.resolve(new Response(null, { status: 204 })) },
-    });
-  }
+  /** Options for a sandbox whose webhooks are acknowledged, so their bodies can be read from its deliveries. */
+  const WITH_WEBHOOKS: SandboxOptions = {
+    refundSettleDelayMs: 0,
+    webhook: { url: 'http://127.0.0.1:9/webhooks', webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64, fetch: () => Promise.resolve(new Response(null, { status: 204 })) },
+  };
 
-  async function webhookBody(event: string, chargeId: string): Promise<unknown> {
+  async function webhookBody(client: SandboxClient, event: string, chargeId: string): Promise<unknown> {
+    const { sandbox } = client;
     await sandbox.webhooks.idle();
     const delivery = sandbox.webhooks.list().find((d) => d.event === event && d.resourceId === chargeId);
     if (!delivery) throw new Error(`no ${event} webhook for ${chargeId}`);
@@ -459,16 +454,16 @@ describe('a charge as GET, the list and the webhooks show it', () => {
   }
 
   /** The charge as the raw JSON of GET, of the list (filtered by its reference) and of `event`'s webhook. */
-  async function threeWays(chargeId: string, referenceId: string, event: string) {
+  async function threeWays(client: SandboxClient, chargeId: string, referenceId: string, event: string) {
     const got = await client.getCharge(chargeId);
     const listed = (await client.get(`/api/v1/charges?referenceId=${referenceId}`)).body.data.find((c: { chargeId: string }) => c.chargeId === chargeId);
-    return { got, listed, hooked: await webhookBody(event, chargeId) };
+    return { got, listed, hooked: await webhookBody(client, event, chargeId) };
   }
 
-  it('writes every member of an API charge: sourceId "", failureCode "", the customer all "", every method member null but the card', async () => {
-    startWithWebhooks();
+  sandboxTest('writes every member of an API charge: sourceId "", failureCode "", the customer all "", every method member null but the card', async ({ startInProcess }) => {
+    const { client } = startInProcess(WITH_WEBHOOKS);
     const created = await client.chargeCard('4111111111111111', { referenceId: 'shape-1' });
-    const { got, listed, hooked } = await threeWays(created.body.chargeId, 'shape-1', 'charge.succeeded');
+    const { got, listed, hooked } = await threeWays(client, created.body.chargeId, 'shape-1', 'charge.succeeded');
     expect(got).toMatchObject({ status: 'SUCCEEDED', source: 'API', sourceId: '', failureCode: '', customer: NO_CUSTOMER });
     expect(Object.keys(got.paymentMethod).sort()).toEqual(['paymentMethodType', ...PAYMENT_METHOD_RESPONSE_MEMBERS].sort());
     for (const member of PAYMENT_METHOD_RESPONSE_MEMBERS) {
@@ -480,8 +475,8 @@ describe('a charge as GET, the list and the webhooks show it', () => {
     expect(hooked).toEqual(got);
   });
 
-  it('writes the customer given at creation, in the service shape, without its billing address', async () => {
-    startWithWebhooks();
+  sandboxTest('writes the customer given at creation, in the service shape, without its billing address', async ({ startInProcess }) => {
+    const { client } = startInProcess(WITH_WEBHOOKS);
     const customer = {
       email: 'somchai@example.com',
       primaryPhone: { countryCode: '66', number: '812345678' },
@@ -493,15 +488,15 @@ describe('a charge as GET, the list and the webhooks show it', () => {
       billingAddress: { streetAddress: '1 Silom Rd', city: 'Bangkok', country: 'THA', postCode: '10500' },
     };
     const created = await client.chargeCard('4111111111111111', { referenceId: 'shape-2', customer });
-    const { got, listed, hooked } = await threeWays(created.body.chargeId, 'shape-2', 'charge.succeeded');
+    const { got, listed, hooked } = await threeWays(client, created.body.chargeId, 'shape-2', 'charge.succeeded');
     const { billingAddress, ...shown } = customer;
     expect(got.customer).toEqual(shown);
     expect(listed.customer).toEqual(shown);
     expect((hooked as { customer: unknown }).customer).toEqual(shown);
   });
 
-  it('fills what a partial customer leaves out with "", never null', async () => {
-    start();
+  sandboxTest('fills what a partial customer leaves out with "", never null', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const created = await client.chargeCard('4111111111111111', { customer: { email: 'somchai@example.com', deliveryAddress: { address: { city: 'Chiang Mai' } } } });
     expect((await client.getCharge(created.body.chargeId)).customer).toEqual({
       primaryPhone: { countryCode: '', number: '' },
@@ -510,17 +505,17 @@ describe('a charge as GET, the list and the webhooks show it', () => {
     });
   });
 
-  it('writes the failure code of a failed charge, and the same shape in charge.failed', async () => {
-    startWithWebhooks();
+  sandboxTest('writes the failure code of a failed charge, and the same shape in charge.failed', async ({ startInProcess }) => {
+    const { client } = startInProcess(WITH_WEBHOOKS);
     const created = await client.chargeCard('4943129900084541', { referenceId: 'shape-3' });
-    const { got, listed, hooked } = await threeWays(created.body.chargeId, 'shape-3', 'charge.failed');
+    const { got, listed, hooked } = await threeWays(client, created.body.chargeId, 'shape-3', 'charge.failed');
     expect(got).toMatchObject({ status: 'FAILED', failureCode: 'CH_INSUFFICIENT_FUNDS', sourceId: '', customer: NO_CUSTOMER });
     expect(listed).toEqual(got);
     expect(hooked).toEqual(got);
   });
 
-  it('writes a pending charge the same way: failureCode "" until it settles', async () => {
-    start();
+  sandboxTest('writes a pending charge the same way: failureCode "" until it settles', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const created = await createQrCharge(client);
     const charge = await client.getCharge(created.chargeId);
     expect(charge).toMatchObject({ status: 'PENDING', sourceId: '', failureCode: '', customer: NO_CUSTOMER });
@@ -529,22 +524,22 @@ describe('a charge as GET, the list and the webhooks show it', () => {
     expect(Object.keys(charge.paymentMethod)).toHaveLength(PAYMENT_METHOD_RESPONSE_MEMBERS.length + 1);
   });
 
-  it('gives a SPAY_LATER charge its own member and every other member null', async () => {
-    start();
+  sandboxTest('gives a SPAY_LATER charge its own member and every other member null', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const created = await client.createCharge({ paymentMethod: { paymentMethodType: 'SPAY_LATER', sPayLater: {} } });
     const charge = await client.getCharge(created.body.chargeId);
     expect(PAYMENT_METHOD_RESPONSE_MEMBERS.filter((member) => charge.paymentMethod[member] !== null)).toEqual(['sPayLater']);
   });
 
-  it('records the API charge’s sourceId "" on its transaction', async () => {
-    start();
+  sandboxTest('records the API charge’s sourceId "" on its transaction', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const created = await client.chargeCard('4111111111111111');
     const transaction = (await client.get(`/api/v1/transactions/${created.body.chargeId}`)).body;
     expect(transaction).toMatchObject({ chargeSource: 'API', sourceId: '' });
   });
 
-  it('reads back through ChargeSchema unchanged', async () => {
-    start();
+  sandboxTest('reads back through ChargeSchema unchanged', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const created = await client.chargeCard('4111111111111111', { customer: { email: 'somchai@example.com' } });
     const raw = await client.getCharge(created.body.chargeId);
     expect(ChargeSchema.parse(raw)).toEqual(raw);
@@ -565,12 +560,12 @@ describe('network tokens (CARD_NETWORK_TOKEN)', () => {
     initiatorType: 'CUSTOMER',
     ...fields,
   });
-  const chargeToken = (cardNetworkToken: Record<string, unknown>, fields: Record<string, unknown> = {}) =>
+  const chargeToken = (client: SandboxClient, cardNetworkToken: Record<string, unknown>, fields: Record<string, unknown> = {}) =>
     client.createCharge({ paymentMethod: { paymentMethodType: 'CARD_NETWORK_TOKEN', cardNetworkToken }, ...fields });
 
-  it('charges the token as its test card, with no security code, and shows the card’s digits, never the token number or cryptogram', async () => {
-    start();
-    const created = await chargeToken(networkToken());
+  sandboxTest('charges the token as its test card, with no security code, and shows the card’s digits, never the token number or cryptogram', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    const created = await chargeToken(client, networkToken());
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ paymentMethodType: 'CARD_NETWORK_TOKEN', actionRequired: 'NONE' });
     const charge = await client.getCharge(created.body.chargeId);
@@ -594,31 +589,31 @@ describe('network tokens (CARD_NETWORK_TOKEN)', () => {
     expect(JSON.stringify(charge)).not.toContain(CRYPTOGRAM);
   });
 
-  it('takes an empty cryptogram, as the playground does, and a merchant-initiated payment', async () => {
-    start();
-    const created = await chargeToken(networkToken({ cryptogram: '', initiatorType: 'MERCHANT' }), { initiatorType: 'MERCHANT', networkTransactionId: '123456789012345' });
+  sandboxTest('takes an empty cryptogram, as the playground does, and a merchant-initiated payment', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    const created = await chargeToken(client, networkToken({ cryptogram: '', initiatorType: 'MERCHANT' }), { initiatorType: 'MERCHANT', networkTransactionId: '123456789012345' });
     expect(created.status).toBe(201);
     const charge = await client.getCharge(created.body.chargeId);
     expect(charge.status).toBe('SUCCEEDED');
     expect(charge.paymentMethod.cardNetworkToken.initiatorType).toBe('MERCHANT');
   });
 
-  it('fails as its test card does', async () => {
-    start();
-    const created = await chargeToken(networkToken({ number: '4943129900084541' }));
+  sandboxTest('fails as its test card does', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    const created = await chargeToken(client, networkToken({ number: '4943129900084541' }));
     expect(await client.getCharge(created.body.chargeId)).toMatchObject({ status: 'FAILED', failureCode: 'CH_INSUFFICIENT_FUNDS' });
   });
 
-  it('ignores members the service does not know, as every request object does', async () => {
-    start();
-    const created = await chargeToken(networkToken({ eci: '05' }));
+  sandboxTest('ignores members the service does not know, as every request object does', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    const created = await chargeToken(client, networkToken({ eci: '05' }));
     expect(created.status).toBe(201);
     expect(JSON.stringify(await client.getCharge(created.body.chargeId))).not.toContain('eci');
   });
 
-  it('refuses the tokenNumber and eci shape with 400 naming each member it lacks, and makes no charge', async () => {
-    start();
-    const answer = await chargeToken({ tokenNumber: TOKEN_NUMBER, expiryMonth: 12, expiryYear: FUTURE_EXPIRY_YEAR, cryptogram: CRYPTOGRAM, eci: '05' });
+  sandboxTest('refuses the tokenNumber and eci shape with 400 naming each member it lacks, and makes no charge', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    const answer = await chargeToken(client, { tokenNumber: TOKEN_NUMBER, expiryMonth: 12, expiryYear: FUTURE_EXPIRY_YEAR, cryptogram: CRYPTOGRAM, eci: '05' });
     expect(answer.status).toBe(400);
     expect(answer.body.error.errorCode).toBe('API_VALIDATION_ERROR');
     for (const member of ['number', 'cardHolderName', 'first8', 'last4', 'initiatorType']) {
@@ -627,14 +622,14 @@ describe('network tokens (CARD_NETWORK_TOKEN)', () => {
     expect((await client.get('/api/v1/charges')).body.totalCount).toBe(0);
   });
 
-  it.each([
+  sandboxTest.for<[string, Record<string, unknown>, string]>([
     ['an initiatorType that is neither CUSTOMER nor MERCHANT', { initiatorType: 'ROBOT' }, 'paymentMethod.cardNetworkToken.initiatorType must be CUSTOMER or MERCHANT'],
     ['no cryptogram at all', { cryptogram: undefined }, 'paymentMethod.cardNetworkToken.cryptogram is required'],
     ['a last4 of three digits', { last4: '042' }, 'paymentMethod.cardNetworkToken.last4 must be 4 digits'],
     ['an expiry month of 0', { expiryMonth: 0 }, 'paymentMethod.cardNetworkToken.expiryMonth must be from 1 to 12'],
-  ])('refuses %s, naming the member', async (_what, change, message) => {
-    start();
-    const answer = await chargeToken(networkToken(change));
+  ])('refuses %s, naming the member', async ([, change, message], { startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    const answer = await chargeToken(client, networkToken(change));
     expect(answer.status).toBe(400);
     expect(answer.body.message).toContain(message);
   });

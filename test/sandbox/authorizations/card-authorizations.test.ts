@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { SERVICE_HEADERS } from '../../../src/core/constants.js';
 import { CardAuthorizationListSchema, CardAuthorizationSchema, CreateCardAuthorizationResponseSchema } from '../../../src/core/schemas/card-authorization.js';
 import { ChargeListSchema, ChargeSchema } from '../../../src/core/schemas/charge.js';
@@ -9,10 +9,11 @@ import {
   REPLAYED_HEADER,
   SANDBOX_CARD_AUTHORIZATION_TTL_MS,
   SANDBOX_DEFAULTS,
-  type Sandbox,
   type SandboxMerchant,
+  type SandboxOptions,
 } from '../../../src/sandbox/index.js';
-import { basic, FUTURE_EXPIRY_YEAR, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type Answer, type SandboxClient } from '../../support/sandbox-client.js';
+import { basic, FUTURE_EXPIRY_YEAR, IDEMPOTENCY_HEADER, ORIGIN, type Answer, type SandboxClient } from '../../support/sandbox-client.js';
+import { sandboxTest } from '../../support/sandbox-fixture.js';
 
 const PATH = '/api/v1/card-authorizations';
 const RETURN_URL = 'https://shop.example/checkout/return?order=1';
@@ -27,20 +28,18 @@ interface Hook {
   raw: string;
 }
 
-let sandbox: Sandbox;
-let client: SandboxClient;
 let now: number;
 let hooks: Hook[];
 
 /**
- * A sandbox on a clock the test moves, whose webhooks land in `hooks`: its dispatcher delivers
- * through a fetch that plays the merchant's receiver and acknowledges with 204.
+ * Options for a sandbox on a clock the test moves, whose webhooks land in `hooks`: its dispatcher
+ * delivers through a fetch that plays the merchant's receiver and acknowledges with 204.
  */
-function start(options: { merchant?: Partial<SandboxMerchant> } = {}) {
+function authOptions(options: { merchant?: Partial<SandboxMerchant> } = {}): SandboxOptions {
   now = Date.now();
   const mine: Hook[] = [];
   hooks = mine;
-  ({ sandbox, client } = newSandbox({
+  return {
     refundSettleDelayMs: 0,
     now: () => new Date(now),
     merchants: [{ ...defaultSandboxMerchant(), ...options.merchant }],
@@ -55,15 +54,13 @@ function start(options: { merchant?: Partial<SandboxMerchant> } = {}) {
         return new Response(null, { status: 204 });
       },
     },
-  }));
+  };
 }
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset until a test starts one
-afterEach(() => sandbox?.close());
 
 const securityCodeOf = (pan: string) => (pan.startsWith('37') ? '1234' : '123');
 
 /** Authorizes 100.00 THB on a fresh card token of `pan`; `fields` override the body. */
-async function authorize(pan: string, fields: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+async function authorize(client: SandboxClient, pan: string, fields: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
   const cardTokenId = await client.tokenize(pan);
   return client.post(
     PATH,
@@ -73,20 +70,20 @@ async function authorize(pan: string, fields: Record<string, unknown> = {}, head
 }
 
 /** An AUTHORIZED authorization of `amount`, its id. */
-async function authorized(fields: Record<string, unknown> = {}): Promise<string> {
-  const created = await authorize(VISA, fields);
+async function authorized(client: SandboxClient, fields: Record<string, unknown> = {}): Promise<string> {
+  const created = await authorize(client, VISA, fields);
   expect(created.status).toBe(201);
   return created.body.cardAuthorizationId;
 }
 
-const read = async (id: string) => (await client.get(`${PATH}/${id}`)).body;
-const capture = (id: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+const read = async (client: SandboxClient, id: string) => (await client.get(`${PATH}/${id}`)).body;
+const capture = (client: SandboxClient, id: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   client.post(`${PATH}/${id}/charges`, { currency: 'THB', referenceId: 'capture-1', ...body }, { headers });
-const cancel = (id: string, headers: Record<string, string> = {}) => client.request('POST', `${PATH}/${id}/cancel`, { headers });
+const cancel = (client: SandboxClient, id: string, headers: Record<string, string> = {}) => client.request('POST', `${PATH}/${id}/cancel`, { headers });
 
 /** The webhooks received so far, once every delivery has settled. */
-async function received() {
-  await sandbox.webhooks.idle();
+async function received(client: SandboxClient) {
+  await client.sandbox.webhooks.idle();
   return hooks.map((hook) => ({ event: hook.event, body: JSON.parse(hook.raw) }));
 }
 
@@ -99,14 +96,14 @@ function expectRefusal(answer: Answer, status: number, errorCode: string, messag
 
 describe('POST /api/v1/card-authorizations', () => {
   describe('with a card that succeeds', () => {
-    it('answers 201 {cardAuthorizationId, actionRequired NONE} and reads AUTHORIZED with the whole amount capturable for 7 days', async () => {
-      start();
-      const created = await authorize(VISA);
+    sandboxTest('answers 201 {cardAuthorizationId, actionRequired NONE} and reads AUTHORIZED with the whole amount capturable for 7 days', async ({ startInProcess }) => {
+      const { client } = startInProcess(authOptions());
+      const created = await authorize(client, VISA);
       expect(created.status).toBe(201);
       expect(created.body).toEqual({ cardAuthorizationId: expect.stringMatching(/^ca_[A-Za-z0-9]{24}$/), actionRequired: 'NONE' });
       expect(CreateCardAuthorizationResponseSchema.safeParse(created.body).success).toBe(true);
 
-      const authorization = await read(created.body.cardAuthorizationId);
+      const authorization = await read(client, created.body.cardAuthorizationId);
       expect(CardAuthorizationSchema.safeParse(authorization).success).toBe(true);
       expect(authorization).toEqual({
         cardAuthorizationId: created.body.cardAuthorizationId,
@@ -140,17 +137,17 @@ describe('POST /api/v1/card-authorizations', () => {
       expect(SANDBOX_CARD_AUTHORIZATION_TTL_MS).toBe(7 * 24 * 60 * 60 * 1000);
     });
 
-    it('authorizes Mastercard and Amex (CVC 1234) as well', async () => {
-      start();
+    sandboxTest('authorizes Mastercard and Amex (CVC 1234) as well', async ({ startInProcess }) => {
+      const { client } = startInProcess(authOptions());
       for (const [pan, brand] of [['5372074248113841', 'MASTERCARD'], ['378282246310005', 'AMEX']] as const) {
-        const created = await authorize(pan);
+        const created = await authorize(client, pan);
         expect(created.body.actionRequired, pan).toBe('NONE');
-        expect(await read(created.body.cardAuthorizationId)).toMatchObject({ status: 'AUTHORIZED', paymentMethod: { card: { brand } } });
+        expect(await read(client, created.body.cardAuthorizationId)).toMatchObject({ status: 'AUTHORIZED', paymentMethod: { card: { brand } } });
       }
     });
 
-    it('takes the card itself (CARD), with its security code', async () => {
-      start();
+    sandboxTest('takes the card itself (CARD), with its security code', async ({ startInProcess }) => {
+      const { client } = startInProcess(authOptions());
       const created = await client.post(PATH, {
         amount: 25_000,
         currency: 'THB',
@@ -158,7 +155,7 @@ describe('POST /api/v1/card-authorizations', () => {
         paymentMethod: { paymentMethodType: 'CARD', card: { pan: VISA, expiryMonth: 12, expiryYear: FUTURE_EXPIRY_YEAR, cardHolderName: 'Somchai Jaidee', securityCode: '123' } },
       });
       expect(created.status).toBe(201);
-      expect(await read(created.body.cardAuthorizationId)).toMatchObject({ status: 'AUTHORIZED', amount: 25_000, capturableAmount: 25_000, paymentMethod: { paymentMethodType: 'CARD' } });
+      expect(await read(client, created.body.cardAuthorizationId)).toMatchObject({ status: 'AUTHORIZED', amount: 25_000, capturableAmount: 25_000, paymentMethod: { paymentMethodType: 'CARD' } });
     });
 
   });
@@ -176,15 +173,15 @@ describe('POST /api/v1/card-authorizations', () => {
       initiatorType: 'CUSTOMER',
       ...fields,
     });
-    const authorizeToken = (cardNetworkToken: Record<string, unknown>) =>
+    const authorizeToken = (client: SandboxClient, cardNetworkToken: Record<string, unknown>) =>
       client.post(PATH, { amount: 10_000, currency: 'THB', referenceId: 'order-ntk', paymentMethod: { paymentMethodType: 'CARD_NETWORK_TOKEN', cardNetworkToken } });
 
-    it('takes the service’s members, needs no security code, and reads back the card’s digits without the token number or cryptogram', async () => {
-      start();
-      const created = await authorizeToken(networkToken());
+    sandboxTest('takes the service’s members, needs no security code, and reads back the card’s digits without the token number or cryptogram', async ({ startInProcess }) => {
+      const { client } = startInProcess(authOptions());
+      const created = await authorizeToken(client, networkToken());
       expect(created.status).toBe(201);
       expect(created.body.actionRequired).toBe('NONE');
-      const authorization = await read(created.body.cardAuthorizationId);
+      const authorization = await read(client, created.body.cardAuthorizationId);
       expect(authorization.status).toBe('AUTHORIZED');
       expect(authorization.failureCode).toBe('');
       expect(authorization.paymentMethod).toEqual({
@@ -208,49 +205,49 @@ describe('POST /api/v1/card-authorizations', () => {
       expect(JSON.stringify(authorization)).not.toContain(CRYPTOGRAM);
     });
 
-    it('takes an empty cryptogram, as the playground does, for a merchant-initiated payment', async () => {
-      start();
-      const created = await authorizeToken(networkToken({ cryptogram: '', initiatorType: 'MERCHANT' }));
+    sandboxTest('takes an empty cryptogram, as the playground does, for a merchant-initiated payment', async ({ startInProcess }) => {
+      const { client } = startInProcess(authOptions());
+      const created = await authorizeToken(client, networkToken({ cryptogram: '', initiatorType: 'MERCHANT' }));
       expect(created.status).toBe(201);
-      const authorization = await read(created.body.cardAuthorizationId);
+      const authorization = await read(client, created.body.cardAuthorizationId);
       expect(authorization.status).toBe('AUTHORIZED');
       expect(authorization.paymentMethod?.cardNetworkToken).toMatchObject({ initiatorType: 'MERCHANT' });
     });
 
-    it('captures as a charge that shows the same network token', async () => {
-      start();
-      const created = await authorizeToken(networkToken());
-      const captured = await capture(created.body.cardAuthorizationId, { amount: 4_000 });
+    sandboxTest('captures as a charge that shows the same network token', async ({ startInProcess }) => {
+      const { client } = startInProcess(authOptions());
+      const created = await authorizeToken(client, networkToken());
+      const captured = await capture(client, created.body.cardAuthorizationId, { amount: 4_000 });
       const charge = ChargeSchema.parse(await client.getCharge(captured.body.chargeId));
       expect(charge.paymentMethod).toMatchObject({ paymentMethodType: 'CARD_NETWORK_TOKEN', card: null, cardNetworkToken: { first8: '53720742', last4: '3841', initiatorType: 'CUSTOMER' } });
     });
 
-    it('refuses the tokenNumber and eci shape, naming the members it lacks, and keeps no authorization', async () => {
-      start();
-      const answer = await authorizeToken({ tokenNumber: VISA, expiryMonth: 12, expiryYear: FUTURE_EXPIRY_YEAR, cryptogram: CRYPTOGRAM, eci: '05' });
+    sandboxTest('refuses the tokenNumber and eci shape, naming the members it lacks, and keeps no authorization', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(authOptions());
+      const answer = await authorizeToken(client, { tokenNumber: VISA, expiryMonth: 12, expiryYear: FUTURE_EXPIRY_YEAR, cryptogram: CRYPTOGRAM, eci: '05' });
       expectRefusal(answer, 400, 'API_VALIDATION_ERROR', 'paymentMethod.cardNetworkToken.number is required');
       for (const member of ['cardHolderName', 'first8', 'last4', 'initiatorType']) expect(answer.body.message).toContain(`paymentMethod.cardNetworkToken.${member} is required`);
       expect(sandbox.authorizations.records.size).toBe(0);
     });
 
-    it.each([
+    sandboxTest.for<[string, Record<string, unknown>, string]>([
       ['an initiatorType that is neither CUSTOMER nor MERCHANT', { initiatorType: 'SHOPPER' }, 'paymentMethod.cardNetworkToken.initiatorType must be CUSTOMER or MERCHANT'],
       ['a first8 that is not eight digits', { first8: '5372' }, 'paymentMethod.cardNetworkToken.first8 must be 8 digits'],
       ['a token number that fails Luhn', { number: '4111111111111112' }, 'paymentMethod.cardNetworkToken.number is not a valid card number'],
       ['an expired token', { expiryYear: (new Date().getUTCFullYear() - 1) % 100 }, 'paymentMethod.cardNetworkToken card has expired'],
-    ])('refuses %s', async (_what, change, message) => {
-      start();
-      expectRefusal(await authorizeToken(networkToken(change)), 400, 'API_VALIDATION_ERROR', message);
+    ])('refuses %s', async ([, change, message], { startInProcess }) => {
+      const { client } = startInProcess(authOptions());
+      expectRefusal(await authorizeToken(client, networkToken(change)), 400, 'API_VALIDATION_ERROR', message);
     });
   });
 
   describe('with a card that fails', () => {
-    it('answers 201 and reads FAILED CH_INSUFFICIENT_FUNDS for 4943129900084541, with nothing capturable', async () => {
-      start();
-      const created = await authorize(INSUFFICIENT_FUNDS_CARD);
+    sandboxTest('answers 201 and reads FAILED CH_INSUFFICIENT_FUNDS for 4943129900084541, with nothing capturable', async ({ startInProcess }) => {
+      const { client } = startInProcess(authOptions());
+      const created = await authorize(client, INSUFFICIENT_FUNDS_CARD);
       expect(created.status).toBe(201);
       expect(created.body).toEqual({ cardAuthorizationId: expect.stringMatching(/^ca_/), actionRequired: 'NONE' });
-      expect(await read(created.body.cardAuthorizationId)).toMatchObject({
+      expect(await read(client, created.body.cardAuthorizationId)).toMatchObject({
         status: 'FAILED',
         failureCode: 'CH_INSUFFICIENT_FUNDS',
         capturableAmount: 0,
@@ -260,43 +257,43 @@ describe('POST /api/v1/card-authorizations', () => {
       });
     });
 
-    it('reads FAILED CH_PROCESSING_FAILED for any other valid number', async () => {
-      start();
-      const created = await authorize('4242424242424242');
-      expect(await read(created.body.cardAuthorizationId)).toMatchObject({ status: 'FAILED', failureCode: 'CH_PROCESSING_FAILED' });
+    sandboxTest('reads FAILED CH_PROCESSING_FAILED for any other valid number', async ({ startInProcess }) => {
+      const { client } = startInProcess(authOptions());
+      const created = await authorize(client, '4242424242424242');
+      expect(await read(client, created.body.cardAuthorizationId)).toMatchObject({ status: 'FAILED', failureCode: 'CH_PROCESSING_FAILED' });
     });
   });
 
   describe('with a card that needs the shopper', () => {
-    it('redirects 4953261730509988 to the OTP page and reads PENDING, with nothing authorized yet', async () => {
-      start();
-      const created = await authorize(OTP_CARD);
+    sandboxTest('redirects 4953261730509988 to the OTP page and reads PENDING, with nothing authorized yet', async ({ startInProcess }) => {
+      const { client } = startInProcess(authOptions());
+      const created = await authorize(client, OTP_CARD);
       const id = created.body.cardAuthorizationId;
       expect(created.body).toEqual({ cardAuthorizationId: id, actionRequired: 'REDIRECT', redirect: { redirectUrl: `${ORIGIN}/sandbox/pages/otp/${id}` } });
-      expect(await read(id)).toMatchObject({ status: 'PENDING', capturableAmount: 0, authorizedAt: null, expiresAt: null, failureCode: '' });
+      expect(await read(client, id)).toMatchObject({ status: 'PENDING', capturableAmount: 0, authorizedAt: null, expiresAt: null, failureCode: '' });
     });
 
-    it('redirects 4389783280144506 to the force page', async () => {
-      start();
-      const created = await authorize(FORCE_CARD);
+    sandboxTest('redirects 4389783280144506 to the force page', async ({ startInProcess }) => {
+      const { client } = startInProcess(authOptions());
+      const created = await authorize(client, FORCE_CARD);
       expect(created.body.redirect.redirectUrl).toBe(`${ORIGIN}/sandbox/pages/force/${created.body.cardAuthorizationId}`);
     });
 
-    it('skips 3-D Secure with skip3dsFlow when the merchant may, and only then', async () => {
-      start({ merchant: { canSkip3ds: true } });
-      const skipped = await authorize(OTP_CARD, { skip3dsFlow: true });
+    sandboxTest('skips 3-D Secure with skip3dsFlow when the merchant may, and only then', async ({ startInProcess }) => {
+      let { client } = startInProcess(authOptions({ merchant: { canSkip3ds: true } }));
+      const skipped = await authorize(client, OTP_CARD, { skip3dsFlow: true });
       expect(skipped.body.actionRequired).toBe('NONE');
-      expect((await read(skipped.body.cardAuthorizationId)).status).toBe('AUTHORIZED');
+      expect((await read(client, skipped.body.cardAuthorizationId)).status).toBe('AUTHORIZED');
 
-      start();
-      const notAllowed = await authorize(OTP_CARD, { skip3dsFlow: true });
+      ({ client } = startInProcess(authOptions()));
+      const notAllowed = await authorize(client, OTP_CARD, { skip3dsFlow: true });
       expect(notAllowed.body.actionRequired).toBe('REDIRECT');
     });
   });
 
   describe('card tokens', () => {
-    it('are single-use across charges and authorizations', async () => {
-      start();
+    sandboxTest('are single-use across charges and authorizations', async ({ startInProcess }) => {
+      const { client } = startInProcess(authOptions());
       const cardTokenId = await client.tokenize(VISA);
       const body = { amount: 10_000, currency: 'THB', referenceId: 'o', paymentMethod: { paymentMethodType: 'CARD_TOKEN', cardToken: { cardTokenId, securityCode: '123' } } };
       expect((await client.post(PATH, body)).status).toBe(201);
@@ -309,8 +306,8 @@ describe('POST /api/v1/card-authorizations', () => {
       expectRefusal(await client.post(PATH, chargeBody), 400, 'API_VALIDATION_ERROR', 'has already been used');
     });
 
-    it('are not spent by a request that is refused', async () => {
-      start();
+    sandboxTest('are not spent by a request that is refused', async ({ startInProcess }) => {
+      const { client } = startInProcess(authOptions());
       const cardTokenId = await client.tokenize(VISA);
       const refused = await client.post(PATH, { amount: 10_000, currency: 'THB', referenceId: 'o', paymentMethod: { paymentMethodType: 'CARD_TOKEN', cardToken: { cardTokenId, securityCode: '12' } } });
       expect(refused.status).toBe(400);
@@ -318,15 +315,15 @@ describe('POST /api/v1/card-authorizations', () => {
       expect(accepted.status).toBe(201);
     });
 
-    it('belong to the merchant that made them', async () => {
-      start();
+    sandboxTest('belong to the merchant that made them', async ({ startInProcess }) => {
+      const { sandbox } = startInProcess(authOptions());
       sandbox.close();
-      ({ sandbox, client } = newSandbox({
+      const { client } = startInProcess({
         merchants: [
           { merchantId: 'm1', apiKey: 'sk1', publishableKey: 'pk1' },
           { merchantId: 'm2', apiKey: 'sk2', publishableKey: 'pk2' },
         ],
-      }));
+      });
       const token = await client.post('/client/v1/card-tokens', { pan: VISA, expiryMonth: 12, expiryYear: FUTURE_EXPIRY_YEAR, cardHolderName: 'A' }, { auth: basic('m1', 'pk1') });
       const answer = await client.post(
         PATH,
@@ -338,13 +335,13 @@ describe('POST /api/v1/card-authorizations', () => {
   });
 
   describe('fields kept from the request', () => {
-    it('keeps returnUrl, skip3dsFlow, customer with its billingAddress, initiatorType, networkTransactionId and payerAuthenticationDetails, and never the card data', async () => {
-      start({ merchant: { canSupplyPayerAuthentication: true } });
+    sandboxTest('keeps returnUrl, skip3dsFlow, customer with its billingAddress, initiatorType, networkTransactionId and payerAuthenticationDetails, and never the card data', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(authOptions({ merchant: { canSupplyPayerAuthentication: true } }));
       const customer = {
         email: 'somchai@example.com',
         billingAddress: { streetAddress: '1 Sukhumvit Rd', city: 'Bangkok', country: 'THA', postCode: '10110' },
       };
-      const created = await authorize(VISA, {
+      const created = await authorize(client, VISA, {
         returnUrl: RETURN_URL,
         skip3dsFlow: false,
         customer,
@@ -366,11 +363,11 @@ describe('POST /api/v1/card-authorizations', () => {
       });
       expect(JSON.stringify(record)).not.toContain(VISA);
       expect(JSON.stringify(record)).not.toContain('securityCode');
-      expect((await read(id)).supportsMulticapture).toBe(true);
+      expect((await read(client, id)).supportsMulticapture).toBe(true);
 
       // A capture carries the customer in the service's charge shape: what was not given is "",
       // and the billing address stays with the request.
-      const captured = await capture(id, { amount: 1_000 });
+      const captured = await capture(client, id, { amount: 1_000 });
       const charge = await client.getCharge(captured.body.chargeId);
       expect(charge.customer).toEqual({
         primaryPhone: { countryCode: '', number: '' },
@@ -379,9 +376,9 @@ describe('POST /api/v1/card-authorizations', () => {
       });
     });
 
-    it('refuses payerAuthenticationDetails from a merchant not approved to send them', async () => {
-      start();
-      expectRefusal(await authorize(VISA, { payerAuthenticationDetails: { eci: '05' } }), 403, 'OPERATION_NOT_ALLOWED_ERROR', 'payerAuthenticationDetails');
+    sandboxTest('refuses payerAuthenticationDetails from a merchant not approved to send them', async ({ startInProcess }) => {
+      const { client } = startInProcess(authOptions());
+      expectRefusal(await authorize(client, VISA, { payerAuthenticationDetails: { eci: '05' } }), 403, 'OPERATION_NOT_ALLOWED_ERROR', 'payerAuthenticationDetails');
     });
   });
 
@@ -411,22 +408,22 @@ describe('POST /api/v1/card-authorizations', () => {
       ['an overlong networkTransactionId', { networkTransactionId: 'x'.repeat(65) }, 'networkTransactionId must be at most 64 characters'],
     ];
     for (const [what, fields, message] of cases) {
-      it(`answers 400 API_VALIDATION_ERROR naming the field for ${what}`, async () => {
-        start();
+      sandboxTest(`answers 400 API_VALIDATION_ERROR naming the field for ${what}`, async ({ startInProcess }) => {
+        const { sandbox, client } = startInProcess(authOptions());
         const answer = await client.post(PATH, { ...base, ...fields });
         expectRefusal(answer, 400, 'API_VALIDATION_ERROR', message);
         expect(sandbox.authorizations.records.size).toBe(0);
       });
     }
 
-    it('answers 400 INVALID_JSON_ERROR for a body that is not JSON, and for an array', async () => {
-      start();
+    sandboxTest('answers 400 INVALID_JSON_ERROR for a body that is not JSON, and for an array', async ({ startInProcess }) => {
+      const { client } = startInProcess(authOptions());
       expectRefusal(await client.request('POST', PATH, { raw: '{"amount":', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_JSON_ERROR', /./);
       expect((await client.post(PATH, [base])).status).toBe(400);
     });
 
-    it('answers 401 without credentials or with the publishable key, 405 for a method the path has not', async () => {
-      start();
+    sandboxTest('answers 401 without credentials or with the publishable key, 405 for a method the path has not', async ({ startInProcess }) => {
+      const { client } = startInProcess(authOptions());
       expectRefusal(await client.post(PATH, base, { auth: null }), 401, 'INVALID_CREDENTIALS_ERROR', /./);
       expectRefusal(await client.post(PATH, base, { auth: basic(SANDBOX_DEFAULTS.merchantId, SANDBOX_DEFAULTS.publishableKey) }), 401, 'INVALID_CREDENTIALS_ERROR', 'publishable key');
       expect((await client.request('PATCH', PATH, { body: base })).status).toBe(405);
@@ -434,8 +431,8 @@ describe('POST /api/v1/card-authorizations', () => {
   });
 
   describe('with an idempotency key', () => {
-    it('authorizes once: a retry answers as the first call did, another body with the key is 412', async () => {
-      start();
+    sandboxTest('authorizes once: a retry answers as the first call did, another body with the key is 412', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(authOptions());
       const cardTokenId = await client.tokenize(VISA);
       const body = { amount: 10_000, currency: 'THB', referenceId: 'o', paymentMethod: { paymentMethodType: 'CARD_TOKEN', cardToken: { cardTokenId, securityCode: '123' } } };
       const headers = { [IDEMPOTENCY_HEADER]: 'auth-key-1' };
@@ -449,8 +446,8 @@ describe('POST /api/v1/card-authorizations', () => {
     });
   });
 
-  it('works with a partner key acting for the merchant', async () => {
-    start({ merchant: { partnerId: SANDBOX_DEFAULTS.partnerId } });
+  sandboxTest('works with a partner key acting for the merchant', async ({ startInProcess }) => {
+    const { client } = startInProcess(authOptions({ merchant: { partnerId: SANDBOX_DEFAULTS.partnerId } }));
     const auth = basic(SANDBOX_DEFAULTS.merchantId, SANDBOX_DEFAULTS.partnerApiKey);
     const partnerHeaders = { [SERVICE_HEADERS.partnerId]: SANDBOX_DEFAULTS.partnerId };
     const cardTokenId = await client.tokenize(VISA);
@@ -468,35 +465,35 @@ describe('POST /api/v1/card-authorizations', () => {
 });
 
 describe('GET /api/v1/card-authorizations', () => {
-  it('lists newest first in {data, totalCount}, paged by limit and offset', async () => {
-    start();
+  sandboxTest('lists newest first in {data, totalCount}, paged by limit and offset', async ({ startInProcess }) => {
+    const { client } = startInProcess(authOptions());
     const ids: string[] = [];
-    for (let i = 0; i < 5; i += 1) ids.push(await authorized({ referenceId: `order-${i}` }));
+    for (let i = 0; i < 5; i += 1) ids.push(await authorized(client, { referenceId: `order-${i}` }));
     const all = await client.get(PATH);
     expect(all.status).toBe(200);
     expect(CardAuthorizationListSchema.safeParse(all.body).success).toBe(true);
     expect(all.body.totalCount).toBe(5);
     expect(all.body.data.map((a: { cardAuthorizationId: string }) => a.cardAuthorizationId)).toEqual([...ids].reverse());
-    expect(all.body.data[0]).toEqual(await read(ids[4]!));
+    expect(all.body.data[0]).toEqual(await read(client, ids[4]!));
 
     const page = await client.get(`${PATH}?limit=2&offset=1`);
     expect(page.body.totalCount).toBe(5);
     expect(page.body.data.map((a: { cardAuthorizationId: string }) => a.cardAuthorizationId)).toEqual([ids[3], ids[2]]);
   });
 
-  it('shows only the merchant’s own authorizations', async () => {
-    start();
+  sandboxTest('shows only the merchant’s own authorizations', async ({ startInProcess }) => {
+    const { sandbox } = startInProcess(authOptions());
     sandbox.close();
-    ({ sandbox, client } = newSandbox({
+    const { client } = startInProcess({
       merchants: [defaultSandboxMerchant(), { merchantId: 'm2', apiKey: 'sk2', publishableKey: 'pk2' }],
-    }));
-    const id = await authorized();
+    });
+    const id = await authorized(client);
     expect((await client.get(PATH, { auth: basic('m2', 'sk2') })).body).toEqual({ data: [], totalCount: 0 });
     expectRefusal(await client.get(`${PATH}/${id}`, { auth: basic('m2', 'sk2') }), 404, 'NOT_FOUND_ERROR', id);
   });
 
-  it('refuses a limit or offset out of range', async () => {
-    start();
+  sandboxTest('refuses a limit or offset out of range', async ({ startInProcess }) => {
+    const { client } = startInProcess(authOptions());
     expectRefusal(await client.get(`${PATH}?limit=0`), 400, 'API_VALIDATION_ERROR', 'limit must be a whole number from 1 to 100');
     expectRefusal(await client.get(`${PATH}?limit=101`), 400, 'API_VALIDATION_ERROR', 'limit');
     expectRefusal(await client.get(`${PATH}?offset=-1`), 400, 'API_VALIDATION_ERROR', 'offset');
@@ -504,16 +501,16 @@ describe('GET /api/v1/card-authorizations', () => {
 });
 
 describe('GET /api/v1/card-authorizations/{id}', () => {
-  it('answers 404 NOT_FOUND_ERROR for an unknown id', async () => {
-    start();
+  sandboxTest('answers 404 NOT_FOUND_ERROR for an unknown id', async ({ startInProcess }) => {
+    const { client } = startInProcess(authOptions());
     expectRefusal(await client.get(`${PATH}/ca_unknown`), 404, 'NOT_FOUND_ERROR', 'no card authorization with id ca_unknown');
   });
 });
 
 describe('the OTP page for an authorization', () => {
-  it('shows the authorization, and 123456 makes it AUTHORIZED and returns to the merchant', async () => {
-    start();
-    const created = await authorize(OTP_CARD, { returnUrl: RETURN_URL });
+  sandboxTest('shows the authorization, and 123456 makes it AUTHORIZED and returns to the merchant', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(authOptions());
+    const created = await authorize(client, OTP_CARD, { returnUrl: RETURN_URL });
     const url: string = created.body.redirect.redirectUrl;
     const page = await sandbox.fetch(new Request(url));
     expect(page.status).toBe(200);
@@ -528,128 +525,128 @@ describe('the OTP page for an authorization', () => {
     const submitted = await client.submitPage(url, { otp: '123456' });
     expect(submitted.status).toBe(303);
     expect(submitted.location).toBe(RETURN_URL);
-    const authorization = await read(created.body.cardAuthorizationId);
+    const authorization = await read(client, created.body.cardAuthorizationId);
     expect(authorization).toMatchObject({ status: 'AUTHORIZED', capturableAmount: 10_000, authorizedAt: new Date(now).toISOString() });
     expect(authorization.expiresAt).toBe(new Date(now + SANDBOX_CARD_AUTHORIZATION_TTL_MS).toISOString());
-    expect((await received()).map((h) => h.event)).toEqual(['card_authorization.authorized']);
+    expect((await received(client)).map((h) => h.event)).toEqual(['card_authorization.authorized']);
   });
 
-  it('fails it with CH_AUTHENTICATION_FAILED on any other code, showing the outcome when there is no returnUrl', async () => {
-    start();
-    const created = await authorize(OTP_CARD);
+  sandboxTest('fails it with CH_AUTHENTICATION_FAILED on any other code, showing the outcome when there is no returnUrl', async ({ startInProcess }) => {
+    const { client } = startInProcess(authOptions());
+    const created = await authorize(client, OTP_CARD);
     const submitted = await client.submitPage(created.body.redirect.redirectUrl, { otp: '000000' });
     expect(submitted.status).toBe(200);
     expect(submitted.html).toContain('CH_AUTHENTICATION_FAILED');
-    expect(await read(created.body.cardAuthorizationId)).toMatchObject({ status: 'FAILED', failureCode: 'CH_AUTHENTICATION_FAILED', capturableAmount: 0 });
-    expect((await received()).map((h) => h.event)).toEqual(['card_authorization.failed']);
+    expect(await read(client, created.body.cardAuthorizationId)).toMatchObject({ status: 'FAILED', failureCode: 'CH_AUTHENTICATION_FAILED', capturableAmount: 0 });
+    expect((await received(client)).map((h) => h.event)).toEqual(['card_authorization.failed']);
   });
 
-  it('asks again on an empty code, and says it is complete once done without completing it twice', async () => {
-    start();
-    const created = await authorize(OTP_CARD);
+  sandboxTest('asks again on an empty code, and says it is complete once done without completing it twice', async ({ startInProcess }) => {
+    const { client } = startInProcess(authOptions());
+    const created = await authorize(client, OTP_CARD);
     const url: string = created.body.redirect.redirectUrl;
     expect((await client.submitPage(url, { otp: ' ' })).status).toBe(400);
-    expect((await read(created.body.cardAuthorizationId)).status).toBe('PENDING');
+    expect((await read(client, created.body.cardAuthorizationId)).status).toBe('PENDING');
     await client.submitPage(url, { otp: '123456' });
     const again = await client.submitPage(url, { otp: '000000' });
     expect(again.html).toContain('already complete');
-    expect((await read(created.body.cardAuthorizationId)).status).toBe('AUTHORIZED');
-    expect((await received()).map((h) => h.event)).toEqual(['card_authorization.authorized']);
+    expect((await read(client, created.body.cardAuthorizationId)).status).toBe('AUTHORIZED');
+    expect((await received(client)).map((h) => h.event)).toEqual(['card_authorization.authorized']);
   });
 
-  it('is not offered for an authorization that needs no OTP', async () => {
-    start();
-    const force = await authorize(FORCE_CARD);
+  sandboxTest('is not offered for an authorization that needs no OTP', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(authOptions());
+    const force = await authorize(client, FORCE_CARD);
     expect((await sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/otp/${force.body.cardAuthorizationId}`))).status).toBe(404);
-    const id = await authorized();
+    const id = await authorized(client);
     expect((await sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/otp/${id}`))).status).toBe(404);
   });
 });
 
 describe('the force page for an authorization', () => {
-  it('authorizes or fails it as the payer chooses', async () => {
-    start();
-    const a = await authorize(FORCE_CARD, { returnUrl: RETURN_URL });
+  sandboxTest('authorizes or fails it as the payer chooses', async ({ startInProcess }) => {
+    const { client } = startInProcess(authOptions());
+    const a = await authorize(client, FORCE_CARD, { returnUrl: RETURN_URL });
     const succeeded = await client.submitPage(a.body.redirect.redirectUrl, { outcome: 'succeed' });
     expect(succeeded.location).toBe(RETURN_URL);
-    expect((await read(a.body.cardAuthorizationId)).status).toBe('AUTHORIZED');
+    expect((await read(client, a.body.cardAuthorizationId)).status).toBe('AUTHORIZED');
 
-    const b = await authorize(FORCE_CARD);
+    const b = await authorize(client, FORCE_CARD);
     await client.submitPage(b.body.redirect.redirectUrl, { outcome: 'fail' });
-    expect(await read(b.body.cardAuthorizationId)).toMatchObject({ status: 'FAILED', failureCode: 'CH_PROCESSING_FAILED' });
+    expect(await read(client, b.body.cardAuthorizationId)).toMatchObject({ status: 'FAILED', failureCode: 'CH_PROCESSING_FAILED' });
 
-    const c = await authorize(FORCE_CARD);
+    const c = await authorize(client, FORCE_CARD);
     expect((await client.submitPage(c.body.redirect.redirectUrl, { outcome: 'maybe' })).status).toBe(400);
-    expect((await read(c.body.cardAuthorizationId)).status).toBe('PENDING');
+    expect((await read(client, c.body.cardAuthorizationId)).status).toBe('PENDING');
   });
 });
 
 describe('POST /api/v1/card-authorizations/{id}/cancel', () => {
-  it('cancels an AUTHORIZED one: 200 with the authorization CANCELED and nothing capturable', async () => {
-    start();
-    const id = await authorized();
+  sandboxTest('cancels an AUTHORIZED one: 200 with the authorization CANCELED and nothing capturable', async ({ startInProcess }) => {
+    const { client } = startInProcess(authOptions());
+    const id = await authorized(client);
     now += 1_000;
-    const answer = await cancel(id);
+    const answer = await cancel(client, id);
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ cardAuthorizationId: id, status: 'CANCELED', capturableAmount: 0, capturedAmount: 0, updatedAt: new Date(now).toISOString() });
-    expect(await read(id)).toEqual(answer.body);
+    expect(await read(client, id)).toEqual(answer.body);
   });
 
-  it('accepts a JSON body too, which it ignores', async () => {
-    start();
-    const id = await authorized();
+  sandboxTest('accepts a JSON body too, which it ignores', async ({ startInProcess }) => {
+    const { client } = startInProcess(authOptions());
+    const id = await authorized(client);
     expect((await client.post(`${PATH}/${id}/cancel`, {})).body.status).toBe('CANCELED');
   });
 
-  it('answers 422 CARD_AUTHORIZATION_PENDING while the shopper has not finished', async () => {
-    start();
-    const created = await authorize(OTP_CARD);
-    expectRefusal(await cancel(created.body.cardAuthorizationId), 422, 'CARD_AUTHORIZATION_PENDING', 'still PENDING');
-    expect((await read(created.body.cardAuthorizationId)).status).toBe('PENDING');
+  sandboxTest('answers 422 CARD_AUTHORIZATION_PENDING while the shopper has not finished', async ({ startInProcess }) => {
+    const { client } = startInProcess(authOptions());
+    const created = await authorize(client, OTP_CARD);
+    expectRefusal(await cancel(client, created.body.cardAuthorizationId), 422, 'CARD_AUTHORIZATION_PENDING', 'still PENDING');
+    expect((await read(client, created.body.cardAuthorizationId)).status).toBe('PENDING');
   });
 
-  it('answers 422 saying why for a FAILED, CANCELED or CAPTURED one', async () => {
-    start();
-    const failed = (await authorize(INSUFFICIENT_FUNDS_CARD)).body.cardAuthorizationId;
-    expectRefusal(await cancel(failed), 422, 'CARD_AUTHORIZATION_STATUS_INVALID_ERROR', `card authorization ${failed} FAILED (CH_INSUFFICIENT_FUNDS)`);
+  sandboxTest('answers 422 saying why for a FAILED, CANCELED or CAPTURED one', async ({ startInProcess }) => {
+    const { client } = startInProcess(authOptions());
+    const failed = (await authorize(client, INSUFFICIENT_FUNDS_CARD)).body.cardAuthorizationId;
+    expectRefusal(await cancel(client, failed), 422, 'CARD_AUTHORIZATION_STATUS_INVALID_ERROR', `card authorization ${failed} FAILED (CH_INSUFFICIENT_FUNDS)`);
 
-    const canceled = await authorized();
-    await cancel(canceled);
-    expectRefusal(await cancel(canceled), 422, 'CARD_AUTHORIZATION_STATUS_INVALID_ERROR', 'is CANCELED');
+    const canceled = await authorized(client);
+    await cancel(client, canceled);
+    expectRefusal(await cancel(client, canceled), 422, 'CARD_AUTHORIZATION_STATUS_INVALID_ERROR', 'is CANCELED');
 
-    const captured = await authorized();
-    await capture(captured, { amount: 10_000 });
-    expectRefusal(await cancel(captured), 422, 'CARD_AUTHORIZATION_STATUS_INVALID_ERROR', 'refund its charges instead');
+    const captured = await authorized(client);
+    await capture(client, captured, { amount: 10_000 });
+    expectRefusal(await cancel(client, captured), 422, 'CARD_AUTHORIZATION_STATUS_INVALID_ERROR', 'refund its charges instead');
   });
 
-  it('releases what is left after partial captures, keeping what was captured', async () => {
-    start();
-    const id = await authorized({ supportsMulticapture: true });
-    await capture(id, { amount: 4_000 });
-    const answer = await cancel(id);
+  sandboxTest('releases what is left after partial captures, keeping what was captured', async ({ startInProcess }) => {
+    const { client } = startInProcess(authOptions());
+    const id = await authorized(client, { supportsMulticapture: true });
+    await capture(client, id, { amount: 4_000 });
+    const answer = await cancel(client, id);
     expect(answer.body).toMatchObject({ status: 'CANCELED', capturedAmount: 4_000, capturableAmount: 0 });
-    expectRefusal(await capture(id, { amount: 1_000 }), 422, 'CARD_AUTHORIZATION_STATUS_INVALID_ERROR', 'is CANCELED');
+    expectRefusal(await capture(client, id, { amount: 1_000 }), 422, 'CARD_AUTHORIZATION_STATUS_INVALID_ERROR', 'is CANCELED');
   });
 
-  it('answers 404 for an unknown id, and replays with an idempotency key instead of refusing the retry', async () => {
-    start();
-    expectRefusal(await cancel('ca_unknown'), 404, 'NOT_FOUND_ERROR', 'ca_unknown');
-    const id = await authorized();
-    const first = await cancel(id, { [IDEMPOTENCY_HEADER]: 'cancel-1' });
-    const retry = await cancel(id, { [IDEMPOTENCY_HEADER]: 'cancel-1' });
+  sandboxTest('answers 404 for an unknown id, and replays with an idempotency key instead of refusing the retry', async ({ startInProcess }) => {
+    const { client } = startInProcess(authOptions());
+    expectRefusal(await cancel(client, 'ca_unknown'), 404, 'NOT_FOUND_ERROR', 'ca_unknown');
+    const id = await authorized(client);
+    const first = await cancel(client, id, { [IDEMPOTENCY_HEADER]: 'cancel-1' });
+    const retry = await cancel(client, id, { [IDEMPOTENCY_HEADER]: 'cancel-1' });
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual(first.body);
     expect(retry.headers.get(REPLAYED_HEADER)).toBe('true');
-    expect((await received()).filter((h) => h.event === 'card_authorization.canceled')).toHaveLength(1);
+    expect((await received(client)).filter((h) => h.event === 'card_authorization.canceled')).toHaveLength(1);
   });
 });
 
 describe('POST /api/v1/card-authorizations/{id}/charges (capture)', () => {
-  it('captures the whole amount as a SUCCEEDED charge with its PAYMENT transaction, and the authorization reads CAPTURED', async () => {
-    start();
-    const id = await authorized();
+  sandboxTest('captures the whole amount as a SUCCEEDED charge with its PAYMENT transaction, and the authorization reads CAPTURED', async ({ startInProcess }) => {
+    const { client } = startInProcess(authOptions());
+    const id = await authorized(client);
     now += 60_000;
-    const answer = await capture(id, { amount: 10_000, referenceId: 'capture-full', isFinal: true });
+    const answer = await capture(client, id, { amount: 10_000, referenceId: 'capture-full', isFinal: true });
     expect(answer.status).toBe(201);
     expect(answer.body).toEqual({ chargeId: expect.stringMatching(/^ch_[A-Za-z0-9]{24}$/) });
     const chargeId: string = answer.body.chargeId;
@@ -671,28 +668,28 @@ describe('POST /api/v1/card-authorizations/{id}/charges (capture)', () => {
     const transaction = (await client.get(`/api/v1/transactions/${chargeId}`)).body;
     expect(transaction).toMatchObject({ transactionType: 'PAYMENT', chargeSource: 'API', sourceId: id, grossAmount: 10_000, referenceId: 'capture-full' });
 
-    expect(await read(id)).toMatchObject({ status: 'CAPTURED', capturedAmount: 10_000, capturableAmount: 0, latestChargeId: chargeId, updatedAt: new Date(now).toISOString() });
+    expect(await read(client, id)).toMatchObject({ status: 'CAPTURED', capturedAmount: 10_000, capturableAmount: 0, latestChargeId: chargeId, updatedAt: new Date(now).toISOString() });
     const bySource = await client.get(`/api/v1/charges?sourceId=${id}`);
     expect(bySource.body.data.map((c: { chargeId: string }) => c.chargeId)).toEqual([chargeId]);
   });
 
-  it('ends the authorization with one partial capture when it does not support multicapture; a second capture is 422', async () => {
-    start();
-    const id = await authorized();
-    expect((await capture(id, { amount: 3_000 })).status).toBe(201);
-    expect(await read(id)).toMatchObject({ status: 'CAPTURED', capturedAmount: 3_000, capturableAmount: 0 });
-    expectRefusal(await capture(id, { amount: 1_000 }), 422, 'CARD_AUTHORIZATION_STATUS_INVALID_ERROR', 'without supportsMulticapture');
+  sandboxTest('ends the authorization with one partial capture when it does not support multicapture; a second capture is 422', async ({ startInProcess }) => {
+    const { client } = startInProcess(authOptions());
+    const id = await authorized(client);
+    expect((await capture(client, id, { amount: 3_000 })).status).toBe(201);
+    expect(await read(client, id)).toMatchObject({ status: 'CAPTURED', capturedAmount: 3_000, capturableAmount: 0 });
+    expectRefusal(await capture(client, id, { amount: 1_000 }), 422, 'CARD_AUTHORIZATION_STATUS_INVALID_ERROR', 'without supportsMulticapture');
   });
 
-  it('takes several captures with supportsMulticapture, until one is final or nothing is left', async () => {
-    start();
-    const id = await authorized({ supportsMulticapture: true });
-    const first = (await capture(id, { amount: 3_000, referenceId: 'c1' })).body.chargeId;
-    const second = (await capture(id, { amount: 2_000, referenceId: 'c2', isFinal: false })).body.chargeId;
-    expect(await read(id)).toMatchObject({ status: 'AUTHORIZED', capturedAmount: 5_000, capturableAmount: 5_000, latestChargeId: second });
-    const third = (await capture(id, { amount: 5_000, referenceId: 'c3' })).body.chargeId;
-    expect(await read(id)).toMatchObject({ status: 'CAPTURED', capturedAmount: 10_000, capturableAmount: 0, latestChargeId: third });
-    expectRefusal(await capture(id, { amount: 100 }), 422, 'CARD_AUTHORIZATION_STATUS_INVALID_ERROR', 'its final capture was made');
+  sandboxTest('takes several captures with supportsMulticapture, until one is final or nothing is left', async ({ startInProcess }) => {
+    const { client } = startInProcess(authOptions());
+    const id = await authorized(client, { supportsMulticapture: true });
+    const first = (await capture(client, id, { amount: 3_000, referenceId: 'c1' })).body.chargeId;
+    const second = (await capture(client, id, { amount: 2_000, referenceId: 'c2', isFinal: false })).body.chargeId;
+    expect(await read(client, id)).toMatchObject({ status: 'AUTHORIZED', capturedAmount: 5_000, capturableAmount: 5_000, latestChargeId: second });
+    const third = (await capture(client, id, { amount: 5_000, referenceId: 'c3' })).body.chargeId;
+    expect(await read(client, id)).toMatchObject({ status: 'CAPTURED', capturedAmount: 10_000, capturableAmount: 0, latestChargeId: third });
+    expectRefusal(await capture(client, id, { amount: 100 }), 422, 'CARD_AUTHORIZATION_STATUS_INVALID_ERROR', 'its final capture was made');
 
     const captures = await client.get(`${PATH}/${id}/charges`);
     expect(captures.status).toBe(200);
@@ -704,60 +701,60 @@ describe('POST /api/v1/card-authorizations/{id}/charges (capture)', () => {
     expect(paged.body).toMatchObject({ totalCount: 3, data: [{ chargeId: second }] });
   });
 
-  it('ends further captures with isFinal, releasing the rest', async () => {
-    start();
-    const id = await authorized({ supportsMulticapture: true });
-    await capture(id, { amount: 3_000, isFinal: true });
-    expect(await read(id)).toMatchObject({ status: 'CAPTURED', capturedAmount: 3_000, capturableAmount: 0 });
-    expect((await capture(id, { amount: 1_000 })).status).toBe(422);
+  sandboxTest('ends further captures with isFinal, releasing the rest', async ({ startInProcess }) => {
+    const { client } = startInProcess(authOptions());
+    const id = await authorized(client, { supportsMulticapture: true });
+    await capture(client, id, { amount: 3_000, isFinal: true });
+    expect(await read(client, id)).toMatchObject({ status: 'CAPTURED', capturedAmount: 3_000, capturableAmount: 0 });
+    expect((await capture(client, id, { amount: 1_000 })).status).toBe(422);
   });
 
-  it('refuses more than is capturable with 400 naming amount, and changes nothing', async () => {
-    start();
-    const id = await authorized({ supportsMulticapture: true });
-    expectRefusal(await capture(id, { amount: 10_001 }), 400, 'API_VALIDATION_ERROR', 'amount must be at most 10000, the amount still capturable');
-    await capture(id, { amount: 6_000 });
-    expectRefusal(await capture(id, { amount: 4_001 }), 400, 'API_VALIDATION_ERROR', 'amount must be at most 4000');
-    expect(await read(id)).toMatchObject({ status: 'AUTHORIZED', capturedAmount: 6_000, capturableAmount: 4_000 });
+  sandboxTest('refuses more than is capturable with 400 naming amount, and changes nothing', async ({ startInProcess }) => {
+    const { client } = startInProcess(authOptions());
+    const id = await authorized(client, { supportsMulticapture: true });
+    expectRefusal(await capture(client, id, { amount: 10_001 }), 400, 'API_VALIDATION_ERROR', 'amount must be at most 10000, the amount still capturable');
+    await capture(client, id, { amount: 6_000 });
+    expectRefusal(await capture(client, id, { amount: 4_001 }), 400, 'API_VALIDATION_ERROR', 'amount must be at most 4000');
+    expect(await read(client, id)).toMatchObject({ status: 'AUTHORIZED', capturedAmount: 6_000, capturableAmount: 4_000 });
     expect((await client.get(`${PATH}/${id}/charges`)).body.totalCount).toBe(1);
   });
 
-  it('answers 422 CARD_AUTHORIZATION_PENDING while PENDING, and 422 for FAILED and CANCELED ones', async () => {
-    start();
-    const pending = (await authorize(OTP_CARD)).body.cardAuthorizationId;
-    expectRefusal(await capture(pending, { amount: 1_000 }), 422, 'CARD_AUTHORIZATION_PENDING', 'still PENDING');
-    const failed = (await authorize(INSUFFICIENT_FUNDS_CARD)).body.cardAuthorizationId;
-    expectRefusal(await capture(failed, { amount: 1_000 }), 422, 'CARD_AUTHORIZATION_STATUS_INVALID_ERROR', 'only an AUTHORIZED one can be captured');
-    const canceled = await authorized();
-    await cancel(canceled);
-    expectRefusal(await capture(canceled, { amount: 1_000 }), 422, 'CARD_AUTHORIZATION_STATUS_INVALID_ERROR', 'is CANCELED');
+  sandboxTest('answers 422 CARD_AUTHORIZATION_PENDING while PENDING, and 422 for FAILED and CANCELED ones', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(authOptions());
+    const pending = (await authorize(client, OTP_CARD)).body.cardAuthorizationId;
+    expectRefusal(await capture(client, pending, { amount: 1_000 }), 422, 'CARD_AUTHORIZATION_PENDING', 'still PENDING');
+    const failed = (await authorize(client, INSUFFICIENT_FUNDS_CARD)).body.cardAuthorizationId;
+    expectRefusal(await capture(client, failed, { amount: 1_000 }), 422, 'CARD_AUTHORIZATION_STATUS_INVALID_ERROR', 'only an AUTHORIZED one can be captured');
+    const canceled = await authorized(client);
+    await cancel(client, canceled);
+    expectRefusal(await capture(client, canceled, { amount: 1_000 }), 422, 'CARD_AUTHORIZATION_STATUS_INVALID_ERROR', 'is CANCELED');
     expect(sandbox.store.charges.size).toBe(0);
   });
 
-  it('reads EXPIRED from expiresAt on, from the sandbox clock, and then cannot be captured or canceled', async () => {
-    start();
-    const id = await authorized({ supportsMulticapture: true });
-    const { expiresAt } = await read(id);
+  sandboxTest('reads EXPIRED from expiresAt on, from the sandbox clock, and then cannot be captured or canceled', async ({ startInProcess }) => {
+    const { client } = startInProcess(authOptions());
+    const id = await authorized(client, { supportsMulticapture: true });
+    const { expiresAt } = await read(client, id);
     now += SANDBOX_CARD_AUTHORIZATION_TTL_MS - 1;
-    expect((await capture(id, { amount: 1_000 })).status).toBe(201);
+    expect((await capture(client, id, { amount: 1_000 })).status).toBe(201);
     now += 1;
-    expect(await read(id)).toMatchObject({ status: 'EXPIRED', capturedAmount: 1_000, capturableAmount: 0, updatedAt: expiresAt });
+    expect(await read(client, id)).toMatchObject({ status: 'EXPIRED', capturedAmount: 1_000, capturableAmount: 0, updatedAt: expiresAt });
     expect((await client.get(PATH)).body.data[0]).toMatchObject({ cardAuthorizationId: id, status: 'EXPIRED' });
-    expectRefusal(await capture(id, { amount: 1_000 }), 422, 'CARD_AUTHORIZATION_STATUS_INVALID_ERROR', `EXPIRED at ${expiresAt}`);
-    expectRefusal(await cancel(id), 422, 'CARD_AUTHORIZATION_STATUS_INVALID_ERROR', 'EXPIRED');
+    expectRefusal(await capture(client, id, { amount: 1_000 }), 422, 'CARD_AUTHORIZATION_STATUS_INVALID_ERROR', `EXPIRED at ${expiresAt}`);
+    expectRefusal(await cancel(client, id), 422, 'CARD_AUTHORIZATION_STATUS_INVALID_ERROR', 'EXPIRED');
   });
 
-  it('captures once with an idempotency key, however often it is retried', async () => {
-    start();
-    const id = await authorized({ supportsMulticapture: true });
+  sandboxTest('captures once with an idempotency key, however often it is retried', async ({ startInProcess }) => {
+    const { client } = startInProcess(authOptions());
+    const id = await authorized(client, { supportsMulticapture: true });
     const headers = { [IDEMPOTENCY_HEADER]: 'capture-key' };
-    const first = await capture(id, { amount: 2_000 }, headers);
-    const retry = await capture(id, { amount: 2_000 }, headers);
+    const first = await capture(client, id, { amount: 2_000 }, headers);
+    const retry = await capture(client, id, { amount: 2_000 }, headers);
     expect(retry.status).toBe(201);
     expect(retry.body).toEqual(first.body);
     expect(retry.headers.get(REPLAYED_HEADER)).toBe('true');
-    expect(await read(id)).toMatchObject({ capturedAmount: 2_000, capturableAmount: 8_000 });
-    expectRefusal(await capture(id, { amount: 3_000 }, headers), 412, 'IDEMPOTENCY_KEY_ERROR', /./);
+    expect(await read(client, id)).toMatchObject({ capturedAmount: 2_000, capturableAmount: 8_000 });
+    expectRefusal(await capture(client, id, { amount: 3_000 }, headers), 412, 'IDEMPOTENCY_KEY_ERROR', /./);
   });
 
   describe('bad input', () => {
@@ -770,47 +767,47 @@ describe('POST /api/v1/card-authorizations/{id}/charges (capture)', () => {
       ['a non-boolean isFinal', { amount: 1_000, isFinal: 'yes' }, 'isFinal must be true or false'],
     ];
     for (const [what, fields, message] of cases) {
-      it(`answers 400 naming the field for ${what}`, async () => {
-        start();
-        const id = await authorized();
-        expectRefusal(await capture(id, fields), 400, 'API_VALIDATION_ERROR', message);
-        expect((await read(id)).capturedAmount).toBe(0);
+      sandboxTest(`answers 400 naming the field for ${what}`, async ({ startInProcess }) => {
+        const { client } = startInProcess(authOptions());
+        const id = await authorized(client);
+        expectRefusal(await capture(client, id, fields), 400, 'API_VALIDATION_ERROR', message);
+        expect((await read(client, id)).capturedAmount).toBe(0);
       });
     }
 
-    it('answers 400 for a body that is not JSON and 404 for an unknown authorization', async () => {
-      start();
-      const id = await authorized();
+    sandboxTest('answers 400 for a body that is not JSON and 404 for an unknown authorization', async ({ startInProcess }) => {
+      const { client } = startInProcess(authOptions());
+      const id = await authorized(client);
       expectRefusal(await client.request('POST', `${PATH}/${id}/charges`, { raw: 'amount=1', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_JSON_ERROR', /./);
-      expectRefusal(await capture('ca_unknown', { amount: 1_000 }), 404, 'NOT_FOUND_ERROR', 'ca_unknown');
+      expectRefusal(await capture(client, 'ca_unknown', { amount: 1_000 }), 404, 'NOT_FOUND_ERROR', 'ca_unknown');
       expectRefusal(await client.get(`${PATH}/ca_unknown/charges`), 404, 'NOT_FOUND_ERROR', 'ca_unknown');
     });
   });
 
   describe('refunds of a capture', () => {
-    it('refunds part of a capture like a CARD charge, recording the REFUND transaction', async () => {
-      start();
-      const id = await authorized();
-      const chargeId = (await capture(id, { amount: 10_000 })).body.chargeId;
+    sandboxTest('refunds part of a capture like a CARD charge, recording the REFUND transaction', async ({ startInProcess }) => {
+      const { client } = startInProcess(authOptions());
+      const id = await authorized(client);
+      const chargeId = (await capture(client, id, { amount: 10_000 })).body.chargeId;
       const refund = await client.post('/api/v1/refunds', { chargeId, amount: 4_000, reason: 'one item returned' });
       expect(refund.status).toBe(201);
       await expect.poll(async () => (await client.get(`/api/v1/refunds/${refund.body.refundId}`)).body.status).toBe('SUCCEEDED');
       expect((await client.get(`/api/v1/transactions/${refund.body.refundId}`)).body).toMatchObject({ transactionType: 'REFUND', grossAmount: 4_000, sourceId: id });
     });
 
-    it('keeps the test card’s refund behaviour: 4000007640000003 refuses refunds', async () => {
-      start();
+    sandboxTest('keeps the test card’s refund behaviour: 4000007640000003 refuses refunds', async ({ startInProcess }) => {
+      const { client } = startInProcess(authOptions());
       const cardTokenId = await client.tokenize('4000007640000003');
       const created = await client.post(PATH, { amount: 10_000, currency: 'THB', referenceId: 'o', paymentMethod: { paymentMethodType: 'CARD_TOKEN', cardToken: { cardTokenId, securityCode: '123' } } });
-      const chargeId = (await capture(created.body.cardAuthorizationId, { amount: 10_000 })).body.chargeId;
+      const chargeId = (await capture(client, created.body.cardAuthorizationId, { amount: 10_000 })).body.chargeId;
       expectRefusal(await client.post('/api/v1/refunds', { chargeId }), 403, 'OPERATION_NOT_ALLOWED_ERROR', 'refunds are not allowed for this card');
     });
 
-    it('refunds a capture of an authorization that passed the OTP page', async () => {
-      start();
-      const created = await authorize(OTP_CARD);
+    sandboxTest('refunds a capture of an authorization that passed the OTP page', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(authOptions());
+      const created = await authorize(client, OTP_CARD);
       await client.submitPage(created.body.redirect.redirectUrl, { otp: '123456' });
-      const chargeId = (await capture(created.body.cardAuthorizationId, { amount: 10_000 })).body.chargeId;
+      const chargeId = (await capture(client, created.body.cardAuthorizationId, { amount: 10_000 })).body.chargeId;
       // The capture is no OTP charge: the step was taken at authorization.
       expect((await sandbox.fetch(new Request(`${ORIGIN}/sandbox/pages/otp/${chargeId}`))).status).toBe(404);
       expect((await client.post('/api/v1/refunds', { chargeId })).status).toBe(201);
@@ -819,18 +816,18 @@ describe('POST /api/v1/card-authorizations/{id}/charges (capture)', () => {
 });
 
 describe('webhooks of card authorizations', () => {
-  it('sends card_authorization.authorized, .failed and .canceled, signed, each body the authorization as GET returned it then', async () => {
-    start();
-    const authorizedId = await authorized();
-    const atAuthorization = await read(authorizedId);
-    const failedId = (await authorize(INSUFFICIENT_FUNDS_CARD)).body.cardAuthorizationId;
+  sandboxTest('sends card_authorization.authorized, .failed and .canceled, signed, each body the authorization as GET returned it then', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(authOptions());
+    const authorizedId = await authorized(client);
+    const atAuthorization = await read(client, authorizedId);
+    const failedId = (await authorize(client, INSUFFICIENT_FUNDS_CARD)).body.cardAuthorizationId;
     now += 1_000;
-    const canceled = (await cancel(authorizedId)).body;
+    const canceled = (await cancel(client, authorizedId)).body;
 
-    const hooksSeen = await received();
+    const hooksSeen = await received(client);
     expect(hooksSeen.map((h) => h.event)).toEqual(['card_authorization.authorized', 'card_authorization.failed', 'card_authorization.canceled']);
     expect(hooksSeen[0]!.body).toEqual(atAuthorization);
-    expect(hooksSeen[1]!.body).toEqual(await read(failedId));
+    expect(hooksSeen[1]!.body).toEqual(await read(client, failedId));
     expect(hooksSeen[2]!.body).toEqual(canceled);
     for (const hook of hooks) {
       expect(await verifyWebhookSignature(hook.raw, hook.signature, SANDBOX_DEFAULTS.webhookKeyBase64)).toBe(true);
@@ -839,11 +836,11 @@ describe('webhooks of card authorizations', () => {
     expect(sandbox.webhooks.list().map((d) => d.event)).toEqual(['card_authorization.canceled', 'card_authorization.failed', 'card_authorization.authorized']);
   });
 
-  it('sends charge.succeeded and transaction.created for each capture, after the authorization counts it', async () => {
-    start();
-    const id = await authorized({ supportsMulticapture: true });
-    const chargeId = (await capture(id, { amount: 2_500 })).body.chargeId;
-    const hooksSeen = (await received()).filter((h) => h.event !== 'card_authorization.authorized');
+  sandboxTest('sends charge.succeeded and transaction.created for each capture, after the authorization counts it', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(authOptions());
+    const id = await authorized(client, { supportsMulticapture: true });
+    const chargeId = (await capture(client, id, { amount: 2_500 })).body.chargeId;
+    const hooksSeen = (await received(client)).filter((h) => h.event !== 'card_authorization.authorized');
     expect(hooksSeen.map((h) => h.event)).toEqual(['charge.succeeded', 'transaction.created']);
     expect(hooksSeen[0]!.body).toEqual(await client.getCharge(chargeId));
     expect(hooksSeen[1]!.body).toEqual((await client.get(`/api/v1/transactions/${chargeId}`)).body);

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { SERVICE_HEADERS } from '../../src/core/constants.js';
 import { SERVICE_ERROR_STATUS, type ServiceErrorCode } from '../../src/core/service-error.js';
 import { SANDBOX_DEFAULTS, SANDBOX_MAX_BODY_BYTES, SANDBOX_PAGES_PATH, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
@@ -10,11 +10,11 @@ import {
   CLIENT_AUTH,
   FUTURE_EXPIRY_YEAR,
   IDEMPOTENCY_HEADER,
-  newSandbox,
   ORIGIN,
   type Answer,
   type SandboxClient,
 } from '../support/sandbox-client.js';
+import { sandboxTest } from '../support/sandbox-fixture.js';
 
 // The promise under test: bad input anywhere gets a clear 4xx in the service's error shape,
 // never a 5xx, never a hang, and never changes state.
@@ -25,14 +25,6 @@ const FORM_TYPE = { 'content-type': 'application/x-www-form-urlencoded' } as con
 const REQUEST_ID = SERVICE_HEADERS.requestId;
 const PARTNER_ID_HEADER = SERVICE_HEADERS.partnerId;
 const PARTNER_AUTH = basic(SANDBOX_DEFAULTS.merchantId, SANDBOX_DEFAULTS.partnerApiKey);
-
-let sandbox: Sandbox;
-let client: SandboxClient;
-function start(options: SandboxOptions = {}) {
-  ({ sandbox, client } = newSandbox({ refundSettleDelayMs: 0, ...options }));
-}
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset until a test starts one
-afterEach(() => sandbox?.close());
 
 /** Fails with a clear message when `work` takes longer than the per-request limit. */
 async function within<T>(what: string, work: Promise<T>): Promise<T> {
@@ -50,17 +42,17 @@ async function within<T>(what: string, work: Promise<T>): Promise<T> {
 type Init = NonNullable<Parameters<SandboxClient['request']>[2]>;
 
 /** One request through the test client, bounded in time. */
-function send(method: string, path: string, init: Init = {}): Promise<Answer> {
+function send(client: SandboxClient, method: string, path: string, init: Init = {}): Promise<Answer> {
   return within(`${method} ${path.slice(0, 80)}`, client.request(method, path, init));
 }
 
 /** Raw text declared as JSON. */
-function sendRaw(method: string, path: string, raw: string, init: Omit<Init, 'raw' | 'body'> = {}): Promise<Answer> {
-  return send(method, path, { ...init, raw, headers: { ...JSON_TYPE, ...init.headers } });
+function sendRaw(client: SandboxClient, method: string, path: string, raw: string, init: Omit<Init, 'raw' | 'body'> = {}): Promise<Answer> {
+  return send(client, method, path, { ...init, raw, headers: { ...JSON_TYPE, ...init.headers } });
 }
 
 /** A hand-built request (bytes, no content type, a lying Content-Length), bounded in time. */
-function sendRequest(request: Request): Promise<Answer> {
+function sendRequest(sandbox: Sandbox, request: Request): Promise<Answer> {
   return within(
     `${request.method} ${new URL(request.url).pathname.slice(0, 80)}`,
     (async () => {
@@ -105,7 +97,7 @@ function expectPage(answer: Answer, status: number) {
 }
 
 /** Everything a request could change. */
-function state() {
+function state(sandbox: Sandbox) {
   const store = sandbox.store;
   return {
     charges: [...store.charges.values()].map(({ charge, refundedAmount }) => `${charge.chargeId}:${charge.status}:${refundedAmount}`),
@@ -130,8 +122,8 @@ const cardBody = (card: Record<string, unknown> = {}): Record<string, unknown> =
 const walletBody = (): Record<string, unknown> => ({ amount: 10_000, currency: 'THB', referenceId: 'order-w', paymentMethod: { paymentMethodType: 'ALIPAY' } });
 
 /** Creates a SUCCEEDED card charge and answers its id. */
-async function succeededChargeId(): Promise<string> {
-  const created = await send('POST', '/api/v1/charges', { body: cardBody() });
+async function succeededChargeId(client: SandboxClient): Promise<string> {
+  const created = await send(client, 'POST', '/api/v1/charges', { body: cardBody() });
   expect(created.status, brief(created.body)).toBe(201);
   return created.body.chargeId as string;
 }
@@ -142,13 +134,13 @@ interface JsonEndpoint {
   auth: string;
   required: string[];
   /** A body the endpoint accepts with 201; may create what it needs first. */
-  valid: () => Promise<Record<string, unknown>>;
+  valid: (client: SandboxClient) => Promise<Record<string, unknown>>;
 }
 
 const ENDPOINTS: JsonEndpoint[] = [
   { name: 'POST /client/v1/card-tokens', path: '/client/v1/card-tokens', auth: CLIENT_AUTH, required: ['pan', 'expiryMonth', 'expiryYear', 'cardHolderName'], valid: () => Promise.resolve(tokenBody()) },
   { name: 'POST /api/v1/charges', path: '/api/v1/charges', auth: API_AUTH, required: ['amount', 'currency', 'paymentMethod', 'referenceId'], valid: () => Promise.resolve(cardBody()) },
-  { name: 'POST /api/v1/refunds', path: '/api/v1/refunds', auth: API_AUTH, required: ['chargeId'], valid: async () => ({ chargeId: await succeededChargeId() }) },
+  { name: 'POST /api/v1/refunds', path: '/api/v1/refunds', auth: API_AUTH, required: ['chargeId'], valid: async (client) => ({ chargeId: await succeededChargeId(client) }) },
 ];
 
 const MALFORMED_JSON = [
@@ -176,182 +168,182 @@ const WRONG_JSON_TYPES = [
 ];
 
 describe.each(ENDPOINTS)('$name with a body that is not a usable JSON object', (endpoint) => {
-  it.each(MALFORMED_JSON)('answers 400 INVALID_JSON_ERROR to $name and changes nothing', async ({ raw }) => {
-    start();
-    const before = state();
-    expectServiceError(await sendRaw('POST', endpoint.path, raw, { auth: endpoint.auth }), 400, 'INVALID_JSON_ERROR');
-    expect(state()).toEqual(before);
+  sandboxTest.for(MALFORMED_JSON)('answers 400 INVALID_JSON_ERROR to $name and changes nothing', async ({ raw }, { startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const before = state(sandbox);
+    expectServiceError(await sendRaw(client, 'POST', endpoint.path, raw, { auth: endpoint.auth }), 400, 'INVALID_JSON_ERROR');
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it('answers 400 INVALID_JSON_ERROR to bytes that are not UTF-8', async () => {
-    start();
-    const before = state();
+  sandboxTest('answers 400 INVALID_JSON_ERROR to bytes that are not UTF-8', async ({ startInProcess }) => {
+    const { sandbox } = startInProcess({ refundSettleDelayMs: 0 });
+    const before = state(sandbox);
     const request = new Request(`${ORIGIN}${endpoint.path}`, {
       method: 'POST',
       headers: { authorization: endpoint.auth, ...JSON_TYPE },
       body: new Uint8Array([0x7b, 0xff, 0xfe, 0x00, 0x7d]),
     });
-    expectServiceError(await sendRequest(request), 400, 'INVALID_JSON_ERROR');
-    expect(state()).toEqual(before);
+    expectServiceError(await sendRequest(sandbox, request), 400, 'INVALID_JSON_ERROR');
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it.each([
+  sandboxTest.for([
     { name: 'an empty body', raw: '' },
     { name: 'a body of whitespace', raw: ' \n\t ' },
     { name: 'a byte order mark alone', raw: '\ufeff' },
-  ])('answers 400 INVALID_JSON_ERROR to $name', async ({ raw }) => {
-    start();
-    const before = state();
-    expectServiceError(await sendRaw('POST', endpoint.path, raw, { auth: endpoint.auth }), 400, 'INVALID_JSON_ERROR');
-    expect(state()).toEqual(before);
+  ])('answers 400 INVALID_JSON_ERROR to $name', async ({ raw }, { startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const before = state(sandbox);
+    expectServiceError(await sendRaw(client, 'POST', endpoint.path, raw, { auth: endpoint.auth }), 400, 'INVALID_JSON_ERROR');
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it.each(WRONG_JSON_TYPES)('answers 400 API_VALIDATION_ERROR to JSON that is $name, saying the body must be an object', async ({ raw }) => {
-    start();
-    const before = state();
-    const answer = await sendRaw('POST', endpoint.path, raw, { auth: endpoint.auth });
+  sandboxTest.for(WRONG_JSON_TYPES)('answers 400 API_VALIDATION_ERROR to JSON that is $name, saying the body must be an object', async ({ raw }, { startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const before = state(sandbox);
+    const answer = await sendRaw(client, 'POST', endpoint.path, raw, { auth: endpoint.auth });
     expectServiceError(answer, 400, 'API_VALIDATION_ERROR');
     expect(answer.body.message).toContain('body must be an object');
-    expect(state()).toEqual(before);
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it('ignores a UTF-8 byte order mark before valid JSON and answers 201', async () => {
-    start();
-    const body = await endpoint.valid();
-    const answer = await sendRaw('POST', endpoint.path, `\ufeff${JSON.stringify(body)}`, { auth: endpoint.auth });
+  sandboxTest('ignores a UTF-8 byte order mark before valid JSON and answers 201', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    const body = await endpoint.valid(client);
+    const answer = await sendRaw(client, 'POST', endpoint.path, `\ufeff${JSON.stringify(body)}`, { auth: endpoint.auth });
     expect(answer.status, brief(answer.body)).toBe(201);
   });
 
-  it('answers 400 API_VALIDATION_ERROR to an empty object, naming every required field', async () => {
-    start();
-    const before = state();
-    const answer = await send('POST', endpoint.path, { auth: endpoint.auth, body: {} });
+  sandboxTest('answers 400 API_VALIDATION_ERROR to an empty object, naming every required field', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const before = state(sandbox);
+    const answer = await send(client, 'POST', endpoint.path, { auth: endpoint.auth, body: {} });
     expectServiceError(answer, 400, 'API_VALIDATION_ERROR');
     for (const field of endpoint.required) expect(answer.body.message).toContain(field);
-    expect(state()).toEqual(before);
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it.each(endpoint.required)('answers 400 API_VALIDATION_ERROR naming %s when it is missing, and changes nothing', async (field) => {
-    start();
-    const { [field]: _missing, ...body } = await endpoint.valid();
-    const before = state();
-    const answer = await send('POST', endpoint.path, { auth: endpoint.auth, body });
+  sandboxTest.for(endpoint.required)('answers 400 API_VALIDATION_ERROR naming %s when it is missing, and changes nothing', async (field, { startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const { [field]: _missing, ...body } = await endpoint.valid(client);
+    const before = state(sandbox);
+    const answer = await send(client, 'POST', endpoint.path, { auth: endpoint.auth, body });
     expectServiceError(answer, 400, 'API_VALIDATION_ERROR');
     expect(answer.body.message).toMatch(new RegExp(`^inputs are failing validation; .*\\b${field}\\b`));
-    expect(state()).toEqual(before);
+    expect(state(sandbox)).toEqual(before);
   });
 });
 
 describe.each(ENDPOINTS)('$name with odd but well-formed JSON', (endpoint) => {
-  it('accepts and ignores unknown fields (201)', async () => {
-    start();
-    const body = { ...(await endpoint.valid()), unknownField: 'x', nested: { deeper: [1, { a: null }] } };
-    const answer = await send('POST', endpoint.path, { auth: endpoint.auth, body });
+  sandboxTest('accepts and ignores unknown fields (201)', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    const body = { ...(await endpoint.valid(client)), unknownField: 'x', nested: { deeper: [1, { a: null }] } };
+    const answer = await send(client, 'POST', endpoint.path, { auth: endpoint.auth, body });
     expect(answer.status, brief(answer.body)).toBe(201);
   });
 
-  it('accepts a valid body with 5,000 extra keys (201)', async () => {
-    start();
+  sandboxTest('accepts a valid body with 5,000 extra keys (201)', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const extra = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`key${i}`, i]));
-    const answer = await send('POST', endpoint.path, { auth: endpoint.auth, body: { ...extra, ...(await endpoint.valid()) } });
+    const answer = await send(client, 'POST', endpoint.path, { auth: endpoint.auth, body: { ...extra, ...(await endpoint.valid(client)) } });
     expect(answer.status, brief(answer.body)).toBe(201);
   });
 
-  it('answers 400 API_VALIDATION_ERROR to a 5,000-key object without the required fields', async () => {
-    start();
-    const before = state();
+  sandboxTest('answers 400 API_VALIDATION_ERROR to a 5,000-key object without the required fields', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const before = state(sandbox);
     const body = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`key${i}`, i]));
-    const answer = await send('POST', endpoint.path, { auth: endpoint.auth, body });
+    const answer = await send(client, 'POST', endpoint.path, { auth: endpoint.auth, body });
     expectServiceError(answer, 400, 'API_VALIDATION_ERROR');
     expect(answer.body.message).toContain(endpoint.required[0]!);
-    expect(state()).toEqual(before);
+    expect(state(sandbox)).toEqual(before);
   });
 
   const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
 
-  it('answers 400 API_VALIDATION_ERROR to 10,000 nested arrays', async () => {
-    start();
-    const before = state();
-    expectServiceError(await sendRaw('POST', endpoint.path, deep, { auth: endpoint.auth }), 400, 'API_VALIDATION_ERROR');
-    expect(state()).toEqual(before);
+  sandboxTest('answers 400 API_VALIDATION_ERROR to 10,000 nested arrays', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const before = state(sandbox);
+    expectServiceError(await sendRaw(client, 'POST', endpoint.path, deep, { auth: endpoint.auth }), 400, 'API_VALIDATION_ERROR');
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it('answers 400 API_VALIDATION_ERROR to 10,000 nested arrays sent with an idempotency key', async () => {
-    start();
-    const before = state();
-    const answer = await sendRaw('POST', endpoint.path, deep, { auth: endpoint.auth, headers: { [IDEMPOTENCY_HEADER]: 'deep-nesting-1' } });
+  sandboxTest('answers 400 API_VALIDATION_ERROR to 10,000 nested arrays sent with an idempotency key', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const before = state(sandbox);
+    const answer = await sendRaw(client, 'POST', endpoint.path, deep, { auth: endpoint.auth, headers: { [IDEMPOTENCY_HEADER]: 'deep-nesting-1' } });
     expectServiceError(answer, 400, 'API_VALIDATION_ERROR');
-    expect(state()).toEqual(before);
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it('answers 201 when the body is at the size limit and 413 REQUEST_TOO_LARGE_ERROR one byte over it', async () => {
-    start();
-    const body = await endpoint.valid();
+  sandboxTest('answers 201 when the body is at the size limit and 413 REQUEST_TOO_LARGE_ERROR one byte over it', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const body = await endpoint.valid(client);
     const empty = JSON.stringify({ ...body, padding: '' });
     const atLimit = JSON.stringify({ ...body, padding: 'a'.repeat(SANDBOX_MAX_BODY_BYTES - empty.length) });
     expect(Buffer.byteLength(atLimit)).toBe(SANDBOX_MAX_BODY_BYTES);
 
-    const before = state();
-    expectServiceError(await sendRaw('POST', endpoint.path, `${atLimit} `, { auth: endpoint.auth }), 413, 'REQUEST_TOO_LARGE_ERROR');
-    expect(state()).toEqual(before);
-    const accepted = await sendRaw('POST', endpoint.path, atLimit, { auth: endpoint.auth });
+    const before = state(sandbox);
+    expectServiceError(await sendRaw(client, 'POST', endpoint.path, `${atLimit} `, { auth: endpoint.auth }), 413, 'REQUEST_TOO_LARGE_ERROR');
+    expect(state(sandbox)).toEqual(before);
+    const accepted = await sendRaw(client, 'POST', endpoint.path, atLimit, { auth: endpoint.auth });
     expect(accepted.status, brief(accepted.body)).toBe(201);
   });
 
-  it('answers 413 REQUEST_TOO_LARGE_ERROR when Content-Length claims more than the limit, whatever the body', async () => {
-    start();
-    const body = JSON.stringify(await endpoint.valid());
-    const before = state();
+  sandboxTest('answers 413 REQUEST_TOO_LARGE_ERROR when Content-Length claims more than the limit, whatever the body', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const body = JSON.stringify(await endpoint.valid(client));
+    const before = state(sandbox);
     const request = new Request(`${ORIGIN}${endpoint.path}`, {
       method: 'POST',
       headers: { authorization: endpoint.auth, ...JSON_TYPE, 'content-length': String(SANDBOX_MAX_BODY_BYTES + 1) },
       body,
     });
-    expectServiceError(await sendRequest(request), 413, 'REQUEST_TOO_LARGE_ERROR');
-    expect(state()).toEqual(before);
+    expectServiceError(await sendRequest(sandbox, request), 413, 'REQUEST_TOO_LARGE_ERROR');
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it('answers 413 REQUEST_TOO_LARGE_ERROR when Content-Length claims less than a body over the limit', async () => {
-    start();
-    const before = state();
+  sandboxTest('answers 413 REQUEST_TOO_LARGE_ERROR when Content-Length claims less than a body over the limit', async ({ startInProcess }) => {
+    const { sandbox } = startInProcess({ refundSettleDelayMs: 0 });
+    const before = state(sandbox);
     const request = new Request(`${ORIGIN}${endpoint.path}`, {
       method: 'POST',
       headers: { authorization: endpoint.auth, ...JSON_TYPE, 'content-length': '2' },
       body: JSON.stringify({ padding: 'a'.repeat(SANDBOX_MAX_BODY_BYTES) }),
     });
-    expectServiceError(await sendRequest(request), 413, 'REQUEST_TOO_LARGE_ERROR');
-    expect(state()).toEqual(before);
+    expectServiceError(await sendRequest(sandbox, request), 413, 'REQUEST_TOO_LARGE_ERROR');
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it.each([
+  sandboxTest.for([
     { name: 'text/plain', type: 'text/plain' },
     { name: 'application/jsonx', type: 'application/jsonx' },
     { name: 'application/json-patch+json', type: 'application/json-patch+json' },
     { name: 'application/x-www-form-urlencoded', type: 'application/x-www-form-urlencoded' },
     { name: 'multipart/form-data', type: 'multipart/form-data; boundary=x' },
     { name: 'an empty Content-Type', type: '' },
-  ])('answers 415 UNSUPPORTED_MEDIA_TYPE_ERROR to a valid body sent as $name', async ({ type }) => {
-    start();
-    const body = JSON.stringify(await endpoint.valid());
-    const before = state();
-    const answer = await send('POST', endpoint.path, { auth: endpoint.auth, raw: body, headers: { 'content-type': type } });
+  ])('answers 415 UNSUPPORTED_MEDIA_TYPE_ERROR to a valid body sent as $name', async ({ type }, { startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const body = JSON.stringify(await endpoint.valid(client));
+    const before = state(sandbox);
+    const answer = await send(client, 'POST', endpoint.path, { auth: endpoint.auth, raw: body, headers: { 'content-type': type } });
     expectServiceError(answer, 415, 'UNSUPPORTED_MEDIA_TYPE_ERROR');
-    expect(state()).toEqual(before);
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it('answers 415 UNSUPPORTED_MEDIA_TYPE_ERROR to a valid body without a Content-Type', async () => {
-    start();
-    const body = new TextEncoder().encode(JSON.stringify(await endpoint.valid()));
-    const before = state();
+  sandboxTest('answers 415 UNSUPPORTED_MEDIA_TYPE_ERROR to a valid body without a Content-Type', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const body = new TextEncoder().encode(JSON.stringify(await endpoint.valid(client)));
+    const before = state(sandbox);
     const request = new Request(`${ORIGIN}${endpoint.path}`, { method: 'POST', headers: { authorization: endpoint.auth }, body });
     expect(request.headers.get('content-type')).toBeNull();
-    expectServiceError(await sendRequest(request), 415, 'UNSUPPORTED_MEDIA_TYPE_ERROR');
-    expect(state()).toEqual(before);
+    expectServiceError(await sendRequest(sandbox, request), 415, 'UNSUPPORTED_MEDIA_TYPE_ERROR');
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it.each(['application/json; charset=utf-8', 'Application/JSON'])('accepts Content-Type %s (201)', async (type) => {
-    start();
-    const answer = await send('POST', endpoint.path, { auth: endpoint.auth, raw: JSON.stringify(await endpoint.valid()), headers: { 'content-type': type } });
+  sandboxTest.for(['application/json; charset=utf-8', 'Application/JSON'])('accepts Content-Type %s (201)', async (type, { startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    const answer = await send(client, 'POST', endpoint.path, { auth: endpoint.auth, raw: JSON.stringify(await endpoint.valid(client)), headers: { 'content-type': type } });
     expect(answer.status, brief(answer.body)).toBe(201);
   });
 });
@@ -409,68 +401,68 @@ const CHARGE_FIELD_CASES: FieldCase[] = [
 ];
 
 describe('POST /api/v1/charges with one field wrong', () => {
-  it('accepts the body the cases start from (201)', async () => {
-    start();
-    const answer = await send('POST', '/api/v1/charges', { body: cardBody() });
+  sandboxTest('accepts the body the cases start from (201)', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    const answer = await send(client, 'POST', '/api/v1/charges', { body: cardBody() });
     expect(answer.status, brief(answer.body)).toBe(201);
   });
 
-  it.each(CHARGE_FIELD_CASES)('answers 400 API_VALIDATION_ERROR to $name, naming the field, and creates no charge', async ({ body, says }) => {
-    start();
-    const before = state();
-    const answer = await send('POST', '/api/v1/charges', { body: body() });
+  sandboxTest.for(CHARGE_FIELD_CASES)('answers 400 API_VALIDATION_ERROR to $name, naming the field, and creates no charge', async ({ body, says }, { startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const before = state(sandbox);
+    const answer = await send(client, 'POST', '/api/v1/charges', { body: body() });
     expectServiceError(answer, 400, 'API_VALIDATION_ERROR');
     expect(answer.body.message).toMatch(/^inputs are failing validation; /);
     expect(answer.body.message).toContain(says);
-    expect(state()).toEqual(before);
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it('accepts unknown fields inside paymentMethod and card (201)', async () => {
-    start();
+  sandboxTest('accepts unknown fields inside paymentMethod and card (201)', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const body = cardBody({ nickname: 'my card', track2: 'x' });
     (body.paymentMethod as Record<string, unknown>).extra = { a: 1 };
-    const answer = await send('POST', '/api/v1/charges', { body });
+    const answer = await send(client, 'POST', '/api/v1/charges', { body });
     expect(answer.status, brief(answer.body)).toBe(201);
   });
 
-  it('accepts a Thai cardHolderName on a card charge (201)', async () => {
-    start();
-    const answer = await send('POST', '/api/v1/charges', { body: cardBody({ cardHolderName: 'สมชาย ใจดี' }) });
+  sandboxTest('accepts a Thai cardHolderName on a card charge (201)', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    const answer = await send(client, 'POST', '/api/v1/charges', { body: cardBody({ cardHolderName: 'สมชาย ใจดี' }) });
     expect(answer.status, brief(answer.body)).toBe(201);
     expect((await client.getCharge(answer.body.chargeId)).status).toBe('SUCCEEDED');
   });
 
-  it('keeps a referenceId with Thai text, a NUL and a lone surrogate intact (201, read back the same)', async () => {
-    start();
+  sandboxTest('keeps a referenceId with Thai text, a NUL and a lone surrogate intact (201, read back the same)', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
     const raw = JSON.stringify({ ...walletBody(), referenceId: 'PLACEHOLDER' }).replace('PLACEHOLDER', 'ใบสั่งซื้อ\\u0000-\\ud800-end');
-    const answer = await sendRaw('POST', '/api/v1/charges', raw);
+    const answer = await sendRaw(client, 'POST', '/api/v1/charges', raw);
     expect(answer.status, brief(answer.body)).toBe(201);
-    const charge = await send('GET', `/api/v1/charges/${answer.body.chargeId}`);
+    const charge = await send(client, 'GET', `/api/v1/charges/${answer.body.chargeId}`);
     expect(charge.status).toBe(200);
     expect(charge.body.referenceId).toBe('ใบสั่งซื้อ\u0000-\ud800-end');
   });
 
   const nestedIn = (levels: number) => JSON.stringify(walletBody()).replace(/}$/, `,"ignored":${'['.repeat(levels)}${']'.repeat(levels)}}`);
 
-  it('accepts a valid charge whose unknown field nests 63 levels deep (64 with the body)', async () => {
-    start();
-    const answer = await sendRaw('POST', '/api/v1/charges', nestedIn(63), { headers: { [IDEMPOTENCY_HEADER]: 'deep-ok' } });
+  sandboxTest('accepts a valid charge whose unknown field nests 63 levels deep (64 with the body)', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    const answer = await sendRaw(client, 'POST', '/api/v1/charges', nestedIn(63), { headers: { [IDEMPOTENCY_HEADER]: 'deep-ok' } });
     expect(answer.status, brief(answer.body)).toBe(201);
   });
 
-  it('refuses a body nested deeper than 64 levels with 400, with or without an idempotency key', async () => {
-    start();
-    const before = state();
+  sandboxTest('refuses a body nested deeper than 64 levels with 400, with or without an idempotency key', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const before = state(sandbox);
     for (const headers of [{}, { [IDEMPOTENCY_HEADER]: 'deep-nesting-2' }] as Record<string, string>[]) {
-      const answer = await sendRaw('POST', '/api/v1/charges', nestedIn(10_000), { headers });
+      const answer = await sendRaw(client, 'POST', '/api/v1/charges', nestedIn(10_000), { headers });
       expectServiceError(answer, 400, 'API_VALIDATION_ERROR');
       expect(answer.body.message).toContain('nested deeper than 64 levels');
     }
-    expect(state()).toEqual(before);
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it('leaves a card token unspent when a charge with it is refused', async () => {
-    start();
+  sandboxTest('leaves a card token unspent when a charge with it is refused', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
     const cardTokenId = await client.tokenize(VISA);
     const withToken = (securityCode: string, extra: Record<string, unknown> = {}) => ({
       amount: 10_000,
@@ -486,16 +478,16 @@ describe('POST /api/v1/charges with one field wrong', () => {
       withToken('123', { amount: 99 }),
       withToken('123', { payerAuthenticationDetails: { eci: '05' } }),
     ];
-    const before = state();
+    const before = state(sandbox);
     for (const body of refusals) {
-      const answer = await send('POST', '/api/v1/charges', { body });
+      const answer = await send(client, 'POST', '/api/v1/charges', { body });
       expect(answer.status, brief(answer.body)).toBeGreaterThanOrEqual(400);
       expect(answer.status, brief(answer.body)).toBeLessThan(500);
       expectServiceError(answer, answer.status);
     }
-    expect(state()).toEqual(before);
+    expect(state(sandbox)).toEqual(before);
     expect(sandbox.store.cardTokens.get(cardTokenId)?.usedAt).toBeUndefined();
-    const charged = await send('POST', '/api/v1/charges', { body: withToken('123') });
+    const charged = await send(client, 'POST', '/api/v1/charges', { body: withToken('123') });
     expect(charged.status, brief(charged.body)).toBe(201);
   });
 });
@@ -519,33 +511,33 @@ const TOKEN_FIELD_CASES: FieldCase[] = [
 ];
 
 describe('POST /client/v1/card-tokens with one field wrong', () => {
-  it.each(TOKEN_FIELD_CASES)('answers 400 API_VALIDATION_ERROR to $name, naming the field, and stores no token', async ({ body, says }) => {
-    start();
-    const before = state();
-    const answer = await send('POST', '/client/v1/card-tokens', { body: body() });
+  sandboxTest.for(TOKEN_FIELD_CASES)('answers 400 API_VALIDATION_ERROR to $name, naming the field, and stores no token', async ({ body, says }, { startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const before = state(sandbox);
+    const answer = await send(client, 'POST', '/client/v1/card-tokens', { body: body() });
     expectServiceError(answer, 400, 'API_VALIDATION_ERROR');
     expect(answer.body.message).toContain(says);
-    expect(state()).toEqual(before);
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it('accepts a Thai cardHolderName (201)', async () => {
-    start();
-    const answer = await send('POST', '/client/v1/card-tokens', { body: { ...tokenBody(), cardHolderName: 'สมชาย ใจดี' } });
+  sandboxTest('accepts a Thai cardHolderName (201)', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const answer = await send(client, 'POST', '/client/v1/card-tokens', { body: { ...tokenBody(), cardHolderName: 'สมชาย ใจดี' } });
     expect(answer.status, brief(answer.body)).toBe(201);
     expect(sandbox.store.cardTokens.get(answer.body.id)?.cardHolderName).toBe('สมชาย ใจดี');
   });
 
-  it('keeps a cardHolderName with a NUL and a lone surrogate as sent (201)', async () => {
-    start();
+  sandboxTest('keeps a cardHolderName with a NUL and a lone surrogate as sent (201)', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
     const raw = JSON.stringify({ ...tokenBody(), cardHolderName: 'PLACEHOLDER' }).replace('PLACEHOLDER', 'Som\\u0000chai \\ud800');
-    const answer = await sendRaw('POST', '/client/v1/card-tokens', raw);
+    const answer = await sendRaw(client, 'POST', '/client/v1/card-tokens', raw);
     expect(answer.status, brief(answer.body)).toBe(201);
     expect(sandbox.store.cardTokens.get(answer.body.id)?.cardHolderName).toBe('Som\u0000chai \ud800');
   });
 
-  it('ignores a securityCode sent with the card and does not keep it', async () => {
-    start();
-    const answer = await send('POST', '/client/v1/card-tokens', { body: { ...tokenBody(), securityCode: '987' } });
+  sandboxTest('ignores a securityCode sent with the card and does not keep it', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const answer = await send(client, 'POST', '/client/v1/card-tokens', { body: { ...tokenBody(), securityCode: '987' } });
     expect(answer.status, brief(answer.body)).toBe(201);
     const record = sandbox.store.cardTokens.get(answer.body.id);
     expect(record).toBeDefined();
@@ -570,33 +562,33 @@ describe('POST /api/v1/refunds with one field wrong', () => {
     { name: 'a numeric reason', body: (chargeId) => ({ chargeId, reason: 42 }), status: 400, code: 'API_VALIDATION_ERROR', says: 'reason' },
   ];
 
-  it.each(cases)('answers $status $code to $name and refunds nothing', async ({ body, status, code, says }) => {
-    start();
-    const chargeId = await succeededChargeId();
-    const before = state();
-    const answer = await send('POST', '/api/v1/refunds', { body: body(chargeId) });
+  sandboxTest.for(cases)('answers $status $code to $name and refunds nothing', async ({ body, status, code, says }, { startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const chargeId = await succeededChargeId(client);
+    const before = state(sandbox);
+    const answer = await send(client, 'POST', '/api/v1/refunds', { body: body(chargeId) });
     expectServiceError(answer, status, code);
     expect(answer.body.message).toContain(says);
-    expect(state()).toEqual(before);
+    expect(state(sandbox)).toEqual(before);
     expect(sandbox.store.charges.get(chargeId)?.refundedAmount).toBe(0);
   });
 
-  it('still refunds the whole charge after refused attempts', async () => {
-    start();
-    const chargeId = await succeededChargeId();
-    for (const { body } of cases) await send('POST', '/api/v1/refunds', { body: body(chargeId) });
-    const refund = await send('POST', '/api/v1/refunds', { body: { chargeId } });
+  sandboxTest('still refunds the whole charge after refused attempts', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    const chargeId = await succeededChargeId(client);
+    for (const { body } of cases) await send(client, 'POST', '/api/v1/refunds', { body: body(chargeId) });
+    const refund = await send(client, 'POST', '/api/v1/refunds', { body: { chargeId } });
     expect(refund.status, brief(refund.body)).toBe(201);
-    expect((await send('GET', `/api/v1/refunds/${refund.body.refundId}`)).body.amount).toBe(10_000);
+    expect((await send(client, 'GET', `/api/v1/refunds/${refund.body.refundId}`)).body.amount).toBe(10_000);
   });
 
-  it('keeps a reason with Thai text, a NUL and a lone surrogate as sent (201)', async () => {
-    start();
-    const chargeId = await succeededChargeId();
+  sandboxTest('keeps a reason with Thai text, a NUL and a lone surrogate as sent (201)', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    const chargeId = await succeededChargeId(client);
     const raw = JSON.stringify({ chargeId, reason: 'PLACEHOLDER' }).replace('PLACEHOLDER', 'คืนเงิน\\u0000\\udc00');
-    const answer = await sendRaw('POST', '/api/v1/refunds', raw);
+    const answer = await sendRaw(client, 'POST', '/api/v1/refunds', raw);
     expect(answer.status, brief(answer.body)).toBe(201);
-    expect((await send('GET', `/api/v1/refunds/${answer.body.refundId}`)).body.refundReason).toBe('คืนเงิน\u0000\udc00');
+    expect((await send(client, 'GET', `/api/v1/refunds/${answer.body.refundId}`)).body.refundReason).toBe('คืนเงิน\u0000\udc00');
   });
 });
 
@@ -621,26 +613,26 @@ describe('GET lists with bad query strings', () => {
   ];
   const cases = LISTS.flatMap((path) => BAD_QUERIES.map(({ query, field }) => ({ path, query: query.slice(0, 40), url: `${path}?${query}`, field })));
 
-  it.each(cases)('$path?$query answers 400 API_VALIDATION_ERROR naming $field', async ({ url, field }) => {
-    start();
-    const answer = await send('GET', url);
+  sandboxTest.for(cases)('$path?$query answers 400 API_VALIDATION_ERROR naming $field', async ({ url, field }, { startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    const answer = await send(client, 'GET', url);
     expectServiceError(answer, 400, 'API_VALIDATION_ERROR');
     expect(answer.body.message).toContain(field);
   });
 
-  it.each(['source_in=FOO', 'source_in=API,FOO', 'source_in=api'])('/api/v1/charges?%s answers 400 API_VALIDATION_ERROR naming source_in', async (query) => {
-    start();
-    const answer = await send('GET', `/api/v1/charges?${query}`);
+  sandboxTest.for(['source_in=FOO', 'source_in=API,FOO', 'source_in=api'])('/api/v1/charges?%s answers 400 API_VALIDATION_ERROR naming source_in', async (query, { startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    const answer = await send(client, 'GET', `/api/v1/charges?${query}`);
     expectServiceError(answer, 400, 'API_VALIDATION_ERROR');
     expect(answer.body.message).toContain('source_in');
   });
 
-  it.each(['referenceId=%00', '%zz=1', `referenceId=${encodeURIComponent('ก'.repeat(300))}`, 'source_in=API,,API', 'limit=', 'unknown=1&unknown=2', 'referenceId=a&referenceId=b'])(
+  sandboxTest.for(['referenceId=%00', '%zz=1', `referenceId=${encodeURIComponent('ก'.repeat(300))}`, 'source_in=API,,API', 'limit=', 'unknown=1&unknown=2', 'referenceId=a&referenceId=b'])(
     '/api/v1/charges?%s is harmless and answers a list (200)',
-    async (query) => {
-      start();
-      await succeededChargeId();
-      const answer = await send('GET', `/api/v1/charges?${query}`);
+    async (query, { startInProcess }) => {
+      const { client } = startInProcess({ refundSettleDelayMs: 0 });
+      await succeededChargeId(client);
+      const answer = await send(client, 'GET', `/api/v1/charges?${query}`);
       expect(answer.status, brief(answer.body)).toBe(200);
       expect(answer.body).toEqual({ data: expect.any(Array), totalCount: expect.any(Number) });
     },
@@ -666,15 +658,15 @@ describe('GET by id with odd ids', () => {
   ];
   const cases = ['/api/v1/charges/', '/api/v1/refunds/', '/api/v1/transactions/'].flatMap((base) => ODD_IDS.map((id) => ({ base, id: id.slice(0, 40), path: `${base}${id}` })));
 
-  it.each(cases)('$base$id answers 404 NOT_FOUND_ERROR', async ({ path }) => {
-    start();
-    await succeededChargeId();
-    expectServiceError(await send('GET', path), 404, 'NOT_FOUND_ERROR');
+  sandboxTest.for(cases)('$base$id answers 404 NOT_FOUND_ERROR', async ({ path }, { startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    await succeededChargeId(client);
+    expectServiceError(await send(client, 'GET', path), 404, 'NOT_FOUND_ERROR');
   });
 
-  it.each(['nope', '%zz', '__proto__'])('redelivering webhook delivery %s answers 404 NOT_FOUND_ERROR', async (id) => {
-    start();
-    expectServiceError(await send('POST', `/sandbox/v1/webhook-deliveries/${id}/redeliver`, { body: {} }), 404, 'NOT_FOUND_ERROR');
+  sandboxTest.for(['nope', '%zz', '__proto__'])('redelivering webhook delivery %s answers 404 NOT_FOUND_ERROR', async (id, { startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    expectServiceError(await send(client, 'POST', `/sandbox/v1/webhook-deliveries/${id}/redeliver`, { body: {} }), 404, 'NOT_FOUND_ERROR');
   });
 });
 
@@ -718,23 +710,23 @@ describe('authentication faults', () => {
   ];
   const cases = routes.flatMap(({ cases: authCases, ...route }) => authCases.map((authCase) => ({ ...route, ...authCase })));
 
-  it.each(cases)('$route with $name answers 401 INVALID_CREDENTIALS_ERROR and changes nothing', async ({ method, path, body, auth, headers }) => {
-    start();
-    const before = state();
-    const answer = await send(method, path, { auth, ...(headers ? { headers } : {}), ...(body ? { body: body() } : {}) });
+  sandboxTest.for(cases)('$route with $name answers 401 INVALID_CREDENTIALS_ERROR and changes nothing', async ({ method, path, body, auth, headers }, { startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const before = state(sandbox);
+    const answer = await send(client, method, path, { auth, ...(headers ? { headers } : {}), ...(body ? { body: body() } : {}) });
     expectServiceError(answer, 401, 'INVALID_CREDENTIALS_ERROR');
-    expect(state()).toEqual(before);
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it('checks credentials before reading the body: malformed JSON without credentials is 401', async () => {
-    start();
-    expectServiceError(await sendRaw('POST', '/api/v1/charges', '{"amount":', { auth: null }), 401, 'INVALID_CREDENTIALS_ERROR');
-    expectServiceError(await send('POST', '/api/v1/charges', { auth: 'Bearer x', raw: 'x', headers: { 'content-type': 'text/plain' } }), 401, 'INVALID_CREDENTIALS_ERROR');
+  sandboxTest('checks credentials before reading the body: malformed JSON without credentials is 401', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    expectServiceError(await sendRaw(client, 'POST', '/api/v1/charges', '{"amount":', { auth: null }), 401, 'INVALID_CREDENTIALS_ERROR');
+    expectServiceError(await send(client, 'POST', '/api/v1/charges', { auth: 'Bearer x', raw: 'x', headers: { 'content-type': 'text/plain' } }), 401, 'INVALID_CREDENTIALS_ERROR');
   });
 
   describe('partners', () => {
-    const partnerSandbox = () =>
-      start({
+    const PARTNER_OPTIONS: SandboxOptions = {
+      refundSettleDelayMs: 0,
         merchants: [
           { merchantId: 'mch_a', apiKey: 'sk_a', publishableKey: 'pk_a', partnerId: 'ptn_a' },
           { merchantId: 'mch_b', apiKey: 'sk_b', publishableKey: 'pk_b', partnerId: 'ptn_b' },
@@ -744,36 +736,36 @@ describe('authentication faults', () => {
           { partnerId: 'ptn_a', apiKey: 'sk_partner_a' },
           { partnerId: 'ptn_b', apiKey: 'sk_partner_b' },
         ],
-      });
+    };
 
-    it('lets a partner act for its own merchant (the control case)', async () => {
-      partnerSandbox();
-      const answer = await send('POST', '/api/v1/charges', { auth: basic('mch_a', 'sk_partner_a'), headers: { [PARTNER_ID_HEADER]: 'ptn_a' }, body: walletBody() });
+    sandboxTest('lets a partner act for its own merchant (the control case)', async ({ startInProcess }) => {
+      const { client } = startInProcess(PARTNER_OPTIONS);
+      const answer = await send(client, 'POST', '/api/v1/charges', { auth: basic('mch_a', 'sk_partner_a'), headers: { [PARTNER_ID_HEADER]: 'ptn_a' }, body: walletBody() });
       expect(answer.status, brief(answer.body)).toBe(201);
     });
 
-    it.each([
+    sandboxTest.for([
       { name: 'a merchant under another partner', merchant: 'mch_b' },
       { name: 'a merchant under no partner', merchant: 'mch_solo' },
-    ])('answers 403 NO_PERMISSION_ERROR to a partner acting for $name, and creates nothing', async ({ merchant }) => {
-      partnerSandbox();
-      const before = state();
+    ])('answers 403 NO_PERMISSION_ERROR to a partner acting for $name, and creates nothing', async ({ merchant }, { startInProcess }) => {
+      const { sandbox, client } = startInProcess(PARTNER_OPTIONS);
+      const before = state(sandbox);
       const auth = basic(merchant, 'sk_partner_a');
       const headers = { [PARTNER_ID_HEADER]: 'ptn_a' };
-      expectServiceError(await send('POST', '/api/v1/charges', { auth, headers, body: walletBody() }), 403, 'NO_PERMISSION_ERROR');
-      expectServiceError(await send('GET', '/api/v1/charges', { auth, headers }), 403, 'NO_PERMISSION_ERROR');
-      expect(state()).toEqual(before);
+      expectServiceError(await send(client, 'POST', '/api/v1/charges', { auth, headers, body: walletBody() }), 403, 'NO_PERMISSION_ERROR');
+      expectServiceError(await send(client, 'GET', '/api/v1/charges', { auth, headers }), 403, 'NO_PERMISSION_ERROR');
+      expect(state(sandbox)).toEqual(before);
     });
 
-    it.each([
+    sandboxTest.for([
       { name: "another partner's id in the header", partner: 'ptn_b' },
       { name: 'an unknown partner id in the header', partner: 'ptn_zzz' },
-    ])('answers 401 INVALID_CREDENTIALS_ERROR to a partner key with $name', async ({ partner }) => {
-      partnerSandbox();
-      const before = state();
-      const answer = await send('POST', '/api/v1/charges', { auth: basic('mch_a', 'sk_partner_a'), headers: { [PARTNER_ID_HEADER]: partner }, body: walletBody() });
+    ])('answers 401 INVALID_CREDENTIALS_ERROR to a partner key with $name', async ({ partner }, { startInProcess }) => {
+      const { sandbox, client } = startInProcess(PARTNER_OPTIONS);
+      const before = state(sandbox);
+      const answer = await send(client, 'POST', '/api/v1/charges', { auth: basic('mch_a', 'sk_partner_a'), headers: { [PARTNER_ID_HEADER]: partner }, body: walletBody() });
       expectServiceError(answer, 401, 'INVALID_CREDENTIALS_ERROR');
-      expect(state()).toEqual(before);
+      expect(state(sandbox)).toEqual(before);
     });
   });
 });
@@ -800,15 +792,15 @@ describe('routing', () => {
   ];
   const cases = UNKNOWN_PATHS.flatMap(({ path, methods }) => methods.map((method) => ({ method, path, shown: path.slice(0, 40) })));
 
-  it.each(cases)('$method $shown answers 404 NOT_FOUND_ERROR and changes nothing', async ({ method, path }) => {
-    start();
-    const before = state();
-    const answer = await send(method, path, method === 'POST' ? { body: cardBody() } : {});
+  sandboxTest.for(cases)('$method $shown answers 404 NOT_FOUND_ERROR and changes nothing', async ({ method, path }, { startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const before = state(sandbox);
+    const answer = await send(client, method, path, method === 'POST' ? { body: cardBody() } : {});
     expectServiceError(answer, 404, 'NOT_FOUND_ERROR');
-    expect(state()).toEqual(before);
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it.each([
+  sandboxTest.for([
     { method: 'DELETE', path: '/api/v1/charges', allow: ['GET', 'POST'] },
     { method: 'PUT', path: '/api/v1/charges', allow: ['GET', 'POST'] },
     { method: 'PATCH', path: '/api/v1/charges', allow: ['GET', 'POST'] },
@@ -817,14 +809,14 @@ describe('routing', () => {
     { method: 'GET', path: '/client/v1/card-tokens', allow: ['POST'] },
     { method: 'GET', path: '/api/v1/refunds', allow: ['POST'] },
     { method: 'PUT', path: '/api/v1/refunds/re_x', allow: ['GET'] },
-  ])('$method $path answers 405 METHOD_NOT_ALLOWED_ERROR with Allow: $allow and changes nothing', async ({ method, path, allow }) => {
-    start();
-    const before = state();
-    const answer = await send(method, path, method === 'GET' ? {} : { body: cardBody() });
+  ])('$method $path answers 405 METHOD_NOT_ALLOWED_ERROR with Allow: $allow and changes nothing', async ({ method, path, allow }, { startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const before = state(sandbox);
+    const answer = await send(client, method, path, method === 'GET' ? {} : { body: cardBody() });
     expectServiceError(answer, 405, 'METHOD_NOT_ALLOWED_ERROR');
     const allowed = (answer.headers.get('allow') ?? '').split(',').map((m) => m.trim()).sort();
     expect(allowed).toEqual(allow);
-    expect(state()).toEqual(before);
+    expect(state(sandbox)).toEqual(before);
   });
 
   const IDEMPOTENCY_KEYS = [
@@ -837,28 +829,28 @@ describe('routing', () => {
     { name: 'that is empty', key: '' },
   ];
 
-  it.each(IDEMPOTENCY_KEYS)('answers 400 to an idempotency key $name and creates no charge', async ({ key }) => {
-    start();
-    const before = state();
-    const answer = await send('POST', '/api/v1/charges', { body: cardBody(), headers: { [IDEMPOTENCY_HEADER]: key } });
+  sandboxTest.for(IDEMPOTENCY_KEYS)('answers 400 to an idempotency key $name and creates no charge', async ({ key }, { startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const before = state(sandbox);
+    const answer = await send(client, 'POST', '/api/v1/charges', { body: cardBody(), headers: { [IDEMPOTENCY_HEADER]: key } });
     expectServiceError(answer, 400, 'API_VALIDATION_ERROR');
     expect(answer.body.message).toContain('idempotency key');
-    expect(state()).toEqual(before);
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it('accepts an idempotency key of 255 visible characters (201)', async () => {
-    start();
-    const answer = await send('POST', '/api/v1/charges', { body: cardBody(), headers: { [IDEMPOTENCY_HEADER]: 'k'.repeat(255) } });
+  sandboxTest('accepts an idempotency key of 255 visible characters (201)', async ({ startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    const answer = await send(client, 'POST', '/api/v1/charges', { body: cardBody(), headers: { [IDEMPOTENCY_HEADER]: 'k'.repeat(255) } });
     expect(answer.status, brief(answer.body)).toBe(201);
   });
 
-  it('answers 412 IDEMPOTENCY_KEY_ERROR to a reused key with another body, creating nothing more', async () => {
-    start();
+  sandboxTest('answers 412 IDEMPOTENCY_KEY_ERROR to a reused key with another body, creating nothing more', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
     const headers = { [IDEMPOTENCY_HEADER]: 'reused-key' };
-    expect((await send('POST', '/api/v1/charges', { body: walletBody(), headers })).status).toBe(201);
-    const before = state();
-    expectServiceError(await send('POST', '/api/v1/charges', { body: { ...walletBody(), amount: 10_001 }, headers }), 412, 'IDEMPOTENCY_KEY_ERROR');
-    expect(state()).toEqual(before);
+    expect((await send(client, 'POST', '/api/v1/charges', { body: walletBody(), headers })).status).toBe(201);
+    const before = state(sandbox);
+    expectServiceError(await send(client, 'POST', '/api/v1/charges', { body: { ...walletBody(), amount: 10_001 }, headers }), 412, 'IDEMPOTENCY_KEY_ERROR');
+    expect(state(sandbox)).toEqual(before);
   });
 });
 
@@ -866,102 +858,102 @@ describe('routing', () => {
 
 describe('hosted pages under /sandbox/pages/', () => {
   const page = (step: string, chargeId: string) => `${SANDBOX_PAGES_PATH}/${step}/${chargeId}`;
-  async function pendingCharge(pan: string): Promise<string> {
-    const created = await send('POST', '/api/v1/charges', { body: cardBody({ pan }) });
+  async function pendingCharge(client: SandboxClient, pan: string): Promise<string> {
+    const created = await send(client, 'POST', '/api/v1/charges', { body: cardBody({ pan }) });
     expect(created.status, brief(created.body)).toBe(201);
     expect(created.body.actionRequired).toBe('REDIRECT');
     return created.body.chargeId as string;
   }
   const OTP_CARD = '4953261730509988';
   const FORCE_CARD = '4389783280144506';
-  const statusOf = (chargeId: string) => sandbox.store.charges.get(chargeId)?.charge.status;
+  const statusOf = (sandbox: Sandbox, chargeId: string) => sandbox.store.charges.get(chargeId)?.charge.status;
 
-  it.each(['otp', 'force', 'authorize'])('answers a 404 page to an unknown charge on the %s page, for GET and a form POST', async (step) => {
-    start();
-    expectPage(await send('GET', page(step, 'ch_unknown'), { auth: null }), 404);
-    const before = state();
-    expectPage(await send('POST', page(step, 'ch_unknown'), { auth: null, raw: 'otp=123456&outcome=succeed&decision=approve', headers: FORM_TYPE }), 404);
-    expect(state()).toEqual(before);
+  sandboxTest.for(['otp', 'force', 'authorize'])('answers a 404 page to an unknown charge on the %s page, for GET and a form POST', async (step, { startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    expectPage(await send(client, 'GET', page(step, 'ch_unknown'), { auth: null }), 404);
+    const before = state(sandbox);
+    expectPage(await send(client, 'POST', page(step, 'ch_unknown'), { auth: null, raw: 'otp=123456&outcome=succeed&decision=approve', headers: FORM_TYPE }), 404);
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it.each(
+  sandboxTest.for(
     [`${SANDBOX_PAGES_PATH}/`, `${SANDBOX_PAGES_PATH}/nope`, `${SANDBOX_PAGES_PATH}/otp/`, `${SANDBOX_PAGES_PATH}/otp/%zz`, `${SANDBOX_PAGES_PATH}/otp/a/b`, `${SANDBOX_PAGES_PATH}/otp/${'x'.repeat(10_000)}`].map(
       (path) => ({ path, shown: path.slice(0, 40) }),
     ),
-  )('answers a 404 page to $shown', async ({ path }) => {
-    start();
-    expectPage(await send('GET', path, { auth: null }), 404);
+  )('answers a 404 page to $shown', async ({ path }, { startInProcess }) => {
+    const { client } = startInProcess({ refundSettleDelayMs: 0 });
+    expectPage(await send(client, 'GET', path, { auth: null }), 404);
   });
 
-  it('answers a 404 page to a pending charge on the wrong step, and leaves it PENDING', async () => {
-    start();
-    const chargeId = await pendingCharge(OTP_CARD);
-    expectPage(await send('POST', page('force', chargeId), { auth: null, raw: 'outcome=succeed', headers: FORM_TYPE }), 404);
-    expect(statusOf(chargeId)).toBe('PENDING');
+  sandboxTest('answers a 404 page to a pending charge on the wrong step, and leaves it PENDING', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const chargeId = await pendingCharge(client, OTP_CARD);
+    expectPage(await send(client, 'POST', page('force', chargeId), { auth: null, raw: 'outcome=succeed', headers: FORM_TYPE }), 404);
+    expect(statusOf(sandbox, chargeId)).toBe('PENDING');
   });
 
-  it('refuses JSON instead of a form with 415 UNSUPPORTED_MEDIA_TYPE_ERROR, and leaves the charge PENDING', async () => {
-    start();
-    const chargeId = await pendingCharge(OTP_CARD);
-    expectServiceError(await send('POST', page('otp', chargeId), { auth: null, body: { otp: '123456' } }), 415, 'UNSUPPORTED_MEDIA_TYPE_ERROR');
-    expectServiceError(await send('POST', `${SANDBOX_PAGES_PATH}/promptpay`, { auth: null, body: { outcome: 'succeed' } }), 415, 'UNSUPPORTED_MEDIA_TYPE_ERROR');
-    expect(statusOf(chargeId)).toBe('PENDING');
+  sandboxTest('refuses JSON instead of a form with 415 UNSUPPORTED_MEDIA_TYPE_ERROR, and leaves the charge PENDING', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const chargeId = await pendingCharge(client, OTP_CARD);
+    expectServiceError(await send(client, 'POST', page('otp', chargeId), { auth: null, body: { otp: '123456' } }), 415, 'UNSUPPORTED_MEDIA_TYPE_ERROR');
+    expectServiceError(await send(client, 'POST', `${SANDBOX_PAGES_PATH}/promptpay`, { auth: null, body: { outcome: 'succeed' } }), 415, 'UNSUPPORTED_MEDIA_TYPE_ERROR');
+    expect(statusOf(sandbox, chargeId)).toBe('PENDING');
   });
 
-  it.each(['', 'otp=', 'otp=%20%20', 'otp', '%zz=%zz&otp', '&&&=', 'OTP=123456'])('answers a 400 page to the OTP form %j, and leaves the charge PENDING', async (form) => {
-    start();
-    const chargeId = await pendingCharge(OTP_CARD);
-    const before = state();
-    expectPage(await send('POST', page('otp', chargeId), { auth: null, raw: form, headers: FORM_TYPE }), 400);
-    expect(state()).toEqual(before);
+  sandboxTest.for(['', 'otp=', 'otp=%20%20', 'otp', '%zz=%zz&otp', '&&&=', 'OTP=123456'])('answers a 400 page to the OTP form %j, and leaves the charge PENDING', async (form, { startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const chargeId = await pendingCharge(client, OTP_CARD);
+    const before = state(sandbox);
+    expectPage(await send(client, 'POST', page('otp', chargeId), { auth: null, raw: form, headers: FORM_TYPE }), 400);
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it.each(['', 'outcome=maybe', 'outcome=SUCCEED', 'outcome=', 'decision=approve'])('answers a 400 page to the force form %j, and leaves the charge PENDING', async (form) => {
-    start();
-    const chargeId = await pendingCharge(FORCE_CARD);
-    const before = state();
-    expectPage(await send('POST', page('force', chargeId), { auth: null, raw: form, headers: FORM_TYPE }), 400);
-    expect(state()).toEqual(before);
+  sandboxTest.for(['', 'outcome=maybe', 'outcome=SUCCEED', 'outcome=', 'decision=approve'])('answers a 400 page to the force form %j, and leaves the charge PENDING', async (form, { startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const chargeId = await pendingCharge(client, FORCE_CARD);
+    const before = state(sandbox);
+    expectPage(await send(client, 'POST', page('force', chargeId), { auth: null, raw: form, headers: FORM_TYPE }), 400);
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it.each(['', 'decision=yes', 'outcome=succeed'])('answers a 400 page to the authorize form %j, and leaves the charge PENDING', async (form) => {
-    start();
-    const created = await send('POST', '/api/v1/charges', { body: walletBody() });
+  sandboxTest.for(['', 'decision=yes', 'outcome=succeed'])('answers a 400 page to the authorize form %j, and leaves the charge PENDING', async (form, { startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const created = await send(client, 'POST', '/api/v1/charges', { body: walletBody() });
     const chargeId = created.body.chargeId as string;
-    const before = state();
-    expectPage(await send('POST', page('authorize', chargeId), { auth: null, raw: form, headers: FORM_TYPE }), 400);
-    expect(state()).toEqual(before);
+    const before = state(sandbox);
+    expectPage(await send(client, 'POST', page('authorize', chargeId), { auth: null, raw: form, headers: FORM_TYPE }), 400);
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it.each([
+  sandboxTest.for([
     { form: '', status: 400 },
     { form: 'outcome=succeed', status: 400 },
     { form: 'outcome=maybe&rawData=x', status: 400 },
     { form: 'outcome=succeed&rawData=not-a-qr', status: 404 },
     { form: 'outcome=succeed&rawData=%E0%A4', status: 404 },
-  ])('answers a $status page to the PromptPay form $form', async ({ form, status }) => {
-    start();
-    const before = state();
-    expectPage(await send('POST', `${SANDBOX_PAGES_PATH}/promptpay`, { auth: null, raw: form, headers: FORM_TYPE }), status);
-    expect(state()).toEqual(before);
+  ])('answers a $status page to the PromptPay form $form', async ({ form, status }, { startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const before = state(sandbox);
+    expectPage(await send(client, 'POST', `${SANDBOX_PAGES_PATH}/promptpay`, { auth: null, raw: form, headers: FORM_TYPE }), status);
+    expect(state(sandbox)).toEqual(before);
   });
 
-  it('refuses a form body over the limit with 413 REQUEST_TOO_LARGE_ERROR, and leaves the charge PENDING', async () => {
-    start();
-    const chargeId = await pendingCharge(OTP_CARD);
+  sandboxTest('refuses a form body over the limit with 413 REQUEST_TOO_LARGE_ERROR, and leaves the charge PENDING', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const chargeId = await pendingCharge(client, OTP_CARD);
     const huge = `otp=123456&filler=${'a'.repeat(SANDBOX_MAX_BODY_BYTES)}`;
-    expectServiceError(await send('POST', page('otp', chargeId), { auth: null, raw: huge, headers: FORM_TYPE }), 413, 'REQUEST_TOO_LARGE_ERROR');
-    expectServiceError(await send('POST', `${SANDBOX_PAGES_PATH}/promptpay`, { auth: null, raw: huge, headers: FORM_TYPE }), 413, 'REQUEST_TOO_LARGE_ERROR');
-    expect(statusOf(chargeId)).toBe('PENDING');
+    expectServiceError(await send(client, 'POST', page('otp', chargeId), { auth: null, raw: huge, headers: FORM_TYPE }), 413, 'REQUEST_TOO_LARGE_ERROR');
+    expectServiceError(await send(client, 'POST', `${SANDBOX_PAGES_PATH}/promptpay`, { auth: null, raw: huge, headers: FORM_TYPE }), 413, 'REQUEST_TOO_LARGE_ERROR');
+    expect(statusOf(sandbox, chargeId)).toBe('PENDING');
   });
 
-  it.each(['PUT', 'DELETE', 'PATCH'])('answers %s on a page with 405 METHOD_NOT_ALLOWED_ERROR and an Allow header', async (method) => {
-    start();
-    const chargeId = await pendingCharge(OTP_CARD);
-    const answer = await send(method, page('otp', chargeId), { auth: null, raw: 'otp=123456', headers: FORM_TYPE });
+  sandboxTest.for(['PUT', 'DELETE', 'PATCH'])('answers %s on a page with 405 METHOD_NOT_ALLOWED_ERROR and an Allow header', async (method, { startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
+    const chargeId = await pendingCharge(client, OTP_CARD);
+    const answer = await send(client, method, page('otp', chargeId), { auth: null, raw: 'otp=123456', headers: FORM_TYPE });
     expectServiceError(answer, 405, 'METHOD_NOT_ALLOWED_ERROR');
     expect(answer.headers.get('allow')).toBe('GET, POST');
-    expect(statusOf(chargeId)).toBe('PENDING');
+    expect(statusOf(sandbox, chargeId)).toBe('PENDING');
   });
 });
 
@@ -1152,14 +1144,14 @@ function junkHeaderValue(dice: Dice): string {
 }
 
 describe('a generated sweep of bad requests', () => {
-  it('never answers 5xx, always in the error shape with a request id, and creates nothing on a 4xx', async () => {
-    start();
+  sandboxTest('never answers 5xx, always in the error shape with a request id, and creates nothing on a 4xx', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess({ refundSettleDelayMs: 0 });
     // Resources the known paths point at.
-    const succeededChargeIds = [await succeededChargeId(), await succeededChargeId(), await succeededChargeId()];
-    const otpCharge = await send('POST', '/api/v1/charges', { body: cardBody({ pan: '4953261730509988' }) });
-    const forceCharge = await send('POST', '/api/v1/charges', { body: cardBody({ pan: '4389783280144506' }) });
-    const walletCharge = await send('POST', '/api/v1/charges', { body: walletBody() });
-    const refund = await send('POST', '/api/v1/refunds', { body: { chargeId: succeededChargeIds[0] } });
+    const succeededChargeIds = [await succeededChargeId(client), await succeededChargeId(client), await succeededChargeId(client)];
+    const otpCharge = await send(client, 'POST', '/api/v1/charges', { body: cardBody({ pan: '4953261730509988' }) });
+    const forceCharge = await send(client, 'POST', '/api/v1/charges', { body: cardBody({ pan: '4389783280144506' }) });
+    const walletCharge = await send(client, 'POST', '/api/v1/charges', { body: walletBody() });
+    const refund = await send(client, 'POST', '/api/v1/refunds', { body: { chargeId: succeededChargeIds[0] } });
     expect(refund.status).toBe(201);
     const fixture: SweepFixture = {
       succeededChargeIds,
@@ -1236,7 +1228,7 @@ describe('a generated sweep of bad requests', () => {
       const label = `#${n} ${method} ${path.slice(0, 120)} [auth ${String(auth).slice(0, 20)}, type ${type}, body ${kind}]`;
       let answer: Answer;
       try {
-        answer = await sendRequest(new Request(url, { method, headers, body: body ?? null }));
+        answer = await sendRequest(sandbox, new Request(url, { method, headers, body: body ?? null }));
       } catch (error) {
         problems.push(`${label}: ${(error as Error).message}`);
         continue;

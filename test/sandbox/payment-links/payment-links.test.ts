@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { PaymentLinkSchema } from '../../../src/core/schemas/payment-link.js';
 import { parseWebhookEvent } from '../../../src/core/schemas/webhook-events.js';
 import { verifyWebhookSignature } from '../../../src/core/webhook-signature.js';
 import { REPLAYED_HEADER, SANDBOX_DEFAULTS, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
-import { basic, CLIENT_AUTH, FUTURE_EXPIRY_YEAR, IDEMPOTENCY_HEADER, newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
+import { basic, CLIENT_AUTH, FUTURE_EXPIRY_YEAR, IDEMPOTENCY_HEADER, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
+import { sandboxTest } from '../../support/sandbox-fixture.js';
 
 const KEY = Buffer.from('a webhook key of thirty-two byte').toString('base64');
 const REDIRECT_URL = 'https://shop.example/orders/2001/thanks';
@@ -19,17 +20,19 @@ interface Delivery {
   body: string;
 }
 
-let sandbox: Sandbox;
-let client: SandboxClient;
 let now = Date.now();
 let deliveries: Delivery[] = [];
 
-function start(options: SandboxOptions = {}) {
+/**
+ * Options for a sandbox whose clock reads `now`, set to the present, and whose webhooks land in a
+ * fresh `deliveries`; `options` override them.
+ */
+function linkOptions(options: SandboxOptions = {}): SandboxOptions {
   now = Date.now();
   // Each sandbox writes to its own list: a delivery of the previous test's sandbox cannot land here.
   const sink: Delivery[] = [];
   deliveries = sink;
-  ({ sandbox, client } = newSandbox({
+  return {
     now: () => new Date(now),
     webhook: {
       url: 'https://shop.example/webhooks',
@@ -42,10 +45,8 @@ function start(options: SandboxOptions = {}) {
       },
     },
     ...options,
-  }));
+  };
 }
-// Widened: no sandbox exists before the first test starts one.
-afterEach(() => (sandbox as Sandbox | undefined)?.close());
 
 /** The tea set order of the examples: two lines that add up to 1,590.00 THB. */
 function linkRequest(overrides: Record<string, unknown> = {}) {
@@ -81,17 +82,17 @@ const INSTALLMENTS_ORDER = {
   ],
 };
 
-async function createLink(overrides: Record<string, unknown> = {}): Promise<{ id: string; url: string }> {
+async function createLink(client: SandboxClient, overrides: Record<string, unknown> = {}): Promise<{ id: string; url: string }> {
   const answer = await client.post('/api/v1/payment-links', linkRequest(overrides));
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);
   return answer.body;
 }
 
-const getLink = async (id: string) => (await client.get(`/api/v1/payment-links/${id}`)).body;
-const linkCharges = async (id: string) => (await client.get(`/api/v1/charges?source_in=PAYMENT_LINK&sourceId=${id}`)).body;
+const getLink = async (client: SandboxClient, id: string) => (await client.get(`/api/v1/payment-links/${id}`)).body;
+const linkCharges = async (client: SandboxClient, id: string) => (await client.get(`/api/v1/charges?source_in=PAYMENT_LINK&sourceId=${id}`)).body;
 
 /** A page as the payer's browser gets it. */
-async function open(url: string, headers: Record<string, string> = {}) {
+async function open(sandbox: Sandbox, url: string, headers: Record<string, string> = {}) {
   const response = await sandbox.fetch(new Request(url.startsWith('/') ? `${ORIGIN}${url}` : url, { headers, redirect: 'manual' }));
   return { status: response.status, location: response.headers.get('location'), headers: response.headers, html: await response.text() };
 }
@@ -122,14 +123,14 @@ function methodsOf(html: string): string[] {
 }
 
 /** Fills the pay form of `url` as a payer would and submits it. */
-async function pay(url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  const page = await open(url, headers);
+async function pay(sandbox: Sandbox, url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  const page = await open(sandbox, url, headers);
   expect(page.status, page.html).toBe(200);
   const form = formOf(page.html);
-  return submit(form.action, { ...form.fields, ...fields }, headers);
+  return submit(sandbox, form.action, { ...form.fields, ...fields }, headers);
 }
 
-async function submit(action: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+async function submit(sandbox: Sandbox, action: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
   const response = await sandbox.fetch(
     new Request(action, {
       method: 'POST',
@@ -151,15 +152,15 @@ const card = (pan: string, extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-async function settledWebhooks() {
+async function settledWebhooks(sandbox: Sandbox) {
   await sandbox.webhooks.idle();
   // The dispatcher's log is newest first; the order events were sent in is the reverse.
   return sandbox.webhooks.list().reverse().map((d) => d.event);
 }
 
 describe('POST /api/v1/payment-links', () => {
-  it('answers 201 {id, url}, the url being the sandbox page of the link on the origin called', async () => {
-    start();
+  sandboxTest('answers 201 {id, url}, the url being the sandbox page of the link on the origin called', async ({ startInProcess }) => {
+    const { client } = startInProcess(linkOptions());
     const answer = await client.post('/api/v1/payment-links', linkRequest());
     expect(answer.status).toBe(201);
     expect(Object.keys(answer.body).sort()).toEqual(['id', 'url']);
@@ -168,15 +169,15 @@ describe('POST /api/v1/payment-links', () => {
     expect(answer.headers.get('x-beam-request-id')).toMatch(/^req_/);
   });
 
-  it('writes publicUrl into the link url when the sandbox has one', async () => {
-    start({ publicUrl: 'https://sandbox.shop.example/' });
-    const { id, url } = await createLink();
+  sandboxTest('writes publicUrl into the link url when the sandbox has one', async ({ startInProcess }) => {
+    const { client } = startInProcess(linkOptions({ publicUrl: 'https://sandbox.shop.example/' }));
+    const { id, url } = await createLink(client);
     expect(url).toBe(`https://sandbox.shop.example/sandbox/pages/payment-links/${id}`);
-    expect((await getLink(id)).url).toBe(url);
+    expect((await getLink(client, id)).url).toBe(url);
   });
 
-  it('reads back what was sent, every link setting spelled out and the expiry in UTC', async () => {
-    start();
+  sandboxTest('reads back what was sent, every link setting spelled out and the expiry in UTC', async ({ startInProcess }) => {
+    const { client } = startInProcess(linkOptions());
     const expiresAt = new Date(now + 48 * HOUR_MS);
     const settings = {
       card: { isEnabled: true },
@@ -184,7 +185,7 @@ describe('POST /api/v1/payment-links', () => {
       qrPromptPay: { isEnabled: true },
     };
     const offset = `${expiresAt.toISOString().slice(0, 19)}+00:00`;
-    const { id, url } = await createLink({
+    const { id, url } = await createLink(client, {
       order: { ...INSTALLMENTS_ORDER, internalNote: 'gift wrap', orderItems: [{ ...INSTALLMENTS_ORDER.orderItems[0], sku: 'TT-1', productId: 'p-9', description: 'Teak', imageUrl: 'https://shop.example/table.png' }, INSTALLMENTS_ORDER.orderItems[2], INSTALLMENTS_ORDER.orderItems[1]] },
       linkSettings: settings,
       expiresAt: offset,
@@ -192,7 +193,7 @@ describe('POST /api/v1/payment-links', () => {
       collectDeliveryAddress: true,
       feeType: 'TRANSACTION_FEE',
     });
-    const link = await getLink(id);
+    const link = await getLink(client, id);
     expect(PaymentLinkSchema.safeParse(link).success).toBe(true);
     expect(link).toEqual({
       paymentLinkId: id,
@@ -236,10 +237,10 @@ describe('POST /api/v1/payment-links', () => {
     });
   });
 
-  it('fills the defaults: phone collected, no address, TRANSACTION_FEE, no expiry, every method with the installments the amount allows', async () => {
-    start();
+  sandboxTest('fills the defaults: phone collected, no address, TRANSACTION_FEE, no expiry, every method with the installments the amount allows', async ({ startInProcess }) => {
+    const { client } = startInProcess(linkOptions());
     const answer = await client.post('/api/v1/payment-links', { order: { netAmount: 350_000, currency: 'THB', description: 'Bicycle helmet' } });
-    const link = await getLink(answer.body.id);
+    const link = await getLink(client, answer.body.id);
     expect(link).toMatchObject({
       collectPhoneNumber: true,
       collectDeliveryAddress: false,
@@ -265,7 +266,7 @@ describe('POST /api/v1/payment-links', () => {
       buyNowPayLater: { isEnabled: true },
     });
     const small = await client.post('/api/v1/payment-links', { order: { netAmount: 10_000, currency: 'THB', description: 'A mug' } });
-    expect((await getLink(small.body.id)).linkSettings.cardInstallments.isEnabled).toBe(false);
+    expect((await getLink(client, small.body.id)).linkSettings.cardInstallments.isEnabled).toBe(false);
   });
 
   describe('refuses bad input with 400 naming the field', () => {
@@ -290,8 +291,8 @@ describe('POST /api/v1/payment-links', () => {
       ['an unknown fee type', { feeType: 'SURCHARGE' }, 'feeType must be TRANSACTION_FEE'],
       ['collectPhoneNumber as a string', { collectPhoneNumber: 'yes' }, 'collectPhoneNumber must be true or false'],
     ];
-    it.each(cases)('%s', async (_name, overrides, message) => {
-      start();
+    sandboxTest.for(cases)('%s', async ([, overrides, message], { startInProcess }) => {
+      const { client } = startInProcess(linkOptions());
       const answer = await client.post('/api/v1/payment-links', linkRequest(overrides));
       expect(answer.status).toBe(400);
       expect(answer.body).toMatchObject({ code: 400, error: { errorCode: 'API_VALIDATION_ERROR' } });
@@ -299,23 +300,23 @@ describe('POST /api/v1/payment-links', () => {
       expect(answer.body.error.errorMessage).toBe(answer.body.message);
     });
 
-    it('a body that is not JSON', async () => {
-      start();
+    sandboxTest('a body that is not JSON', async ({ startInProcess }) => {
+      const { client } = startInProcess(linkOptions());
       const answer = await client.request('POST', '/api/v1/payment-links', { raw: '{"order":', headers: { 'content-type': 'application/json' } });
       expect(answer.status).toBe(400);
       expect(answer.body.error.errorCode).toBe('INVALID_JSON_ERROR');
     });
 
-    it('a body that is not an object', async () => {
-      start();
+    sandboxTest('a body that is not an object', async ({ startInProcess }) => {
+      const { client } = startInProcess(linkOptions());
       const answer = await client.post('/api/v1/payment-links', [linkRequest()]);
       expect(answer.status).toBe(400);
       expect(answer.body.error.errorCode).toBe('API_VALIDATION_ERROR');
     });
   });
 
-  it('wants the API key or a partner key: not the publishable key, not nothing', async () => {
-    start();
+  sandboxTest('wants the API key or a partner key: not the publishable key, not nothing', async ({ startInProcess }) => {
+    const { client } = startInProcess(linkOptions());
     expect((await client.post('/api/v1/payment-links', linkRequest(), { auth: null })).status).toBe(401);
     const publishable = await client.post('/api/v1/payment-links', linkRequest(), { auth: CLIENT_AUTH });
     expect(publishable.status).toBe(401);
@@ -325,11 +326,11 @@ describe('POST /api/v1/payment-links', () => {
       headers: { 'X-Beam-Partner-ID': SANDBOX_DEFAULTS.partnerId },
     });
     expect(partner.status).toBe(201);
-    expect((await getLink(partner.body.id)).merchantId).toBe(SANDBOX_DEFAULTS.merchantId);
+    expect((await getLink(client, partner.body.id)).merchantId).toBe(SANDBOX_DEFAULTS.merchantId);
   });
 
-  it('makes one link for a retried request, and refuses the key with another body', async () => {
-    start();
+  sandboxTest('makes one link for a retried request, and refuses the key with another body', async ({ startInProcess }) => {
+    const { client } = startInProcess(linkOptions());
     const headers = { [IDEMPOTENCY_HEADER]: '5b0e7c1e-4a37-4f21-9d7e-2f1c2f0a1b3c' };
     const first = await client.post('/api/v1/payment-links', linkRequest(), { headers });
     const again = await client.post('/api/v1/payment-links', linkRequest(), { headers });
@@ -343,49 +344,49 @@ describe('POST /api/v1/payment-links', () => {
 });
 
 describe('GET /api/v1/payment-links/{id}', () => {
-  it('answers 404 for an unknown link and for another merchant’s link', async () => {
+  sandboxTest('answers 404 for an unknown link and for another merchant’s link', async ({ startInProcess }) => {
     const other = { merchantId: 'mch_other', apiKey: 'sk_other_000000000000000000000000', publishableKey: 'pk_other_000000000000000000000000' };
-    start({ merchants: [{ merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey, publishableKey: SANDBOX_DEFAULTS.publishableKey }, other] });
+    const { client } = startInProcess(linkOptions({ merchants: [{ merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey, publishableKey: SANDBOX_DEFAULTS.publishableKey }, other] }));
     const unknown = await client.get('/api/v1/payment-links/pl_nope');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ code: 404, error: { errorCode: 'NOT_FOUND_ERROR', errorMessage: 'no payment link with id pl_nope' } });
-    const { id } = await createLink();
+    const { id } = await createLink(client);
     const theirs = await client.get(`/api/v1/payment-links/${id}`, { auth: basic(other.merchantId, other.apiKey) });
     expect(theirs.status).toBe(404);
     expect((await client.get(`/api/v1/payment-links/${id}`, { auth: null })).status).toBe(401);
   });
 
-  it('reads EXPIRED once the sandbox clock passes expiresAt, and the page then refuses to pay', async () => {
-    start();
+  sandboxTest('reads EXPIRED once the sandbox clock passes expiresAt, and the page then refuses to pay', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
     const expiresAt = new Date(now + HOUR_MS).toISOString();
-    const { id, url } = await createLink({ expiresAt });
-    expect((await getLink(id)).status).toBe('ACTIVE');
-    const form = formOf((await open(url)).html);
+    const { id, url } = await createLink(client, { expiresAt });
+    expect((await getLink(client, id)).status).toBe('ACTIVE');
+    const form = formOf((await open(sandbox, url)).html);
     now += HOUR_MS;
-    const link = await getLink(id);
+    const link = await getLink(client, id);
     expect(link.status).toBe('EXPIRED');
     expect(link.updatedAt).toBe(expiresAt);
-    const page = await open(url);
+    const page = await open(sandbox, url);
     expect(page.status).toBe(410);
     expect(page.html).toContain('This payment link has expired');
     expect(page.html).not.toContain('<form');
-    const paid = await submit(form.action, { ...form.fields, ...card('4111111111111111') });
+    const paid = await submit(sandbox, form.action, { ...form.fields, ...card('4111111111111111') });
     expect(paid.status).toBe(410);
-    expect((await linkCharges(id)).totalCount).toBe(0);
+    expect((await linkCharges(client, id)).totalCount).toBe(0);
   });
 
-  it('is the same object the API answers, checked against the schema the client reads it with', async () => {
-    start();
-    const { id } = await createLink();
-    const result = PaymentLinkSchema.safeParse(await getLink(id));
+  sandboxTest('is the same object the API answers, checked against the schema the client reads it with', async ({ startInProcess }) => {
+    const { client } = startInProcess(linkOptions());
+    const { id } = await createLink(client);
+    const result = PaymentLinkSchema.safeParse(await getLink(client, id));
     expect(result.success).toBe(true);
   });
 });
 
 describe('PATCH /api/v1/payment-links/{id}/disable', () => {
-  it('disables an ACTIVE link, and disabling again answers the same', async () => {
-    start();
-    const { id, url } = await createLink();
+  sandboxTest('disables an ACTIVE link, and disabling again answers the same', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client);
     now += 1000;
     const first = await client.request('PATCH', `/api/v1/payment-links/${id}/disable`);
     expect(first.status).toBe(200);
@@ -394,50 +395,50 @@ describe('PATCH /api/v1/payment-links/{id}/disable', () => {
     const second = await client.request('PATCH', `/api/v1/payment-links/${id}/disable`, { body: {} });
     expect(second.status).toBe(200);
     expect(second.body).toEqual(first.body);
-    expect(await getLink(id)).toEqual(first.body);
-    const page = await open(url);
+    expect(await getLink(client, id)).toEqual(first.body);
+    const page = await open(sandbox, url);
     expect(page.status).toBe(410);
     expect(page.html).toContain('no longer available');
   });
 
-  it('turns an EXPIRED link DISABLED', async () => {
-    start();
-    const { id } = await createLink({ expiresAt: new Date(now + HOUR_MS).toISOString() });
+  sandboxTest('turns an EXPIRED link DISABLED', async ({ startInProcess }) => {
+    const { client } = startInProcess(linkOptions());
+    const { id } = await createLink(client, { expiresAt: new Date(now + HOUR_MS).toISOString() });
     now += 2 * HOUR_MS;
     const answer = await client.request('PATCH', `/api/v1/payment-links/${id}/disable`);
     expect(answer.body.status).toBe('DISABLED');
   });
 
-  it('refuses a PAID link with 422 and a message that says why, leaving it PAID', async () => {
-    start();
-    const { id, url } = await createLink();
-    await pay(url, card('4111111111111111'));
-    const [charge] = (await linkCharges(id)).data;
+  sandboxTest('refuses a PAID link with 422 and a message that says why, leaving it PAID', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client);
+    await pay(sandbox, url, card('4111111111111111'));
+    const [charge] = (await linkCharges(client, id)).data;
     const answer = await client.request('PATCH', `/api/v1/payment-links/${id}/disable`);
     expect(answer.status).toBe(422);
     expect(answer.body.error.errorCode).toBe('PAYMENT_LINK_STATUS_INVALID_ERROR');
     expect(answer.body.message).toBe(`payment link ${id} is PAID and cannot be disabled; refund charge ${charge.chargeId} instead`);
-    expect((await getLink(id)).status).toBe('PAID');
+    expect((await getLink(client, id)).status).toBe('PAID');
   });
 
-  it('answers 404 for an unknown link, 401 without auth, 405 for another method', async () => {
-    start();
+  sandboxTest('answers 404 for an unknown link, 401 without auth, 405 for another method', async ({ startInProcess }) => {
+    const { client } = startInProcess(linkOptions());
     expect((await client.request('PATCH', '/api/v1/payment-links/pl_nope/disable')).status).toBe(404);
-    const { id } = await createLink();
+    const { id } = await createLink(client);
     expect((await client.request('PATCH', `/api/v1/payment-links/${id}/disable`, { auth: null })).status).toBe(401);
     const wrong = await client.request('POST', `/api/v1/payment-links/${id}/disable`, { body: {} });
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('PATCH');
     expect((await client.request('PATCH', `/api/v1/payment-links/${id}/disable`, { raw: 'nope', headers: { 'content-type': 'application/json' } })).status).toBe(400);
-    expect((await getLink(id)).status).toBe('ACTIVE');
+    expect((await getLink(client, id)).status).toBe('ACTIVE');
   });
 });
 
 describe('the pay page', () => {
-  it('shows the order to the payer, in THB, without the internal note, under the hosted pages’ security headers', async () => {
-    start();
-    const { url } = await createLink();
-    const page = await open(url);
+  sandboxTest('shows the order to the payer, in THB, without the internal note, under the hosted pages’ security headers', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { url } = await createLink(client);
+    const page = await open(sandbox, url);
     expect(page.status).toBe(200);
     for (const text of ['Ceramic tea set', 'Tea pot', 'Celadon, 600 ml', 'Cup', '4 × ฿150.00', '฿600.00', '฿990.00', '฿1,590.00', 'order-2001', SANDBOX_DEFAULTS.merchantName]) {
       expect(page.html).toContain(text);
@@ -446,20 +447,20 @@ describe('the pay page', () => {
     expect(page.html).not.toContain('VIP customer');
     expect(page.html).not.toMatch(/<script|style="/);
     const otherPage = await client.chargeCard('4953261730509988');
-    const otp = await open(otherPage.body.redirect.redirectUrl);
+    const otp = await open(sandbox, otherPage.body.redirect.redirectUrl);
     for (const header of ['content-security-policy', 'content-type', 'cache-control', 'referrer-policy', 'x-content-type-options']) {
       expect(page.headers.get(header), header).toBe(otp.headers.get(header));
     }
     for (const href of [...page.html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]!)) {
-      const css = await open(href);
+      const css = await open(sandbox, href);
       expect(css.status, href).toBe(200);
       expect(css.headers.get('content-type')).toContain('text/css');
     }
   });
 
-  it('escapes everything the merchant wrote', async () => {
-    start();
-    const { url } = await createLink({
+  sandboxTest('escapes everything the merchant wrote', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { url } = await createLink(client, {
       order: {
         netAmount: 10_000,
         currency: 'THB',
@@ -469,7 +470,7 @@ describe('the pay page', () => {
       },
       cancelUrl: 'https://shop.example/cart?a=1&b="2"',
     });
-    const { html } = await open(url);
+    const { html } = await open(sandbox, url);
     expect(html).not.toContain('<script>');
     expect(html).not.toContain('<img src=x');
     expect(html).not.toContain('<b>bold');
@@ -479,9 +480,9 @@ describe('the pay page', () => {
     expect(html).toContain('href="https://shop.example/cart?a=1&amp;b=&quot;2&quot;"');
   });
 
-  it('offers only the methods the link enables, installments with the enabled periods', async () => {
-    start();
-    const { url } = await createLink({
+  sandboxTest('offers only the methods the link enables, installments with the enabled periods', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { url } = await createLink(client, {
       order: INSTALLMENTS_ORDER,
       linkSettings: {
         card: { isEnabled: true },
@@ -490,59 +491,59 @@ describe('the pay page', () => {
         eWallets: { isEnabled: false },
       },
     });
-    const { html } = await open(url);
+    const { html } = await open(sandbox, url);
     expect(methodsOf(html)).toEqual(['CARD', 'CARD_INSTALLMENTS', 'QR_PROMPT_PAY']);
     expect([...html.matchAll(/<option value="(\d+)"/g)].map((m) => m[1])).toEqual(['3', '6']);
     expect(html).toContain('Card installments (3, 6 months)');
     expect(html).not.toContain('TrueMoney');
   });
 
-  it('lists wallets, banking apps and pay-later, the phone-only banking apps only to a phone', async () => {
-    start();
-    const { url } = await createLink({ linkSettings: { eWallets: { isEnabled: true }, mobileBanking: { isEnabled: true }, buyNowPayLater: { isEnabled: true } } });
-    const desktop = await open(url);
+  sandboxTest('lists wallets, banking apps and pay-later, the phone-only banking apps only to a phone', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { url } = await createLink(client, { linkSettings: { eWallets: { isEnabled: true }, mobileBanking: { isEnabled: true }, buyNowPayLater: { isEnabled: true } } });
+    const desktop = await open(sandbox, url);
     expect(methodsOf(desktop.html)).toEqual(['TRUE_MONEY', 'SHOPEE_PAY', 'LINE_PAY', 'ALIPAY', 'WECHAT_PAY', 'MAKE', 'KPLUS', 'SCB_EASY', 'SPAY_LATER']);
     expect(desktop.html).not.toContain('name="cardNumber"');
-    const phone = await open(url, { 'user-agent': PHONE_AGENT });
+    const phone = await open(sandbox, url, { 'user-agent': PHONE_AGENT });
     expect(methodsOf(phone.html)).toEqual(['TRUE_MONEY', 'SHOPEE_PAY', 'LINE_PAY', 'ALIPAY', 'WECHAT_PAY', 'MAKE', 'KPLUS', 'SCB_EASY', 'BANGKOK_BANK_APP', 'KRUNGSRI_APP', 'SPAY_LATER']);
-    const refused = await pay(url, { method: 'BANGKOK_BANK_APP' });
+    const refused = await pay(sandbox, url, { method: 'BANGKOK_BANK_APP' });
     expect(refused.status).toBe(400);
     expect(refused.html).toContain('This payment method is not offered for this payment.');
   });
 
-  it('asks for the phone number only when the link collects it, and the address only when it collects that', async () => {
-    start();
-    const plain = await open((await createLink({ collectPhoneNumber: false })).url);
+  sandboxTest('asks for the phone number only when the link collects it, and the address only when it collects that', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const plain = await open(sandbox, (await createLink(client, { collectPhoneNumber: false })).url);
     expect(plain.html).not.toContain('name="phoneNumber"');
     expect(plain.html).not.toContain('name="streetAddress"');
-    const both = await open((await createLink({ collectPhoneNumber: true, collectDeliveryAddress: true })).url);
+    const both = await open(sandbox, (await createLink(client, { collectPhoneNumber: true, collectDeliveryAddress: true })).url);
     for (const name of ['phoneCountryCode', 'phoneNumber', 'contactName', 'streetAddress', 'city', 'postCode', 'country']) {
       expect(both.html).toContain(`name="${name}"`);
     }
   });
 
-  it('links to the cancel URL, and shows no cancel link without one', async () => {
-    start();
-    const withCancel = await open((await createLink()).url);
+  sandboxTest('links to the cancel URL, and shows no cancel link without one', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const withCancel = await open(sandbox, (await createLink(client)).url);
     expect(withCancel.html).toContain(`<a class="button button-secondary" href="${CANCEL_URL}">Cancel and return to the shop</a>`);
-    const without = await open((await createLink({ cancelUrl: undefined })).url);
+    const without = await open(sandbox, (await createLink(client, { cancelUrl: undefined })).url);
     expect(without.html).not.toContain('Cancel and return');
   });
 
-  it('answers 404 for an unknown link, 405 for another method, 415 for a post that is not a form', async () => {
-    start();
-    const unknown = await open(`${PAGES}/pl_unknown`);
+  sandboxTest('answers 404 for an unknown link, 405 for another method, 415 for a post that is not a form', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const unknown = await open(sandbox, `${PAGES}/pl_unknown`);
     expect(unknown.status).toBe(404);
     expect(unknown.html).toContain('Payment link not found');
-    const { url } = await createLink();
+    const { url } = await createLink(client);
     const put = await sandbox.fetch(new Request(url, { method: 'PUT' }));
     expect(put.status).toBe(405);
     const json = await sandbox.fetch(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
     expect(json.status).toBe(415);
   });
 
-  it('serves its stylesheet on GET only, never as a link named style.css', async () => {
-    start();
+  sandboxTest('serves its stylesheet on GET only, never as a link named style.css', async ({ startInProcess }) => {
+    const { sandbox } = startInProcess(linkOptions());
     for (const method of ['POST', 'HEAD', 'PUT']) {
       const answer = await sandbox.fetch(new Request(`${PAGES}/style.css`, { method }));
       expect(answer.status, method).toBe(405);
@@ -550,9 +551,9 @@ describe('the pay page', () => {
     }
   });
 
-  it('refuses a method other than GET and POST under its pages even where there is no page', async () => {
-    start();
-    const { url } = await createLink();
+  sandboxTest('refuses a method other than GET and POST under its pages even where there is no page', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { url } = await createLink(client);
     for (const path of [`${PAGES}/`, `${url}/more`]) {
       const answer = await sandbox.fetch(new Request(path, { method: 'PUT' }));
       expect(answer.status, path).toBe(405);
@@ -563,15 +564,15 @@ describe('the pay page', () => {
 });
 
 describe('paying on the page', () => {
-  it('pays by card: the link is PAID, the payer goes to redirectUrl, and the charge is the link’s', async () => {
-    start();
-    const { id, url } = await createLink();
-    const answer = await pay(url, card('4111111111111111'));
+  sandboxTest('pays by card: the link is PAID, the payer goes to redirectUrl, and the charge is the link’s', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client);
+    const answer = await pay(sandbox, url, card('4111111111111111'));
     expect(answer.status).toBe(303);
     expect(answer.location).toBe(REDIRECT_URL);
-    expect((await getLink(id)).status).toBe('PAID');
+    expect((await getLink(client, id)).status).toBe('PAID');
 
-    const charges = await linkCharges(id);
+    const charges = await linkCharges(client, id);
     expect(charges.totalCount).toBe(1);
     const [charge] = charges.data;
     expect(charge).toMatchObject({ status: 'SUCCEEDED', amount: 159_000, currency: 'THB', source: 'PAYMENT_LINK', sourceId: id, referenceId: 'order-2001' });
@@ -581,11 +582,11 @@ describe('paying on the page', () => {
     expect(transaction).toMatchObject({ transactionType: 'PAYMENT', chargeSource: 'PAYMENT_LINK', sourceId: id, grossAmount: 159_000 });
   });
 
-  it('writes the link’s charge in the service shape, sourceId the link id, alike on GET, in the list and in charge.succeeded', async () => {
-    start();
-    const { id, url } = await createLink();
-    await pay(url, card('4111111111111111'));
-    const [listed] = (await linkCharges(id)).data;
+  sandboxTest('writes the link’s charge in the service shape, sourceId the link id, alike on GET, in the list and in charge.succeeded', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client);
+    await pay(sandbox, url, card('4111111111111111'));
+    const [listed] = (await linkCharges(client, id)).data;
     const got = await client.getCharge(listed.chargeId);
     await sandbox.webhooks.idle();
     const delivery = sandbox.webhooks.list().find((d) => d.event === 'charge.succeeded' && d.resourceId === got.chargeId);
@@ -595,66 +596,66 @@ describe('paying on the page', () => {
     expect(JSON.parse(delivery!.body)).toEqual(got);
   });
 
-  it('uses the link id as the charge reference when the order has none', async () => {
-    start();
-    const { id, url } = await createLink({ order: { netAmount: 10_000, currency: 'THB', description: 'A mug' } });
-    await pay(url, card('4111111111111111'));
-    expect((await linkCharges(id)).data[0].referenceId).toBe(id);
+  sandboxTest('uses the link id as the charge reference when the order has none', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client, { order: { netAmount: 10_000, currency: 'THB', description: 'A mug' } });
+    await pay(sandbox, url, card('4111111111111111'));
+    expect((await linkCharges(client, id)).data[0].referenceId).toBe(id);
   });
 
-  it('is single use: once PAID the page says so with 409 and refuses another payment', async () => {
-    start();
-    const { id, url } = await createLink();
-    const form = formOf((await open(url)).html);
-    await submit(form.action, { ...form.fields, ...card('4111111111111111') });
-    const page = await open(url);
+  sandboxTest('is single use: once PAID the page says so with 409 and refuses another payment', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client);
+    const form = formOf((await open(sandbox, url)).html);
+    await submit(sandbox, form.action, { ...form.fields, ...card('4111111111111111') });
+    const page = await open(sandbox, url);
     expect(page.status).toBe(409);
     expect(page.html).toContain('This link has already been paid');
     expect(page.html).not.toContain('<form');
     expect(page.html).toContain(`href="${CANCEL_URL}"`);
-    const second = await submit(form.action, { ...form.fields, formToken: 'pla_another-attempt-01', ...card('5372074248113841') });
+    const second = await submit(sandbox, form.action, { ...form.fields, formToken: 'pla_another-attempt-01', ...card('5372074248113841') });
     expect(second.status).toBe(409);
-    expect((await linkCharges(id)).totalCount).toBe(1);
+    expect((await linkCharges(client, id)).totalCount).toBe(1);
   });
 
-  it('makes one charge when the same form is sent twice, and sends the second to the outcome of the first', async () => {
-    start();
-    const { id, url } = await createLink();
-    const form = formOf((await open(url)).html);
+  sandboxTest('makes one charge when the same form is sent twice, and sends the second to the outcome of the first', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client);
+    const form = formOf((await open(sandbox, url)).html);
     const fields = { ...form.fields, ...card('4111111111111111') };
-    const [a, b] = await Promise.all([submit(form.action, fields), submit(form.action, fields)]);
-    expect((await linkCharges(id)).totalCount).toBe(1);
+    const [a, b] = await Promise.all([submit(sandbox, form.action, fields), submit(sandbox, form.action, fields)]);
+    expect((await linkCharges(client, id)).totalCount).toBe(1);
     expect([a.status, b.status]).toEqual([303, 303]);
-    const again = await submit(form.action, fields);
+    const again = await submit(sandbox, form.action, fields);
     expect(again.status).toBe(303);
-    expect((await open(again.location!)).location).toBe(REDIRECT_URL);
-    expect((await linkCharges(id)).totalCount).toBe(1);
+    expect((await open(sandbox, again.location!)).location).toBe(REDIRECT_URL);
+    expect((await linkCharges(client, id)).totalCount).toBe(1);
   });
 
-  it('shows a failed card with 402 and why, keeps the link ACTIVE, and takes another card', async () => {
-    start();
-    const { id, url } = await createLink();
-    const failed = await pay(url, card('4943129900084541'));
+  sandboxTest('shows a failed card with 402 and why, keeps the link ACTIVE, and takes another card', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client);
+    const failed = await pay(sandbox, url, card('4943129900084541'));
     expect(failed.status).toBe(402);
     expect(failed.html).toContain('The card has insufficient funds. (CH_INSUFFICIENT_FUNDS)');
     expect(failed.html).toContain('role="alert"');
     expect(failed.html).toContain('id="cardNumber" name="cardNumber" value=""');
     expect(failed.html).toContain('id="securityCode" name="securityCode" value=""');
-    expect((await getLink(id)).status).toBe('ACTIVE');
+    expect((await getLink(client, id)).status).toBe('ACTIVE');
 
     const form = formOf(failed.html);
-    const retried = await submit(form.action, { ...form.fields, ...card('5372074248113841') });
+    const retried = await submit(sandbox, form.action, { ...form.fields, ...card('5372074248113841') });
     expect(retried.status).toBe(303);
     expect(retried.location).toBe(REDIRECT_URL);
-    expect((await getLink(id)).status).toBe('PAID');
-    const statuses = (await linkCharges(id)).data.map((c: { status: string }) => c.status);
+    expect((await getLink(client, id)).status).toBe('PAID');
+    const statuses = (await linkCharges(client, id)).data.map((c: { status: string }) => c.status);
     expect(statuses).toEqual(['SUCCEEDED', 'FAILED']);
   });
 
-  it('checks the card fields on the page, keeps what may be shown again, and charges nothing', async () => {
-    start();
-    const { id, url } = await createLink();
-    const answer = await pay(url, card('4111111111111112', { expiryMonth: '13', securityCode: '12', cardHolderName: 'Somchai <Jaidee>' }));
+  sandboxTest('checks the card fields on the page, keeps what may be shown again, and charges nothing', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client);
+    const answer = await pay(sandbox, url, card('4111111111111112', { expiryMonth: '13', securityCode: '12', cardHolderName: 'Somchai <Jaidee>' }));
     expect(answer.status).toBe(400);
     expect(answer.html).toContain('Enter a valid card number.');
     expect(answer.html).toContain('Enter the month, 01 to 12.');
@@ -662,123 +663,123 @@ describe('paying on the page', () => {
     expect(answer.html).toMatch(/id="cardNumber"[^>]*aria-invalid="true"/);
     expect(answer.html).toContain('value="Somchai &lt;Jaidee&gt;"');
     expect(answer.html).not.toContain('4111111111111112');
-    expect((await linkCharges(id)).totalCount).toBe(0);
-    const expired = await pay(url, card('4111111111111111', { expiryYear: '20' }));
+    expect((await linkCharges(client, id)).totalCount).toBe(0);
+    const expired = await pay(sandbox, url, card('4111111111111111', { expiryYear: '20' }));
     expect(expired.html).toContain('This card has expired.');
-    const none = await pay(url, { method: '' });
+    const none = await pay(sandbox, url, { method: '' });
     expect(none.html).toContain('Choose how to pay.');
   });
 
-  it('pays through 3-D Secure: the OTP page, then back to the link, then to redirectUrl', async () => {
-    start();
-    const { id, url } = await createLink();
-    const started = await pay(url, card('4953261730509988'));
+  sandboxTest('pays through 3-D Secure: the OTP page, then back to the link, then to redirectUrl', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client);
+    const started = await pay(sandbox, url, card('4953261730509988'));
     expect(started.status).toBe(303);
     expect(started.location).toMatch(new RegExp(`^${ORIGIN}/sandbox/pages/otp/ch_`));
-    expect((await getLink(id)).status).toBe('ACTIVE');
-    const [pending] = (await linkCharges(id)).data;
+    expect((await getLink(client, id)).status).toBe('ACTIVE');
+    const [pending] = (await linkCharges(client, id)).data;
     expect(pending).toMatchObject({ status: 'PENDING', source: 'PAYMENT_LINK', sourceId: id });
 
     const back = await client.submitPage(started.location!, { otp: '123456' });
     expect(back.status).toBe(303);
     expect(back.location).toMatch(new RegExp(`^${url}\\?attempt=`));
-    expect((await getLink(id)).status).toBe('PAID');
-    const done = await open(back.location!);
+    expect((await getLink(client, id)).status).toBe('PAID');
+    const done = await open(sandbox, back.location!);
     expect(done.status).toBe(303);
     expect(done.location).toBe(REDIRECT_URL);
   });
 
-  it('brings the payer back to the form after a wrong OTP, the link still ACTIVE', async () => {
-    start();
-    const { id, url } = await createLink();
-    const started = await pay(url, card('4953261730509988'));
+  sandboxTest('brings the payer back to the form after a wrong OTP, the link still ACTIVE', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client);
+    const started = await pay(sandbox, url, card('4953261730509988'));
     const back = await client.submitPage(started.location!, { otp: '000000' });
-    const page = await open(back.location!);
+    const page = await open(sandbox, back.location!);
     expect(page.status).toBe(200);
     expect(page.html).toContain('The payment could not be verified. (CH_AUTHENTICATION_FAILED)');
     expect(formOf(page.html).action).toBe(url);
-    expect((await getLink(id)).status).toBe('ACTIVE');
+    expect((await getLink(client, id)).status).toBe('ACTIVE');
   });
 
-  it('offers to continue a payment left at its hosted step', async () => {
-    start();
-    const { url } = await createLink();
-    const form = formOf((await open(url)).html);
-    const started = await submit(form.action, { ...form.fields, ...card('4389783280144506') });
+  sandboxTest('offers to continue a payment left at its hosted step', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { url } = await createLink(client);
+    const form = formOf((await open(sandbox, url)).html);
+    const started = await submit(sandbox, form.action, { ...form.fields, ...card('4389783280144506') });
     expect(started.location).toMatch(/\/sandbox\/pages\/force\/ch_/);
-    const page = await open(`${url}?attempt=${form.fields.formToken}`);
+    const page = await open(sandbox, `${url}?attempt=${form.fields.formToken}`);
     expect(page.status).toBe(200);
     expect(page.html).toContain('still waiting');
     expect(page.html).toContain(`href="${started.location}"`);
   });
 
-  it('pays installments with the period chosen', async () => {
-    start();
-    const { id, url } = await createLink({
+  sandboxTest('pays installments with the period chosen', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client, {
       order: INSTALLMENTS_ORDER,
       linkSettings: { cardInstallments: { isEnabled: true, installments3m: { isEnabled: true }, installments6m: { isEnabled: false } } },
     });
-    const bad = await pay(url, card('4417704002802961', { method: 'CARD_INSTALLMENTS', installmentPeriod: '6' }));
+    const bad = await pay(sandbox, url, card('4417704002802961', { method: 'CARD_INSTALLMENTS', installmentPeriod: '6' }));
     expect(bad.status).toBe(400);
     expect(bad.html).toContain('Choose one of the installment plans offered.');
-    const answer = await pay(url, card('4417704002802961', { method: 'CARD_INSTALLMENTS', installmentPeriod: '3' }));
+    const answer = await pay(sandbox, url, card('4417704002802961', { method: 'CARD_INSTALLMENTS', installmentPeriod: '3' }));
     expect(answer.location).toBe(REDIRECT_URL);
-    const [charge] = (await linkCharges(id)).data;
+    const [charge] = (await linkCharges(client, id)).data;
     expect(charge.paymentMethod).toMatchObject({ paymentMethodType: 'CARD_INSTALLMENTS', cardInstallments: { installmentPeriod: 3 } });
   });
 
-  it('pays by PromptPay: the QR page, the payer simulator, then back to the link and on to redirectUrl', async () => {
-    start();
-    const { id, url } = await createLink({ linkSettings: { qrPromptPay: { isEnabled: true }, card: { isEnabled: true } } });
-    const started = await pay(url, { method: 'QR_PROMPT_PAY' });
+  sandboxTest('pays by PromptPay: the QR page, the payer simulator, then back to the link and on to redirectUrl', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client, { linkSettings: { qrPromptPay: { isEnabled: true }, card: { isEnabled: true } } });
+    const started = await pay(sandbox, url, { method: 'QR_PROMPT_PAY' });
     expect(started.status).toBe(303);
     expect(started.location).toMatch(/\/sandbox\/pages\/payment-links\/pl_\w+\?attempt=pla_/);
-    const qrPage = await open(started.location!);
+    const qrPage = await open(sandbox, started.location!);
     expect(qrPage.status).toBe(200);
     expect(qrPage.html).toMatch(/<img class="qr" src="data:image\/png;base64,[A-Za-z0-9+/=]+"/);
-    const [charge] = (await linkCharges(id)).data;
+    const [charge] = (await linkCharges(client, id)).data;
     expect(charge).toMatchObject({ status: 'PENDING', paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY' } });
     const payerHref = unescape(/href="(\/sandbox\/pages\/promptpay\?rawData=[^"]+)"/.exec(qrPage.html)![1]!);
     const rawData = new URL(payerHref, ORIGIN).searchParams.get('rawData')!;
     expect(rawData).toMatch(/^000201/);
     // The payer page, handed the code's payload, offers to pay it (it lists no charges).
-    const payer = await open(payerHref);
+    const payer = await open(sandbox, payerHref);
     expect(payer.html).toMatch(/<textarea [^>]*name="rawData"[^>]*>000201[^<]+<\/textarea>/);
 
-    const stillWaiting = await open(started.location!);
+    const stillWaiting = await open(sandbox, started.location!);
     expect(stillWaiting.html).toContain('Scan to pay with PromptPay');
 
     const paid = await client.submitPage(PAYER, { rawData, outcome: 'succeed' });
     expect(paid.status).toBe(303);
     expect(paid.location).toBe(`${ORIGIN}${started.location}`);
-    expect((await getLink(id)).status).toBe('PAID');
-    const done = await open(paid.location!);
+    expect((await getLink(client, id)).status).toBe('PAID');
+    const done = await open(sandbox, paid.location!);
     expect(done.location).toBe(REDIRECT_URL);
   });
 
-  it('pays by an e-wallet through its approve page', async () => {
-    start();
-    const { id, url } = await createLink({ linkSettings: { eWallets: { isEnabled: true } } });
-    const started = await pay(url, { method: 'TRUE_MONEY' });
+  sandboxTest('pays by an e-wallet through its approve page', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client, { linkSettings: { eWallets: { isEnabled: true } } });
+    const started = await pay(sandbox, url, { method: 'TRUE_MONEY' });
     expect(started.location).toMatch(/\/sandbox\/pages\/authorize\/ch_/);
     const back = await client.submitPage(started.location!, { decision: 'approve' });
-    expect((await open(back.location!)).location).toBe(REDIRECT_URL);
-    expect((await linkCharges(id)).data[0]).toMatchObject({ status: 'SUCCEEDED', paymentMethod: { paymentMethodType: 'TRUE_MONEY' } });
+    expect((await open(sandbox, back.location!)).location).toBe(REDIRECT_URL);
+    expect((await linkCharges(client, id)).data[0]).toMatchObject({ status: 'SUCCEEDED', paymentMethod: { paymentMethodType: 'TRUE_MONEY' } });
   });
 
-  it('sends deviceType for a phone-only banking app paid from a phone', async () => {
-    start();
-    const { id, url } = await createLink({ linkSettings: { mobileBanking: { isEnabled: true } } });
-    const started = await pay(url, { method: 'KRUNGSRI_APP' }, { 'user-agent': PHONE_AGENT });
+  sandboxTest('sends deviceType for a phone-only banking app paid from a phone', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client, { linkSettings: { mobileBanking: { isEnabled: true } } });
+    const started = await pay(sandbox, url, { method: 'KRUNGSRI_APP' }, { 'user-agent': PHONE_AGENT });
     expect(started.status).toBe(303);
     await client.submitPage(started.location!, { decision: 'approve' });
-    expect((await getLink(id)).status).toBe('PAID');
+    expect((await getLink(client, id)).status).toBe('PAID');
   });
 
-  it('shows "payment received" when the link has no redirectUrl', async () => {
-    start();
-    const { url } = await createLink({ redirectUrl: undefined });
-    const answer = await pay(url, card('4111111111111111'));
+  sandboxTest('shows "payment received" when the link has no redirectUrl', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { url } = await createLink(client, { redirectUrl: undefined });
+    const answer = await pay(sandbox, url, card('4111111111111111'));
     expect(answer.status).toBe(200);
     expect(answer.html).toContain('Payment received');
   });
@@ -787,24 +788,24 @@ describe('paying on the page', () => {
 describe('collecting the phone number and the delivery address', () => {
   const address = { contactName: 'Somchai Jaidee', streetAddress: '99/1 Sukhumvit Soi 11', city: 'Bangkok', postCode: '10110' };
 
-  it('refuses the payment until they are given, saying which field is wrong', async () => {
-    start();
-    const { id, url } = await createLink({ collectPhoneNumber: true, collectDeliveryAddress: true });
-    const answer = await pay(url, { ...card('4111111111111111'), phoneNumber: '12', postCode: 'ABC' });
+  sandboxTest('refuses the payment until they are given, saying which field is wrong', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client, { collectPhoneNumber: true, collectDeliveryAddress: true });
+    const answer = await pay(sandbox, url, { ...card('4111111111111111'), phoneNumber: '12', postCode: 'ABC' });
     expect(answer.status).toBe(400);
     for (const text of ['Enter a phone number of 6 to 14 digits.', 'Enter the name of the recipient.', 'Enter the street address.', 'Enter the city or province.', 'Enter the five-digit postcode.']) {
       expect(answer.html).toContain(text);
     }
     expect(answer.html).toMatch(/id="phoneNumber"[^>]*aria-describedby="phoneNumber-error" aria-invalid="true"/);
-    expect((await linkCharges(id)).totalCount).toBe(0);
+    expect((await linkCharges(client, id)).totalCount).toBe(0);
   });
 
-  it('writes them on the charge as customer.primaryPhone and customer.deliveryAddress', async () => {
-    start();
-    const { id, url } = await createLink({ collectPhoneNumber: true, collectDeliveryAddress: true });
-    const answer = await pay(url, { ...card('4111111111111111'), phoneNumber: '081-234-5678', ...address });
+  sandboxTest('writes them on the charge as customer.primaryPhone and customer.deliveryAddress', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client, { collectPhoneNumber: true, collectDeliveryAddress: true });
+    const answer = await pay(sandbox, url, { ...card('4111111111111111'), phoneNumber: '081-234-5678', ...address });
     expect(answer.location).toBe(REDIRECT_URL);
-    const [charge] = (await linkCharges(id)).data;
+    const [charge] = (await linkCharges(client, id)).data;
     const phone = { countryCode: '66', number: '812345678' };
     expect(charge.customer).toEqual({
       primaryPhone: phone,
@@ -813,22 +814,22 @@ describe('collecting the phone number and the delivery address', () => {
     });
   });
 
-  it('takes only the phone when only the phone is collected', async () => {
-    start();
-    const { id, url } = await createLink({ collectPhoneNumber: true });
-    await pay(url, { ...card('4111111111111111'), phoneCountryCode: '+44', phoneNumber: '07700 900123' });
-    expect((await linkCharges(id)).data[0].customer).toEqual({
+  sandboxTest('takes only the phone when only the phone is collected', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client, { collectPhoneNumber: true });
+    await pay(sandbox, url, { ...card('4111111111111111'), phoneCountryCode: '+44', phoneNumber: '07700 900123' });
+    expect((await linkCharges(client, id)).data[0].customer).toEqual({
       primaryPhone: { countryCode: '44', number: '07700900123' },
       email: '',
       deliveryAddress: { contactName: '', phone: { countryCode: '', number: '' }, address: { streetAddress: '', city: '', country: '', postCode: '' } },
     });
   });
 
-  it('leaves every member of the charge’s customer "" when nothing is collected', async () => {
-    start();
-    const { id, url } = await createLink({ collectPhoneNumber: false });
-    await pay(url, { ...card('4111111111111111'), phoneNumber: '0812345678' });
-    expect((await linkCharges(id)).data[0].customer).toEqual({
+  sandboxTest('leaves every member of the charge’s customer "" when nothing is collected', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client, { collectPhoneNumber: false });
+    await pay(sandbox, url, { ...card('4111111111111111'), phoneNumber: '0812345678' });
+    expect((await linkCharges(client, id)).data[0].customer).toEqual({
       primaryPhone: { countryCode: '', number: '' },
       email: '',
       deliveryAddress: { contactName: '', phone: { countryCode: '', number: '' }, address: { streetAddress: '', city: '', country: '', postCode: '' } },
@@ -837,85 +838,85 @@ describe('collecting the phone number and the delivery address', () => {
 });
 
 describe('a payment that completes after the link stopped being payable', () => {
-  it('fails, so a link paid by another attempt is never paid twice', async () => {
-    start();
-    const { id, url } = await createLink();
-    const qr = await pay(url, { method: 'QR_PROMPT_PAY' });
-    const rawData = unescape(/<code>([^<]+)<\/code>/.exec((await open(qr.location!)).html)![1]!);
-    await pay(url, card('4111111111111111'));
-    expect((await getLink(id)).status).toBe('PAID');
+  sandboxTest('fails, so a link paid by another attempt is never paid twice', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client);
+    const qr = await pay(sandbox, url, { method: 'QR_PROMPT_PAY' });
+    const rawData = unescape(/<code>([^<]+)<\/code>/.exec((await open(sandbox, qr.location!)).html)![1]!);
+    await pay(sandbox, url, card('4111111111111111'));
+    expect((await getLink(client, id)).status).toBe('PAID');
     const late = await client.submitPage(PAYER, { rawData, outcome: 'succeed' });
-    const page = await open(late.location!);
+    const page = await open(sandbox, late.location!);
     expect(page.status).toBe(409);
-    const statuses = (await linkCharges(id)).data.map((c: { status: string; failureCode: string }) => `${c.status} ${c.failureCode}`);
+    const statuses = (await linkCharges(client, id)).data.map((c: { status: string; failureCode: string }) => `${c.status} ${c.failureCode}`);
     expect(statuses).toEqual(['SUCCEEDED ', 'FAILED CH_PROCESSING_FAILED']);
-    expect((await settledWebhooks()).filter((e) => e === 'payment_link.paid')).toHaveLength(1);
+    expect((await settledWebhooks(sandbox)).filter((e) => e === 'payment_link.paid')).toHaveLength(1);
   });
 
-  it('fails when the merchant disabled the link while the payer was at the OTP page', async () => {
-    start();
-    const { id, url } = await createLink();
-    const started = await pay(url, card('4953261730509988'));
+  sandboxTest('fails when the merchant disabled the link while the payer was at the OTP page', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client);
+    const started = await pay(sandbox, url, card('4953261730509988'));
     await client.request('PATCH', `/api/v1/payment-links/${id}/disable`);
     await client.submitPage(started.location!, { otp: '123456' });
-    expect((await linkCharges(id)).data[0]).toMatchObject({ status: 'FAILED', failureCode: 'CH_PROCESSING_FAILED' });
-    expect((await getLink(id)).status).toBe('DISABLED');
+    expect((await linkCharges(client, id)).data[0]).toMatchObject({ status: 'FAILED', failureCode: 'CH_PROCESSING_FAILED' });
+    expect((await getLink(client, id)).status).toBe('DISABLED');
   });
 
-  it('fails when the link expired while the payer was at the OTP page', async () => {
-    start();
-    const { id, url } = await createLink({ expiresAt: new Date(now + HOUR_MS).toISOString() });
-    const started = await pay(url, card('4953261730509988'));
+  sandboxTest('fails when the link expired while the payer was at the OTP page', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client, { expiresAt: new Date(now + HOUR_MS).toISOString() });
+    const started = await pay(sandbox, url, card('4953261730509988'));
     now += HOUR_MS;
     await client.submitPage(started.location!, { otp: '123456' });
-    expect((await linkCharges(id)).data[0]).toMatchObject({ status: 'FAILED', failureCode: 'CH_PROCESSING_FAILED' });
-    expect((await getLink(id)).status).toBe('EXPIRED');
+    expect((await linkCharges(client, id)).data[0]).toMatchObject({ status: 'FAILED', failureCode: 'CH_PROCESSING_FAILED' });
+    expect((await getLink(client, id)).status).toBe('EXPIRED');
   });
 });
 
 describe('webhooks of a link', () => {
-  it('sends payment_link.paid with the link as GET returns it, then charge.succeeded and transaction.created, all signed', async () => {
-    start();
-    const { id, url } = await createLink();
-    await pay(url, card('4111111111111111'));
-    expect(await settledWebhooks()).toEqual(['payment_link.paid', 'charge.succeeded', 'transaction.created']);
+  sandboxTest('sends payment_link.paid with the link as GET returns it, then charge.succeeded and transaction.created, all signed', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client);
+    await pay(sandbox, url, card('4111111111111111'));
+    expect(await settledWebhooks(sandbox)).toEqual(['payment_link.paid', 'charge.succeeded', 'transaction.created']);
     expect(deliveries.map((d) => d.event).sort()).toEqual(['charge.succeeded', 'payment_link.paid', 'transaction.created']);
     for (const delivery of deliveries) {
       expect(await verifyWebhookSignature(delivery.body, delivery.signature, KEY)).toBe(true);
       expect(parseWebhookEvent(delivery.event, JSON.parse(delivery.body)).ok).toBe(true);
     }
     const paid = JSON.parse(deliveries.find((d) => d.event === 'payment_link.paid')!.body);
-    expect(paid).toEqual(await getLink(id));
+    expect(paid).toEqual(await getLink(client, id));
     expect(paid.status).toBe('PAID');
     const charge = JSON.parse(deliveries.find((d) => d.event === 'charge.succeeded')!.body);
     expect(charge).toMatchObject({ source: 'PAYMENT_LINK', sourceId: id });
   });
 
-  it('sends only charge.failed for a failed attempt', async () => {
-    start();
-    const { url } = await createLink();
-    await pay(url, card('4943129900084541'));
-    expect(await settledWebhooks()).toEqual(['charge.failed']);
+  sandboxTest('sends only charge.failed for a failed attempt', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { url } = await createLink(client);
+    await pay(sandbox, url, card('4943129900084541'));
+    expect(await settledWebhooks(sandbox)).toEqual(['charge.failed']);
   });
 
-  it('sends nothing for creating or disabling a link', async () => {
-    start();
-    const { id } = await createLink();
+  sandboxTest('sends nothing for creating or disabling a link', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id } = await createLink(client);
     await client.request('PATCH', `/api/v1/payment-links/${id}/disable`);
-    expect(await settledWebhooks()).toEqual([]);
+    expect(await settledWebhooks(sandbox)).toEqual([]);
   });
 });
 
 describe('GET /api/v1/charges by link', () => {
-  it('finds a link’s charges with source_in=PAYMENT_LINK and sourceId, and no other link’s or API charge', async () => {
-    start();
-    const a = await createLink();
-    const b = await createLink();
-    await pay(a.url, card('4943129900084541'));
-    await pay(a.url, card('4111111111111111'));
-    await pay(b.url, card('4111111111111111'));
+  sandboxTest('finds a link’s charges with source_in=PAYMENT_LINK and sourceId, and no other link’s or API charge', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const a = await createLink(client);
+    const b = await createLink(client);
+    await pay(sandbox, a.url, card('4943129900084541'));
+    await pay(sandbox, a.url, card('4111111111111111'));
+    await pay(sandbox, b.url, card('4111111111111111'));
     await client.chargeCard('4111111111111111');
-    const ofA = await linkCharges(a.id);
+    const ofA = await linkCharges(client, a.id);
     expect(ofA.totalCount).toBe(2);
     expect(ofA.data.every((c: { sourceId: string }) => c.sourceId === a.id)).toBe(true);
     expect((await client.get(`/api/v1/charges?sourceId=${b.id}`)).body.totalCount).toBe(1);
@@ -926,81 +927,81 @@ describe('GET /api/v1/charges by link', () => {
 });
 
 describe('what a link is not refused for, as on the service', () => {
-  it('takes a netAmount other than what the items add up to, and the payer pays netAmount', async () => {
-    start();
+  sandboxTest('takes a netAmount other than what the items add up to, and the payer pays netAmount', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
     // The items add up to 1,590.00 THB; the link asks 1,490.00 THB (a discount the order does not itemise).
-    const { id, url } = await createLink({ order: { ...linkRequest().order, netAmount: 149_000 } });
-    const link = await getLink(id);
+    const { id, url } = await createLink(client, { order: { ...linkRequest().order, netAmount: 149_000 } });
+    const link = await getLink(client, id);
     expect(link.order.netAmount).toBe(149_000);
     expect(link.order.orderItems).toHaveLength(2);
-    const page = await open(url);
+    const page = await open(sandbox, url);
     expect(page.html).toContain('Pay ฿1,490.00');
     expect(page.html).not.toContain('Pay ฿1,590.00');
-    expect((await pay(url, card('4111111111111111'))).location).toBe(REDIRECT_URL);
-    const [charge] = (await linkCharges(id)).data;
+    expect((await pay(sandbox, url, card('4111111111111111'))).location).toBe(REDIRECT_URL);
+    const [charge] = (await linkCharges(client, id)).data;
     expect(charge).toMatchObject({ status: 'SUCCEEDED', amount: 149_000, sourceId: id });
-    expect((await getLink(id)).status).toBe('PAID');
+    expect((await getLink(client, id)).status).toBe('PAID');
   });
 
-  it('takes an order without a description; the page then names who is paid', async () => {
-    start();
+  sandboxTest('takes an order without a description; the page then names who is paid', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
     const { description, ...order } = linkRequest().order;
-    const { id, url } = await createLink({ order });
-    expect(PaymentLinkSchema.parse(await getLink(id)).order.description).toBeNull();
-    const page = await open(url);
+    const { id, url } = await createLink(client, { order });
+    expect(PaymentLinkSchema.parse(await getLink(client, id)).order.description).toBeNull();
+    const page = await open(sandbox, url);
     expect(page.status).toBe(200);
     expect(page.html).toContain(`<h1>Payment to ${SANDBOX_DEFAULTS.merchantName}</h1>`);
-    expect((await pay(url, card('4111111111111111'))).location).toBe(REDIRECT_URL);
+    expect((await pay(sandbox, url, card('4111111111111111'))).location).toBe(REDIRECT_URL);
   });
 
-  it('takes installment periods the amount does not reach; the page offers only those it reaches', async () => {
-    start();
+  sandboxTest('takes installment periods the amount does not reach; the page offers only those it reaches', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
     // 3,500.00 THB reaches 3 and 4 months (3,000.00 THB) but not 6 (4,000.00) or 10 (5,000.00).
-    const { id, url } = await createLink({
+    const { id, url } = await createLink(client, {
       order: { netAmount: 350_000, currency: 'THB', description: 'Bicycle helmet' },
       linkSettings: {
         card: { isEnabled: true },
         cardInstallments: { isEnabled: true, installments3m: { isEnabled: true }, installments6m: { isEnabled: true }, installments10m: { isEnabled: true } },
       },
     });
-    expect((await getLink(id)).linkSettings.cardInstallments).toMatchObject({
+    expect((await getLink(client, id)).linkSettings.cardInstallments).toMatchObject({
       isEnabled: true,
       installments3m: { isEnabled: true },
       installments4m: { isEnabled: false },
       installments6m: { isEnabled: true },
       installments10m: { isEnabled: true },
     });
-    const { html } = await open(url);
+    const { html } = await open(sandbox, url);
     expect(methodsOf(html)).toEqual(['CARD', 'CARD_INSTALLMENTS']);
     expect([...html.matchAll(/<option value="(\d+)"/g)].map((m) => m[1])).toEqual(['3']);
-    const refused = await pay(url, card('4417704002802961', { method: 'CARD_INSTALLMENTS', installmentPeriod: '10' }));
+    const refused = await pay(sandbox, url, card('4417704002802961', { method: 'CARD_INSTALLMENTS', installmentPeriod: '10' }));
     expect(refused.status).toBe(400);
-    expect((await linkCharges(id)).totalCount).toBe(0);
-    await pay(url, card('4417704002802961', { method: 'CARD_INSTALLMENTS', installmentPeriod: '3' }));
-    expect((await linkCharges(id)).data[0]).toMatchObject({ amount: 350_000, paymentMethod: { cardInstallments: { installmentPeriod: 3 } } });
+    expect((await linkCharges(client, id)).totalCount).toBe(0);
+    await pay(sandbox, url, card('4417704002802961', { method: 'CARD_INSTALLMENTS', installmentPeriod: '3' }));
+    expect((await linkCharges(client, id)).data[0]).toMatchObject({ amount: 350_000, paymentMethod: { cardInstallments: { installmentPeriod: 3 } } });
   });
 
-  it('takes installments below every period’s minimum; the page then offers no installments at all', async () => {
-    start();
-    const { url } = await createLink({
+  sandboxTest('takes installments below every period’s minimum; the page then offers no installments at all', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { url } = await createLink(client, {
       order: { netAmount: 100_000, currency: 'THB', description: 'A tea pot' },
       linkSettings: { card: { isEnabled: true }, cardInstallments: { isEnabled: true, installments3m: { isEnabled: true }, installments10m: { isEnabled: true } } },
     });
-    const { html } = await open(url);
+    const { html } = await open(sandbox, url);
     expect(methodsOf(html)).toEqual(['CARD']);
     expect(html).not.toContain('<option value=');
-    const refused = await pay(url, card('4417704002802961', { method: 'CARD_INSTALLMENTS', installmentPeriod: '3' }));
+    const refused = await pay(sandbox, url, card('4417704002802961', { method: 'CARD_INSTALLMENTS', installmentPeriod: '3' }));
     expect(refused.status).toBe(400);
   });
 
-  it('says so on the page when installments below their minimums are all the link offers', async () => {
-    start();
-    const { id, url } = await createLink({
+  sandboxTest('says so on the page when installments below their minimums are all the link offers', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions());
+    const { id, url } = await createLink(client, {
       order: { netAmount: 100_000, currency: 'THB', description: 'A tea pot' },
       linkSettings: { cardInstallments: { isEnabled: true, installments10m: { isEnabled: true } } },
     });
-    expect((await getLink(id)).status).toBe('ACTIVE');
-    const page = await open(url);
+    expect((await getLink(client, id)).status).toBe('ACTIVE');
+    const page = await open(sandbox, url);
     expect(page.status).toBe(200);
     expect(methodsOf(page.html)).toEqual([]);
     expect(page.html).toContain('This link offers no payment method that can pay this amount.');
@@ -1008,34 +1009,35 @@ describe('what a link is not refused for, as on the service', () => {
 });
 
 describe('a payment link whose payment is refunded', () => {
-  async function paidLink() {
-    start({ refundSettleDelayMs: 0 });
-    const { id, url } = await createLink();
-    await pay(url, card('4111111111111111'));
-    expect((await getLink(id)).status).toBe('PAID');
-    const chargeId = (await linkCharges(id)).data[0].chargeId as string;
+  async function paidLink(client: SandboxClient) {
+    const { id, url } = await createLink(client);
+    await pay(client.sandbox, url, card('4111111111111111'));
+    expect((await getLink(client, id)).status).toBe('PAID');
+    const chargeId = (await linkCharges(client, id)).data[0].chargeId as string;
     return { id, chargeId };
   }
 
-  it('reads REFUNDED once its payment is refunded in full, and stays PAID while only part is', async () => {
-    const { id, chargeId } = await paidLink();
+  sandboxTest('reads REFUNDED once its payment is refunded in full, and stays PAID while only part is', async ({ startInProcess }) => {
+    const { sandbox, client } = startInProcess(linkOptions({ refundSettleDelayMs: 0 }));
+    const { id, chargeId } = await paidLink(client);
     const partial = await client.post('/api/v1/refunds', { chargeId, amount: 59_000 });
     expect(partial.status).toBe(201);
     await expect.poll(async () => (await client.get(`/api/v1/refunds/${partial.body.refundId}`)).body.status).toBe('SUCCEEDED');
-    expect((await getLink(id)).status).toBe('PAID');
+    expect((await getLink(client, id)).status).toBe('PAID');
 
     expect((await client.post('/api/v1/refunds', { chargeId, amount: 100_000 })).status).toBe(201);
-    await expect.poll(async () => (await getLink(id)).status).toBe('REFUNDED');
+    await expect.poll(async () => (await getLink(client, id)).status).toBe('REFUNDED');
     // The typed client reads it.
     const { ServiceClient } = await import('../../../src/server/index.js');
     const typed = new ServiceClient({ baseUrl: ORIGIN, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey, fetch: sandbox.fetch });
     expect((await typed.paymentLinks.get(id)).status).toBe('REFUNDED');
   });
 
-  it('reads REFUNDED after one full refund, and cannot be disabled then', async () => {
-    const { id, chargeId } = await paidLink();
+  sandboxTest('reads REFUNDED after one full refund, and cannot be disabled then', async ({ startInProcess }) => {
+    const { client } = startInProcess(linkOptions({ refundSettleDelayMs: 0 }));
+    const { id, chargeId } = await paidLink(client);
     expect((await client.post('/api/v1/refunds', { chargeId })).status).toBe(201);
-    await expect.poll(async () => (await getLink(id)).status).toBe('REFUNDED');
+    await expect.poll(async () => (await getLink(client, id)).status).toBe('REFUNDED');
     expect((await client.request('PATCH', `/api/v1/payment-links/${id}/disable`)).status).toBe(422);
   });
 });

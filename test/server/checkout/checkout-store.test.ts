@@ -29,6 +29,23 @@ describe('MemoryCheckoutStore', () => {
     expect(await store.get('d')).toBe('d');
   });
 
+  it('past its cap, frees a sixty-fourth of it in one pass, oldest first, so it does not walk its entries on every write', async () => {
+    const store = new MemoryCheckoutStore({ maxEntries: 128 });
+    for (let i = 0; i < 128; i += 1) await store.set(`outcome:ch_${i}`, 'paid', 60_000);
+    expect(store.evicted).toBe(0);
+    await store.set('outcome:ch_128', 'paid', 60_000);
+    // 129 written, 126 kept (128 less 2): the three oldest went at once.
+    expect(store.size).toBe(126);
+    expect(store.evicted).toBe(3);
+    expect(await store.get('outcome:ch_2')).toBeUndefined();
+    expect(await store.get('outcome:ch_3')).toBe('paid');
+    expect(await store.get('outcome:ch_128')).toBe('paid');
+    // The next writes fit under the cap again: nothing more goes until it is passed.
+    await store.set('outcome:ch_129', 'paid', 60_000);
+    await store.set('outcome:ch_130', 'paid', 60_000);
+    expect(store.evicted).toBe(3);
+  });
+
   it('caps counters apart, so a flood of new counters never pushes out a handled webhook or a paid order', async () => {
     const store = new MemoryCheckoutStore({ maxEntries: 3 });
     expect(await store.setIfAbsent('webhook:charge:ch_1:SUCCEEDED:t', '1', 60_000)).toBe(true);

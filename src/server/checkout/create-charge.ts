@@ -68,6 +68,11 @@ export async function createCharge(context: CheckoutContext, { call, entry }: Ro
  *
  * Nothing is charged unless the shopper approved the server's amount (else 409 AMOUNT_CHANGED
  * with that amount), and only under the order's attempt lock (see `order-attempts.ts`).
+ *
+ * The call to the service is not tied to any one request: every submit of the attempt waits on
+ * it, so the first one going away (a closed tab, a fetch the page aborted) must not fail the
+ * others, and the charge the service made is recorded for the retry either way. It is bounded by
+ * `serviceDeadlineMs`.
  */
 async function chargeOnce(
   context: CheckoutContext,
@@ -185,7 +190,7 @@ async function startCharge(
   };
   let created;
   try {
-    created = await context.client.charges.create(body, { idempotencyKey, signal: call.signal, deadlineMs: context.serviceDeadlineMs });
+    created = await context.client.charges.create(body, { idempotencyKey, deadlineMs: context.serviceDeadlineMs });
   } catch (error) {
     throw upstreamRefusal(error);
   }
@@ -219,7 +224,7 @@ async function startAuthorization(
         ...(input.returnUrl !== undefined ? { returnUrl: input.returnUrl } : {}),
         ...(input.customer !== undefined ? { customer: input.customer } : {}),
       },
-      { idempotencyKey, signal: call.signal, deadlineMs: context.serviceDeadlineMs },
+      { idempotencyKey, deadlineMs: context.serviceDeadlineMs },
     );
   } catch (error) {
     throw upstreamRefusal(error);

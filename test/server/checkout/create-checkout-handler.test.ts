@@ -267,6 +267,34 @@ describe('createCheckoutHandler', () => {
       expect(sandbox.store.charges.size).toBe(1);
     });
 
+    it('still make the charge for the submit that stays when the first one goes away mid-call', async () => {
+      // The service's answer to the charge creation is held until both submits wait on it.
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let creations = 0;
+      setUp({ rateLimit: false }, {}, async (request) => {
+        if (request.method === 'POST' && new URL(request.url).pathname === '/api/v1/charges') {
+          creations += 1;
+          await held;
+        }
+        return sandbox.fetch(request);
+      });
+      const body = JSON.stringify({ orderReference: 'cart-1', amount: ORDERS['cart-1'].amount, currency: ORDERS['cart-1'].currency, paymentMethod: { type: 'QR_PROMPT_PAY' } });
+      const headers = { 'content-type': 'application/json', 'idempotency-key': 'attempt-1' };
+      const leaving = new AbortController();
+      const left = harness.handler(new Request(`${SHOP}/api/checkout/charges`, { method: 'POST', headers, body, signal: leaving.signal })).catch((error: unknown) => error);
+      await vi.waitFor(() => expect(creations).toBe(1));
+      const staying = call('POST', '/charges', { raw: body, headers });
+      leaving.abort();
+      release();
+      await left;
+      const answer = await staying;
+      expect(answer.status).toBe(201);
+      expect(answer.body.actionRequired).toBe('ENCODED_IMAGE');
+      expect(sandbox.store.charges.size).toBe(1);
+      expect(creations).toBe(1);
+    });
+
     it('make two charges for two attempts with different keys on two orders', async () => {
       setUp();
       await call('POST', '/charges', { body: { orderReference: 'cart-1', paymentMethod: { type: 'QR_PROMPT_PAY' } }, headers: { 'Idempotency-Key': 'a' } });

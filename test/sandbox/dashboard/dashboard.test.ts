@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SANDBOX_DASHBOARD_COOKIE } from '../../../src/sandbox/dashboard/dashboard-sessions.js';
 import type { Refund } from '../../../src/core/schemas/refund.js';
 import { parseCliOptions } from '../../../src/sandbox/cli.js';
 import { satangFromBaht } from '../../../src/sandbox/dashboard/sections/section-values.js';
 import { SANDBOX_DASHBOARD_PATH, SANDBOX_DASHBOARD_SESSION_TTL_MS, SANDBOX_DEFAULTS, type Sandbox, type SandboxMerchant, type SandboxOptions } from '../../../src/sandbox/index.js';
-import { basic, FUTURE_EXPIRY_YEAR, newSandbox, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
+import { basic, FUTURE_EXPIRY_YEAR, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
+import { sandboxTest } from '../../support/sandbox-fixture.js';
 import { createQrCharge } from '../../support/qr-charge.js';
 
 const KEY = Buffer.from('a webhook key of thirty-two byte').toString('base64');
@@ -27,17 +28,16 @@ interface Page {
   headers: Headers;
 }
 
-let sandbox: Sandbox;
-let client: SandboxClient;
 let hooks: Hook[];
 /** What the fake webhook receiver answers; 204 unless a test says otherwise. */
 let hookStatus: number;
 let now: number;
 
-// Widened: no sandbox exists before the first test starts one.
-afterEach(() => (sandbox as Sandbox | undefined)?.close());
-
-function start(options: SandboxOptions = {}) {
+/**
+ * Options for a sandbox whose clock reads `now`, set to the present, and whose webhooks land in a
+ * fresh `hooks`, answered with `hookStatus`; `options` override them.
+ */
+function dashboardOptions(options: SandboxOptions = {}): SandboxOptions {
   // Each sandbox has its own list, so a delivery still running from an earlier test lands elsewhere.
   const received: Hook[] = [];
   hooks = received;
@@ -49,18 +49,21 @@ function start(options: SandboxOptions = {}) {
     received.push({ event: new Headers(init?.headers).get('x-beam-event') ?? '', body: JSON.parse(raw), raw });
     return Promise.resolve(new Response(null, { status: hookStatus }));
   };
-  ({ sandbox, client } = newSandbox({
+  return {
     refundSettleDelayMs: 0,
     now: () => new Date(now),
     webhook: { url: HOOK_URL, webhookKeyBase64: KEY, fetch: receiver, retryBaseDelayMs: 60_000 },
     ...options,
-  }));
+  };
 }
 
 /** A browser signed in to the dashboard: sends its cookie, and same-origin headers on POST. */
 class Browser {
   cookie = '';
-  constructor(readonly origin = ORIGIN) {}
+  constructor(
+    readonly sandbox: Sandbox,
+    readonly origin = ORIGIN,
+  ) {}
 
   async request(method: string, path: string, init: { fields?: Record<string, string>; headers?: Record<string, string>; contentType?: string } = {}): Promise<Page> {
     const wanted: Record<string, string> = { ...(this.cookie ? { cookie: this.cookie } : {}) };
@@ -69,7 +72,7 @@ class Browser {
     // An empty value leaves the header out, as a browser that does not send it would.
     const headers = Object.fromEntries(Object.entries(wanted).filter(([, value]) => value !== ''));
     const url = path.startsWith('http') ? path : `${this.origin}${path}`;
-    const response = await sandbox.fetch(
+    const response = await this.sandbox.fetch(
       new Request(url, { method, headers, body: init.fields ? new URLSearchParams(init.fields).toString() : undefined, redirect: 'manual' }),
     );
     return { status: response.status, html: await response.text(), location: response.headers.get('location'), headers: response.headers };
@@ -125,32 +128,32 @@ function actionForms(html: string): { action: string; fields: Record<string, str
 
 const charges = (id = '') => `${SANDBOX_DASHBOARD_PATH}/charges${id ? `/${id}` : ''}`;
 /** Events in the order the sandbox sent them (a receiver may get them in another order). */
-const events = () => sandbox.webhooks.list().map((delivery) => delivery.event).reverse();
+const events = (sandbox: Sandbox) => sandbox.webhooks.list().map((delivery) => delivery.event).reverse();
 const hook = (event: string) => hooks.find((candidate) => candidate.event === event)!;
 
 /** Waits for every delivery, checks the receiver got each event, and returns them in order. */
-async function delivered(): Promise<string[]> {
+async function delivered(sandbox: Sandbox): Promise<string[]> {
   await sandbox.webhooks.idle();
-  const sent = events();
+  const sent = events(sandbox);
   expect(hooks.map((candidate) => candidate.event).sort()).toEqual([...sent].sort());
   return sent;
 }
 
-async function signedIn(): Promise<Browser> {
-  const browser = new Browser();
+async function signedIn(sandbox: Sandbox): Promise<Browser> {
+  const browser = new Browser(sandbox);
   expect((await browser.signIn()).status).toBe(303);
   return browser;
 }
 
-async function qrCharge(fields: Record<string, unknown> = {}) {
+async function qrCharge(client: SandboxClient, fields: Record<string, unknown> = {}) {
   return (await createQrCharge(client, { referenceId: 'order-1', ...fields })).chargeId;
 }
 
 describe('the sandbox dashboard', () => {
   describe('access', () => {
-    it('sends a browser without a session to the sign-in page, which is a strict, script-free HTML page', async () => {
-      start();
-      const browser = new Browser();
+    sandboxTest('sends a browser without a session to the sign-in page, which is a strict, script-free HTML page', async ({ startInProcess }) => {
+      const { sandbox } = startInProcess(dashboardOptions());
+      const browser = new Browser(sandbox);
       const home = await browser.get(SANDBOX_DASHBOARD_PATH);
       expect(home.status).toBe(303);
       expect(home.location).toBe(`${SANDBOX_DASHBOARD_PATH}/login`);
@@ -169,9 +172,9 @@ describe('the sandbox dashboard', () => {
       expect(login.html).not.toMatch(/<script|style=/i);
     });
 
-    it('signs in with the merchant id and API key, in an HttpOnly SameSite=Strict cookie scoped to the dashboard', async () => {
-      start();
-      const browser = new Browser();
+    sandboxTest('signs in with the merchant id and API key, in an HttpOnly SameSite=Strict cookie scoped to the dashboard', async ({ startInProcess }) => {
+      const { sandbox } = startInProcess(dashboardOptions());
+      const browser = new Browser(sandbox);
       const answer = await browser.signIn();
       expect(answer.status).toBe(303);
       expect(answer.location).toBe(SANDBOX_DASHBOARD_PATH);
@@ -186,15 +189,15 @@ describe('the sandbox dashboard', () => {
       expect(home.html).toContain(SANDBOX_DEFAULTS.merchantId);
     });
 
-    it('marks the cookie Secure when the dashboard is reached over https', async () => {
-      start();
-      const browser = new Browser('https://sandbox.example');
+    sandboxTest('marks the cookie Secure when the dashboard is reached over https', async ({ startInProcess }) => {
+      const { sandbox } = startInProcess(dashboardOptions());
+      const browser = new Browser(sandbox, 'https://sandbox.example');
       const answer = await browser.signIn();
       expect(answer.headers.get('set-cookie')).toContain('; Secure');
     });
 
-    it('refuses a wrong key, the publishable key, an unknown merchant and an empty key, without a cookie', async () => {
-      start();
+    sandboxTest('refuses a wrong key, the publishable key, an unknown merchant and an empty key, without a cookie', async ({ startInProcess }) => {
+      const { sandbox } = startInProcess(dashboardOptions());
       const attempts: [string, string][] = [
         [SANDBOX_DEFAULTS.merchantId, 'sk_wrong'],
         [SANDBOX_DEFAULTS.merchantId, SANDBOX_DEFAULTS.publishableKey],
@@ -203,7 +206,7 @@ describe('the sandbox dashboard', () => {
         [SANDBOX_DEFAULTS.merchantId, ''],
       ];
       for (const [merchantId, apiKey] of attempts) {
-        const browser = new Browser();
+        const browser = new Browser(sandbox);
         const answer = await browser.signIn(merchantId, apiKey);
         expect(answer.status).toBe(401);
         expect(answer.headers.get('set-cookie')).toBeNull();
@@ -212,9 +215,9 @@ describe('the sandbox dashboard', () => {
       }
     });
 
-    it('refuses a sign-in form posted from another origin', async () => {
-      start();
-      const browser = new Browser();
+    sandboxTest('refuses a sign-in form posted from another origin', async ({ startInProcess }) => {
+      const { sandbox } = startInProcess(dashboardOptions());
+      const browser = new Browser(sandbox);
       const answer = await browser.request('POST', `${SANDBOX_DASHBOARD_PATH}/login`, {
         fields: { merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey },
         headers: { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' },
@@ -223,35 +226,35 @@ describe('the sandbox dashboard', () => {
       expect(answer.headers.get('set-cookie')).toBeNull();
     });
 
-    it('does not accept a made-up session id, and ends a session after its lifetime', async () => {
-      start();
-      const stranger = new Browser();
+    sandboxTest('does not accept a made-up session id, and ends a session after its lifetime', async ({ startInProcess }) => {
+      const { sandbox } = startInProcess(dashboardOptions());
+      const stranger = new Browser(sandbox);
       stranger.cookie = `${SANDBOX_DASHBOARD_COOKIE}=dss_${'A'.repeat(32)}`;
       expect((await stranger.get(SANDBOX_DASHBOARD_PATH)).status).toBe(303);
 
-      const browser = await signedIn();
+      const browser = await signedIn(sandbox);
       now += SANDBOX_DASHBOARD_SESSION_TTL_MS - 1000;
       expect((await browser.get(SANDBOX_DASHBOARD_PATH)).status).toBe(200);
       now += 2000;
       expect((await browser.get(SANDBOX_DASHBOARD_PATH)).location).toBe(`${SANDBOX_DASHBOARD_PATH}/login`);
     });
 
-    it('signs out with a POST that clears the cookie and ends the session', async () => {
-      start();
-      const browser = await signedIn();
+    sandboxTest('signs out with a POST that clears the cookie and ends the session', async ({ startInProcess }) => {
+      const { sandbox } = startInProcess(dashboardOptions());
+      const browser = await signedIn(sandbox);
       const cookie = browser.cookie;
       const token = await browser.csrfToken();
       const out = await browser.post(`${SANDBOX_DASHBOARD_PATH}/logout`, { csrfToken: token });
       expect(out.status).toBe(303);
       expect(out.headers.get('set-cookie')).toContain('Max-Age=0');
-      const replay = new Browser();
+      const replay = new Browser(sandbox);
       replay.cookie = cookie;
       expect((await replay.get(SANDBOX_DASHBOARD_PATH)).status).toBe(303);
     });
 
-    it('refuses to sign out on GET with a 405 page that names POST, and keeps the session', async () => {
-      start();
-      const browser = await signedIn();
+    sandboxTest('refuses to sign out on GET with a 405 page that names POST, and keeps the session', async ({ startInProcess }) => {
+      const { sandbox } = startInProcess(dashboardOptions());
+      const browser = await signedIn(sandbox);
       for (const method of ['GET', 'HEAD']) {
         const answer = await browser.request(method, `${SANDBOX_DASHBOARD_PATH}/logout`);
         expect(answer.status, method).toBe(405);
@@ -260,16 +263,16 @@ describe('the sandbox dashboard', () => {
       }
       expect((await browser.get(`${SANDBOX_DASHBOARD_PATH}/logout`)).html).toContain('GET is not allowed here; use POST');
       expect((await browser.get(SANDBOX_DASHBOARD_PATH)).status).toBe(200);
-      expect((await new Browser().get(`${SANDBOX_DASHBOARD_PATH}/logout`)).location).toBe(`${SANDBOX_DASHBOARD_PATH}/login`);
+      expect((await new Browser(sandbox).get(`${SANDBOX_DASHBOARD_PATH}/logout`)).location).toBe(`${SANDBOX_DASHBOARD_PATH}/login`);
     });
 
-    it('shows each merchant only its own records', async () => {
+    sandboxTest('shows each merchant only its own records', async ({ startInProcess }) => {
       const other: SandboxMerchant = { merchantId: 'mch_other', apiKey: 'sk_other_key', publishableKey: 'pk_other_key' };
-      start({ merchants: [{ merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey, publishableKey: SANDBOX_DEFAULTS.publishableKey }, other] });
+      const { sandbox, client } = startInProcess(dashboardOptions({ merchants: [{ merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey, publishableKey: SANDBOX_DEFAULTS.publishableKey }, other] }));
       const mine = await client.chargeCard(VISA, { referenceId: 'order-of-default' });
       const otherCharge = await createQrCharge(client, { amount: 5000, referenceId: 'order-of-other' }, { auth: basic(other.merchantId, other.apiKey) });
       await sandbox.webhooks.idle();
-      const browser = new Browser();
+      const browser = new Browser(sandbox);
       expect((await browser.signIn(other.merchantId, other.apiKey)).status).toBe(303);
       const list = await browser.get(charges());
       expect(list.html).toContain(otherCharge.chargeId);
@@ -290,40 +293,40 @@ describe('the sandbox dashboard', () => {
       expect(() => parseCliOptions([], { SANDBOX_DASHBOARD: 'maybe' })).toThrow(/SANDBOX_DASHBOARD must be on or off/);
     });
 
-    it('is not served at all when the sandbox is started with dashboard: false', async () => {
-      start({ dashboard: false });
+    sandboxTest('is not served at all when the sandbox is started with dashboard: false', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions({ dashboard: false }));
       const answer = await client.get(SANDBOX_DASHBOARD_PATH, { auth: null });
       expect(answer.status).toBe(404);
       expect(answer.body.error.errorCode).toBe('NOT_FOUND_ERROR');
-      const login = await new Browser().signIn();
+      const login = await new Browser(sandbox).signIn();
       expect(login.status).toBe(404);
     });
   });
 
   describe('CSRF protection', () => {
-    async function pendingCharge() {
+    async function pendingCharge(client: SandboxClient) {
       const created = await client.chargeCard(OTP_CARD);
       return created.body.chargeId as string;
     }
 
-    it('refuses an action without the CSRF token, or with another session’s', async () => {
-      start();
-      const browser = await signedIn();
-      const other = await signedIn();
-      const chargeId = await pendingCharge();
+    sandboxTest('refuses an action without the CSRF token, or with another session’s', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
+      const browser = await signedIn(sandbox);
+      const other = await signedIn(sandbox);
+      const chargeId = await pendingCharge(client);
       const form = await browser.form(charges(chargeId), 'succeed');
       const { csrfToken: _token, ...withoutToken } = form.fields;
       expect((await browser.post(form.action, withoutToken)).status).toBe(403);
       expect((await browser.post(form.action, { ...form.fields, csrfToken: 'x'.repeat(32) })).status).toBe(403);
       expect((await browser.post(form.action, { ...form.fields, csrfToken: await other.csrfToken() })).status).toBe(403);
       expect((await client.getCharge(chargeId)).status).toBe('PENDING');
-      expect(events()).not.toContain('charge.succeeded');
+      expect(events(sandbox)).not.toContain('charge.succeeded');
     });
 
-    it('refuses a form a browser says came from another origin or site, even with the right token', async () => {
-      start();
-      const browser = await signedIn();
-      const chargeId = await pendingCharge();
+    sandboxTest('refuses a form a browser says came from another origin or site, even with the right token', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
+      const browser = await signedIn(sandbox);
+      const chargeId = await pendingCharge(client);
       const form = await browser.form(charges(chargeId), 'succeed');
       const refusals = [
         { origin: 'http://localhost:5173', 'sec-fetch-site': 'same-site' },
@@ -345,37 +348,37 @@ describe('the sandbox dashboard', () => {
       expect((await client.getCharge(chargeId)).status).toBe('PENDING');
     });
 
-    it.each([
+    sandboxTest.for<[string, Record<string, string>]>([
       ['its own Origin alone', { 'sec-fetch-site': '' }],
       ['Sec-Fetch-Site: same-origin alone', { origin: '' }],
-    ])('accepts a form with %s', async (_, headers) => {
-      start();
-      const browser = await signedIn();
-      const chargeId = await pendingCharge();
+    ])('accepts a form with %s', async ([, headers], { startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
+      const browser = await signedIn(sandbox);
+      const chargeId = await pendingCharge(client);
       const form = await browser.form(charges(chargeId), 'succeed');
       expect((await browser.post(form.action, form.fields, headers)).status).toBe(303);
       expect((await client.getCharge(chargeId)).status).toBe('SUCCEEDED');
     });
 
-    it('accepts the origin of publicUrl as its own', async () => {
-      start({ publicUrl: 'http://sandbox.localhost:4010' });
-      const browser = await signedIn();
-      const chargeId = await pendingCharge();
+    sandboxTest('accepts the origin of publicUrl as its own', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions({ publicUrl: 'http://sandbox.localhost:4010' }));
+      const browser = await signedIn(sandbox);
+      const chargeId = await pendingCharge(client);
       const answer = await browser.act(charges(chargeId), 'succeed', {}, { origin: 'http://sandbox.localhost:4010' });
       expect(answer.status).toBe(303);
     });
 
-    it('refuses the sign-out form without the token', async () => {
-      start();
-      const browser = await signedIn();
+    sandboxTest('refuses the sign-out form without the token', async ({ startInProcess }) => {
+      const { sandbox } = startInProcess(dashboardOptions());
+      const browser = await signedIn(sandbox);
       expect((await browser.post(`${SANDBOX_DASHBOARD_PATH}/logout`, {})).status).toBe(403);
       expect((await browser.get(SANDBOX_DASHBOARD_PATH)).status).toBe(200);
     });
 
-    it('only changes state on POST, and only from a form post', async () => {
-      start();
-      const browser = await signedIn();
-      const chargeId = await pendingCharge();
+    sandboxTest('only changes state on POST, and only from a form post', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
+      const browser = await signedIn(sandbox);
+      const chargeId = await pendingCharge(client);
       const form = await browser.form(charges(chargeId), 'succeed');
       const get = await browser.get(form.action);
       expect(get.status).toBe(405);
@@ -387,12 +390,12 @@ describe('the sandbox dashboard', () => {
       expect((await client.getCharge(chargeId)).status).toBe('PENDING');
     });
 
-    it('refuses an action without a session, with a page that links to the sign-in', async () => {
-      start();
-      const browser = await signedIn();
-      const chargeId = await pendingCharge();
+    sandboxTest('refuses an action without a session, with a page that links to the sign-in', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
+      const browser = await signedIn(sandbox);
+      const chargeId = await pendingCharge(client);
       const form = await browser.form(charges(chargeId), 'succeed');
-      const stranger = new Browser();
+      const stranger = new Browser(sandbox);
       const answer = await stranger.post(form.action, form.fields);
       expect(answer.status).toBe(401);
       expect(answer.html).toContain(`href="${SANDBOX_DASHBOARD_PATH}/login"`);
@@ -401,12 +404,12 @@ describe('the sandbox dashboard', () => {
   });
 
   describe('lists and details', () => {
-    it('lists charges newest first, with status, amount, method, source and failure code, one page at a time', async () => {
-      start();
+    sandboxTest('lists charges newest first, with status, amount, method, source and failure code, one page at a time', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
       const ok = await client.chargeCard(VISA, { referenceId: 'order-ok', amount: 123_456 });
       const failed = await client.chargeCard('4943129900084541', { referenceId: 'order-poor' });
-      const qr = await qrCharge({ referenceId: 'order-qr' });
-      const browser = await signedIn();
+      const qr = await qrCharge(client, { referenceId: 'order-qr' });
+      const browser = await signedIn(sandbox);
       const list = await browser.get(charges());
       expect(list.status).toBe(200);
       const ids = [...list.html.matchAll(/<th scope="row"><a class="mono" href="[^"]+">(ch_[A-Za-z0-9]+)<\/a>/g)].map((m) => m[1]);
@@ -433,9 +436,9 @@ describe('the sandbox dashboard', () => {
       expect(second.html).not.toContain('rel="next"');
     });
 
-    it('answers bad paging with a 400 page', async () => {
-      start();
-      const browser = await signedIn();
+    sandboxTest('answers bad paging with a 400 page', async ({ startInProcess }) => {
+      const { sandbox } = startInProcess(dashboardOptions());
+      const browser = await signedIn(sandbox);
       for (const query of ['limit=0', 'limit=101', 'offset=-1', 'limit=abc', 'offset=1e3']) {
         const answer = await browser.get(`${charges()}?${query}`);
         expect(answer.status, query).toBe(400);
@@ -445,14 +448,14 @@ describe('the sandbox dashboard', () => {
       expect((await browser.get(`${charges()}?limit=101`)).html).toContain('The page address is wrong: limit must be a whole number from 1 to 100.');
     });
 
-    it('shows a charge with its card, transactions, refunds and webhooks, each linked', async () => {
-      start();
+    sandboxTest('shows a charge with its card, transactions, refunds and webhooks, each linked', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
       const created = await client.chargeCard(VISA, { referenceId: 'order-77', amount: 20_000 });
       const chargeId = created.body.chargeId as string;
       const refund = await client.post('/api/v1/refunds', { chargeId, amount: 5_000, reason: 'damaged' });
       await vi.waitFor(async () => expect((await client.get(`/api/v1/refunds/${refund.body.refundId}`)).body.status).toBe('SUCCEEDED'));
       await sandbox.webhooks.idle();
-      const browser = await signedIn();
+      const browser = await signedIn(sandbox);
       const page = await browser.get(charges(chargeId));
       expect(page.status).toBe(200);
       expect(page.html).toContain(`<h1>Charge ${chargeId}</h1>`);
@@ -483,8 +486,8 @@ describe('the sandbox dashboard', () => {
       expect(transactions.html).toContain('REFUND');
     });
 
-    it('shows card authorizations with their captures', async () => {
-      start();
+    sandboxTest('shows card authorizations with their captures', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
       const cardTokenId = await client.tokenize(VISA);
       const created = await client.post('/api/v1/card-authorizations', {
         amount: 50_000,
@@ -495,7 +498,7 @@ describe('the sandbox dashboard', () => {
       });
       const id = created.body.cardAuthorizationId as string;
       const capture = await client.post(`/api/v1/card-authorizations/${id}/charges`, { amount: 20_000, currency: 'THB', referenceId: 'cap-1' });
-      const browser = await signedIn();
+      const browser = await signedIn(sandbox);
       const list = await browser.get(`${SANDBOX_DASHBOARD_PATH}/card-authorizations`);
       expect(list.html).toContain(id);
       expect(list.html).toMatch(/badge-authorized">AUTHORIZED/);
@@ -507,12 +510,12 @@ describe('the sandbox dashboard', () => {
       expect(charge.html).toContain(`href="${SANDBOX_DASHBOARD_PATH}/card-authorizations/${id}"`);
     });
 
-    it('lists webhook deliveries with their event, status, attempts and response code', async () => {
-      start();
+    sandboxTest('lists webhook deliveries with their event, status, attempts and response code', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
       hookStatus = 500;
       const created = await client.chargeCard(VISA);
       await vi.waitFor(() => expect(sandbox.webhooks.list().map((d) => d.attempts.length)).toEqual([1, 1]));
-      const browser = await signedIn();
+      const browser = await signedIn(sandbox);
       const list = await browser.get(`${SANDBOX_DASHBOARD_PATH}/webhooks`);
       expect(list.html).toContain('charge.succeeded');
       expect(list.html).toContain('transaction.created');
@@ -527,27 +530,27 @@ describe('the sandbox dashboard', () => {
       expect(page.html).toContain('Attempts');
     });
 
-    it('says webhooks are off when no webhook URL is configured', async () => {
-      start({ webhook: {} });
-      const browser = await signedIn();
+    sandboxTest('says webhooks are off when no webhook URL is configured', async ({ startInProcess }) => {
+      const { sandbox } = startInProcess(dashboardOptions({ webhook: {} }));
+      const browser = await signedIn(sandbox);
       const list = await browser.get(`${SANDBOX_DASHBOARD_PATH}/webhooks`);
       expect(list.html).toContain('Webhooks are off');
     });
 
-    it('counts each section on the overview', async () => {
-      start();
+    sandboxTest('counts each section on the overview', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
       await client.chargeCard(VISA);
-      await qrCharge();
-      const browser = await signedIn();
+      await qrCharge(client);
+      const browser = await signedIn(sandbox);
       const home = await browser.get(SANDBOX_DASHBOARD_PATH);
       expect(home.html).toMatch(/Charges<\/span><span class="overview-count">2</);
       expect(home.html).toMatch(/Transactions<\/span><span class="overview-count">1</);
     });
 
-    it('answers unknown records, sections and actions with 404 pages', async () => {
-      start();
+    sandboxTest('answers unknown records, sections and actions with 404 pages', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
       const created = await client.chargeCard(VISA);
-      const browser = await signedIn();
+      const browser = await signedIn(sandbox);
       const token = await browser.csrfToken();
       const paths = [
         charges('ch_doesnotexist'),
@@ -577,12 +580,12 @@ describe('the sandbox dashboard', () => {
       }
     });
 
-    it('shows a referenceId holding markup as text, on lists, details and webhook bodies', async () => {
-      start();
+    sandboxTest('shows a referenceId holding markup as text, on lists, details and webhook bodies', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
       const reference = '<script>alert("x")</script><img src=x onerror=alert(1)>';
       const created = await client.chargeCard(VISA, { referenceId: reference });
       await sandbox.webhooks.idle();
-      const browser = await signedIn();
+      const browser = await signedIn(sandbox);
       const delivery = sandbox.webhooks.list().find((d) => d.event === 'charge.succeeded')!;
       for (const path of [charges(), charges(created.body.chargeId), `${SANDBOX_DASHBOARD_PATH}/transactions`, `${SANDBOX_DASHBOARD_PATH}/webhooks/${delivery.deliveryId}`]) {
         const page = await browser.get(path);
@@ -592,9 +595,9 @@ describe('the sandbox dashboard', () => {
       }
     });
 
-    it('serves its stylesheet, the hosted pages’ rules and its own, as CSS', async () => {
-      start();
-      const css = await new Browser().get(`${SANDBOX_DASHBOARD_PATH}/style.css`);
+    sandboxTest('serves its stylesheet, the hosted pages’ rules and its own, as CSS', async ({ startInProcess }) => {
+      const { sandbox } = startInProcess(dashboardOptions());
+      const css = await new Browser(sandbox).get(`${SANDBOX_DASHBOARD_PATH}/style.css`);
       expect(css.status).toBe(200);
       expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
       expect(css.html).toContain('.sandbox-banner');
@@ -603,11 +606,11 @@ describe('the sandbox dashboard', () => {
   });
 
   describe('completing pending payments', () => {
-    it('marks a 3-D Secure charge succeeded as the OTP page does: charge.succeeded, then the transaction and its webhook', async () => {
-      start();
+    sandboxTest('marks a 3-D Secure charge succeeded as the OTP page does: charge.succeeded, then the transaction and its webhook', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
       const created = await client.chargeCard(OTP_CARD);
       const chargeId = created.body.chargeId as string;
-      const browser = await signedIn();
+      const browser = await signedIn(sandbox);
       const answer = await browser.act(charges(chargeId), 'succeed');
       expect(answer.status).toBe(303);
       expect(answer.location).toBe(`${charges(chargeId)}?done=succeed`);
@@ -615,7 +618,7 @@ describe('the sandbox dashboard', () => {
       expect(charge.status).toBe('SUCCEEDED');
       expect(charge.paymentMethod.card.iso8583ResponseCode).toBe('00');
       expect((await client.get(`/api/v1/transactions/${chargeId}`)).status).toBe(200);
-      expect(await delivered()).toEqual(['charge.succeeded', 'transaction.created']);
+      expect(await delivered(sandbox)).toEqual(['charge.succeeded', 'transaction.created']);
       expect(hook('charge.succeeded').body).toEqual(charge);
       const after = await browser.get(answer.location!);
       expect(after.html).toContain('role="status"');
@@ -623,18 +626,18 @@ describe('the sandbox dashboard', () => {
       expect(actionForms(after.html).map((f) => f.action.split('/').pop())).toEqual(['refund']);
     });
 
-    it('fails each method with the failure code its hosted page gives', async () => {
-      start();
+    sandboxTest('fails each method with the failure code its hosted page gives', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
       const otp = (await client.chargeCard(OTP_CARD)).body.chargeId as string;
       const force = (await client.chargeCard(FORCE_CARD)).body.chargeId as string;
       const wallet = (await client.createCharge({ paymentMethod: { paymentMethodType: 'TRUE_MONEY', trueMoney: {} } })).body.chargeId as string;
       const bank = (await client.createCharge({ deviceType: 'IOS', paymentMethod: { paymentMethodType: 'KPLUS', kPlus: {} } })).body.chargeId as string;
-      const qr = await qrCharge();
-      const browser = await signedIn();
+      const qr = await qrCharge(client);
+      const browser = await signedIn(sandbox);
       for (const id of [otp, force, wallet, bank, qr]) expect((await browser.act(charges(id), 'fail')).status).toBe(303);
       const codes = await Promise.all([otp, force, wallet, bank, qr].map(async (id) => (await client.getCharge(id)).failureCode));
       expect(codes).toEqual(['CH_AUTHENTICATION_FAILED', 'CH_PROCESSING_FAILED', 'CH_AUTHENTICATION_FAILED', 'CH_AUTHENTICATION_FAILED', 'CH_PROCESSING_FAILED']);
-      expect(await delivered()).toEqual(['charge.failed', 'charge.failed', 'charge.failed', 'charge.failed', 'charge.failed']);
+      expect(await delivered(sandbox)).toEqual(['charge.failed', 'charge.failed', 'charge.failed', 'charge.failed', 'charge.failed']);
       expect((await client.get('/api/v1/transactions')).body.totalCount).toBe(0);
 
       // The same as the hosted pages themselves.
@@ -643,15 +646,15 @@ describe('the sandbox dashboard', () => {
       expect((await client.getCharge(viaPage.chargeId)).failureCode).toBe('CH_AUTHENTICATION_FAILED');
     });
 
-    it('pays a pending QR charge, and refuses one whose QR code has expired', async () => {
-      start();
-      const paid = await qrCharge();
-      const browser = await signedIn();
+    sandboxTest('pays a pending QR charge, and refuses one whose QR code has expired', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
+      const paid = await qrCharge(client);
+      const browser = await signedIn(sandbox);
       expect((await browser.act(charges(paid), 'succeed')).status).toBe(303);
       expect((await client.getCharge(paid)).status).toBe('SUCCEEDED');
       expect((await client.get(`/api/v1/transactions/${paid}`)).body.grossAmount).toBe(10_000);
 
-      const late = await qrCharge();
+      const late = await qrCharge(client);
       const form = await browser.form(charges(late), 'succeed');
       now += 11 * 60 * 1000;
       const answer = await browser.post(form.action, form.fields);
@@ -661,11 +664,11 @@ describe('the sandbox dashboard', () => {
       expect((await client.getCharge(late)).status).toBe('PENDING');
     });
 
-    it('refuses a form that is out of date because the payment completed elsewhere', async () => {
-      start();
+    sandboxTest('refuses a form that is out of date because the payment completed elsewhere', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
       const created = await client.chargeCard(FORCE_CARD);
       const chargeId = created.body.chargeId as string;
-      const browser = await signedIn();
+      const browser = await signedIn(sandbox);
       const form = await browser.form(charges(chargeId), 'fail');
       await client.submitPage(created.body.redirect.redirectUrl, { outcome: 'succeed' });
       const answer = await browser.post(form.action, form.fields);
@@ -674,10 +677,10 @@ describe('the sandbox dashboard', () => {
       expect((await client.getCharge(chargeId)).status).toBe('SUCCEEDED');
     });
 
-    it('does not offer to complete a charge that is not pending', async () => {
-      start();
+    sandboxTest('does not offer to complete a charge that is not pending', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
       const created = await client.chargeCard(VISA);
-      const browser = await signedIn();
+      const browser = await signedIn(sandbox);
       const page = await browser.get(charges(created.body.chargeId));
       expect(actionForms(page.html).map((f) => f.action.split('/').pop())).toEqual(['refund']);
       const failed = await client.chargeCard('4943129900084541');
@@ -686,17 +689,17 @@ describe('the sandbox dashboard', () => {
   });
 
   describe('refunds', () => {
-    it('refunds a whole charge through the refunds API code, with refund.succeeded and a REFUND transaction', async () => {
-      start();
+    sandboxTest('refunds a whole charge through the refunds API code, with refund.succeeded and a REFUND transaction', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
       const created = await client.chargeCard(VISA, { amount: 30_000 });
       const chargeId = created.body.chargeId as string;
-      expect(await delivered()).toEqual(['charge.succeeded', 'transaction.created']);
-      const browser = await signedIn();
+      expect(await delivered(sandbox)).toEqual(['charge.succeeded', 'transaction.created']);
+      const browser = await signedIn(sandbox);
       const answer = await browser.act(charges(chargeId), 'refund', { reason: 'customer asked' });
       expect(answer.status).toBe(303);
       expect(answer.location).toBe(`${charges(chargeId)}?done=refund`);
-      await vi.waitFor(() => expect(events()).toHaveLength(4));
-      expect(await delivered()).toEqual(['charge.succeeded', 'transaction.created', 'refund.succeeded', 'transaction.created']);
+      await vi.waitFor(() => expect(events(sandbox)).toHaveLength(4));
+      expect(await delivered(sandbox)).toEqual(['charge.succeeded', 'transaction.created', 'refund.succeeded', 'transaction.created']);
       const refund = hook('refund.succeeded').body as Refund;
       expect(refund).toMatchObject({ chargeId, amount: 30_000, refundReason: 'customer asked', status: 'SUCCEEDED' });
       expect((await client.get(`/api/v1/refunds/${refund.refundId}`)).body).toEqual(refund);
@@ -707,21 +710,21 @@ describe('the sandbox dashboard', () => {
       expect(actionForms(after.html)).toEqual([]);
     });
 
-    it('refunds part of a card charge, once however often the form is sent', async () => {
-      start();
+    sandboxTest('refunds part of a card charge, once however often the form is sent', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
       const created = await client.createCharge({
         amount: 10_000,
         paymentMethod: { paymentMethodType: 'CARD', card: { pan: VISA, cardHolderName: 'Somchai Jaidee', expiryMonth: 12, expiryYear: FUTURE_EXPIRY_YEAR, securityCode: '123' } },
       });
       const chargeId = created.body.chargeId as string;
-      const browser = await signedIn();
+      const browser = await signedIn(sandbox);
       const form = await browser.form(charges(chargeId), 'refund');
       expect(Object.keys(form.fields).sort()).toEqual(['csrfToken', 'formId']);
       const first = await browser.post(form.action, { ...form.fields, amount: '25.50' });
       const again = await browser.post(form.action, { ...form.fields, amount: '25.50' });
       expect(again.status).toBe(303);
       expect(again.location).toBe(first.location);
-      await vi.waitFor(() => expect(events().filter((e) => e === 'refund.succeeded')).toHaveLength(1));
+      await vi.waitFor(() => expect(events(sandbox).filter((e) => e === 'refund.succeeded')).toHaveLength(1));
       const refunds = [...sandbox.store.refunds.values()].map(({ refund }) => refund);
       expect(refunds).toHaveLength(1);
       expect(refunds[0]).toMatchObject({ amount: 2_550, status: 'SUCCEEDED' });
@@ -730,10 +733,10 @@ describe('the sandbox dashboard', () => {
       expect(actionForms(page.html).map((f) => f.action.split('/').pop())).toEqual(['refund']);
     });
 
-    it('offers only a full refund for a charge that is not CARD, and shows the API’s refusals', async () => {
-      start();
-      const qr = await qrCharge();
-      const browser = await signedIn();
+    sandboxTest('offers only a full refund for a charge that is not CARD, and shows the API’s refusals', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
+      const qr = await qrCharge(client);
+      const browser = await signedIn(sandbox);
       await browser.act(charges(qr), 'succeed');
       const page = await browser.get(charges(qr));
       expect(page.html).not.toContain('name="amount"');
@@ -766,7 +769,7 @@ describe('the sandbox dashboard', () => {
   });
 
   describe('card authorization actions', () => {
-    async function authorize(pan: string, fields: Record<string, unknown> = {}) {
+    async function authorize(client: SandboxClient, pan: string, fields: Record<string, unknown> = {}) {
       const cardTokenId = await client.tokenize(pan);
       const created = await client.post('/api/v1/card-authorizations', {
         amount: 50_000,
@@ -779,39 +782,39 @@ describe('the sandbox dashboard', () => {
     }
     const authorizations = (id: string) => `${SANDBOX_DASHBOARD_PATH}/card-authorizations/${id}`;
 
-    it('completes a pending authorization as the OTP page would', async () => {
-      start();
-      const id = await authorize(OTP_CARD);
-      const browser = await signedIn();
+    sandboxTest('completes a pending authorization as the OTP page would', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
+      const id = await authorize(client, OTP_CARD);
+      const browser = await signedIn(sandbox);
       expect((await browser.act(authorizations(id), 'authorize')).status).toBe(303);
       expect((await client.get(`/api/v1/card-authorizations/${id}`)).body.status).toBe('AUTHORIZED');
-      const failing = await authorize(OTP_CARD);
+      const failing = await authorize(client, OTP_CARD);
       await browser.act(authorizations(failing), 'fail');
       expect((await client.get(`/api/v1/card-authorizations/${failing}`)).body).toMatchObject({ status: 'FAILED', failureCode: 'CH_AUTHENTICATION_FAILED' });
-      expect(await delivered()).toEqual(['card_authorization.authorized', 'card_authorization.failed']);
+      expect(await delivered(sandbox)).toEqual(['card_authorization.authorized', 'card_authorization.failed']);
     });
 
-    it('captures part of an authorization and cancels another', async () => {
-      start();
-      const id = await authorize(VISA, { supportsMulticapture: true });
-      const browser = await signedIn();
+    sandboxTest('captures part of an authorization and cancels another', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
+      const id = await authorize(client, VISA, { supportsMulticapture: true });
+      const browser = await signedIn(sandbox);
       const captured = await browser.act(authorizations(id), 'capture', { amount: '120' });
       expect(captured.status).toBe(303);
       const authorization = (await client.get(`/api/v1/card-authorizations/${id}`)).body;
       expect(authorization).toMatchObject({ status: 'AUTHORIZED', capturedAmount: 12_000, capturableAmount: 38_000 });
       expect(await client.getCharge(authorization.latestChargeId)).toMatchObject({ status: 'SUCCEEDED', amount: 12_000, sourceId: id });
 
-      const other = await authorize(VISA);
+      const other = await authorize(client, VISA);
       expect((await browser.act(authorizations(other), 'cancel')).status).toBe(303);
       expect((await client.get(`/api/v1/card-authorizations/${other}`)).body.status).toBe('CANCELED');
-      expect(await delivered()).toEqual(['card_authorization.authorized', 'charge.succeeded', 'transaction.created', 'card_authorization.authorized', 'card_authorization.canceled']);
+      expect(await delivered(sandbox)).toEqual(['card_authorization.authorized', 'charge.succeeded', 'transaction.created', 'card_authorization.authorized', 'card_authorization.canceled']);
       expect(actionForms((await browser.get(authorizations(other))).html)).toEqual([]);
     });
   });
 
   describe('payment links', () => {
     const links = (id = '') => `${SANDBOX_DASHBOARD_PATH}/payment-links${id ? `/${id}` : ''}`;
-    async function createLink(referenceId: string) {
+    async function createLink(client: SandboxClient, referenceId: string) {
       const answer = await client.post('/api/v1/payment-links', {
         order: { netAmount: 159_000, currency: 'THB', description: 'Ceramic tea set', referenceId },
         collectPhoneNumber: false,
@@ -820,7 +823,7 @@ describe('the sandbox dashboard', () => {
       return answer.body as { id: string; url: string };
     }
     /** Chooses `method` on the link's pay page and submits it, as the payer does. */
-    async function payOnPage(url: string, method: string) {
+    async function payOnPage(sandbox: Sandbox, url: string, method: string) {
       const page = await sandbox.fetch(new Request(url));
       const form = /<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/.exec(await page.text())!;
       const fields: Record<string, string> = { method };
@@ -831,10 +834,10 @@ describe('the sandbox dashboard', () => {
       expect(response.status).toBe(303);
     }
 
-    it('lists links with status, amount and pay page, and completes a link’s pending charge so the link is PAID', async () => {
-      start();
-      const link = await createLink('order-link-1');
-      const browser = await signedIn();
+    sandboxTest('lists links with status, amount and pay page, and completes a link’s pending charge so the link is PAID', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
+      const link = await createLink(client, 'order-link-1');
+      const browser = await signedIn(sandbox);
       const list = await browser.get(links());
       expect(list.html).toContain(link.id);
       expect(list.html).toMatch(/badge-active">ACTIVE/);
@@ -842,7 +845,7 @@ describe('the sandbox dashboard', () => {
       const page = await browser.get(links(link.id));
       expect(page.html).toContain(`<a class="mono" href="${link.url}" rel="noreferrer">`);
 
-      await payOnPage(link.url, 'TRUE_MONEY');
+      await payOnPage(sandbox, link.url, 'TRUE_MONEY');
       const charge = sandbox.store.charges.values().next().value!.charge;
       expect(charge).toMatchObject({ status: 'PENDING', source: 'PAYMENT_LINK', sourceId: link.id });
       const withCharge = await browser.get(links(link.id));
@@ -851,17 +854,17 @@ describe('the sandbox dashboard', () => {
 
       expect((await browser.act(charges(charge.chargeId), 'succeed')).status).toBe(303);
       expect((await client.get(`/api/v1/payment-links/${link.id}`)).body.status).toBe('PAID');
-      expect(await delivered()).toEqual(['payment_link.paid', 'charge.succeeded', 'transaction.created']);
+      expect(await delivered(sandbox)).toEqual(['payment_link.paid', 'charge.succeeded', 'transaction.created']);
       const paid = await browser.get(links(link.id));
       expect(paid.html).toMatch(/badge-paid">PAID/);
       expect(actionForms(paid.html)).toEqual([]);
       expect(paid.html).toContain('payment_link.paid');
     });
 
-    it('disables an active link', async () => {
-      start();
-      const link = await createLink('order-link-2');
-      const browser = await signedIn();
+    sandboxTest('disables an active link', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
+      const link = await createLink(client, 'order-link-2');
+      const browser = await signedIn(sandbox);
       const answer = await browser.act(links(link.id), 'disable');
       expect(answer.status).toBe(303);
       expect(answer.location).toBe(`${links(link.id)}?done=disable`);
@@ -876,21 +879,21 @@ describe('the sandbox dashboard', () => {
     const intents = (id = '') => `${SANDBOX_DASHBOARD_PATH}/bolt-intents${id ? `/${id}` : ''}`;
     const devices = (id = '') => `${SANDBOX_DASHBOARD_PATH}/bolt-devices${id ? `/${id}` : ''}`;
     const connections = (id = '') => `${SANDBOX_DASHBOARD_PATH}/bolt-connections${id ? `/${id}` : ''}`;
-    const merchant = () => sandbox.merchants.get(SANDBOX_DEFAULTS.merchantId)!;
+    const merchant = (sandbox: Sandbox) => sandbox.merchants.get(SANDBOX_DEFAULTS.merchantId)!;
     /** Pairs with the merchant's newest device through the API, with the code it shows. */
-    async function connect(): Promise<{ id: string; deviceId: string }> {
+    async function connect(client: SandboxClient): Promise<{ id: string; deviceId: string }> {
       const [device] = (await client.get('/api/v1/bolt-devices')).body.data as { boltDeviceId: string }[];
-      const answer = await client.post('/api/v1/bolt-connections', { pairingCode: sandbox.bolt.pairingCode(merchant(), device!.boltDeviceId) });
+      const answer = await client.post('/api/v1/bolt-connections', { pairingCode: client.sandbox.bolt.pairingCode(merchant(client.sandbox), device!.boltDeviceId) });
       expect(answer.status).toBe(201);
       return answer.body;
     }
-    async function createIntent(fields: Record<string, unknown> = {}) {
+    async function createIntent(client: SandboxClient, fields: Record<string, unknown> = {}) {
       const answer = await client.post('/api/v1/bolt-intents', {
         amount: 45_000,
         currency: 'THB',
         referenceId: 'table-12',
         expiryDurationInSec: 120,
-        boltConnectionId: (await connect()).id,
+        boltConnectionId: (await connect(client)).id,
         mode: { type: 'PAIRING' },
         paymentMethod: { paymentMethodType: 'CARD' },
         ...fields,
@@ -898,22 +901,22 @@ describe('the sandbox dashboard', () => {
       expect(answer.status, JSON.stringify(answer.body)).toBe(201);
       return answer.body.id as string;
     }
-    const getIntent = async (id: string) => (await client.get(`/api/v1/bolt-intents/${id}`)).body;
+    const getIntent = async (client: SandboxClient, id: string) => (await client.get(`/api/v1/bolt-intents/${id}`)).body;
 
-    it('lists intents with status and result, and pays one as the terminal does', async () => {
-      start();
-      const id = await createIntent();
-      const browser = await signedIn();
+    sandboxTest('lists intents with status and result, and pays one as the terminal does', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
+      const id = await createIntent(client);
+      const browser = await signedIn(sandbox);
       const list = await browser.get(intents());
       expect(list.html).toContain(id);
       expect(list.html).toMatch(/badge-active">ACTIVE/);
       expect(list.html).toContain('<td>PAIRING</td>');
 
       expect((await browser.act(intents(id), 'pay')).status).toBe(303);
-      const intent = await getIntent(id);
+      const intent = await getIntent(client, id);
       expect(intent).toMatchObject({ status: 'PAID', result: 'CH_SUCCEEDED', latestChargeStatus: 'SUCCEEDED', updatedBy: 'device' });
       expect(await client.getCharge(intent.latestChargeId)).toMatchObject({ status: 'SUCCEEDED', sourceId: id, amount: 45_000 });
-      expect(await delivered()).toEqual(['charge.succeeded', 'transaction.created', 'bolt_intent.paid']);
+      expect(await delivered(sandbox)).toEqual(['charge.succeeded', 'transaction.created', 'bolt_intent.paid']);
       const page = await browser.get(intents(id));
       expect(page.html).toMatch(/badge-paid">PAID/);
       expect(page.html).toContain('CH_SUCCEEDED');
@@ -921,23 +924,23 @@ describe('the sandbox dashboard', () => {
       expect(actionForms(page.html)).toEqual([]);
     });
 
-    it('declines a payment with the chosen failure code, leaving the intent open, and cancels it', async () => {
-      start();
-      const id = await createIntent({ boltConnectionId: undefined, mode: { type: 'DEEP_LINK', deepLink: { returnUrl: 'https://shop.example/back' } }, paymentMethod: { paymentMethodType: 'TRUE_MONEY' } });
-      const browser = await signedIn();
+    sandboxTest('declines a payment with the chosen failure code, leaving the intent open, and cancels it', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
+      const id = await createIntent(client, { boltConnectionId: undefined, mode: { type: 'DEEP_LINK', deepLink: { returnUrl: 'https://shop.example/back' } }, paymentMethod: { paymentMethodType: 'TRUE_MONEY' } });
+      const browser = await signedIn(sandbox);
       const wrong = await browser.act(intents(id), 'decline', { failureCode: 'CH_NOPE' });
       expect(wrong.status).toBe(400);
       expect(wrong.html).toContain('failureCode must be one of');
       expect((await browser.act(intents(id), 'decline', { failureCode: 'CH_INSUFFICIENT_FUNDS' })).status).toBe(303);
-      expect(await getIntent(id)).toMatchObject({ status: 'ACTIVE', result: 'CH_INSUFFICIENT_FUNDS', latestChargeFailureCode: 'CH_INSUFFICIENT_FUNDS', updatedBy: 'shopper' });
+      expect(await getIntent(client, id)).toMatchObject({ status: 'ACTIVE', result: 'CH_INSUFFICIENT_FUNDS', latestChargeFailureCode: 'CH_INSUFFICIENT_FUNDS', updatedBy: 'shopper' });
       expect((await browser.act(intents(id), 'cancel')).status).toBe(303);
-      expect(await getIntent(id)).toMatchObject({ status: 'CANCELED', result: 'BI_CANCELED' });
-      expect(await delivered()).toEqual(['charge.failed', 'bolt_intent.canceled']);
+      expect(await getIntent(client, id)).toMatchObject({ status: 'CANCELED', result: 'BI_CANCELED' });
+      expect(await delivered(sandbox)).toEqual(['charge.failed', 'bolt_intent.canceled']);
     });
 
-    it('lists the merchant’s devices, asks one for a health check and renames it', async () => {
-      start({ bolt: { healthCheckDelayMs: 0 } });
-      const browser = await signedIn();
+    sandboxTest('lists the merchant’s devices, asks one for a health check and renames it', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions({ bolt: { healthCheckDelayMs: 0 } }));
+      const browser = await signedIn(sandbox);
       const list = await browser.get(devices());
       const seeded = (await client.get('/api/v1/bolt-devices')).body.data as { boltDeviceId: string; name: string }[];
       expect(seeded.length).toBeGreaterThan(0);
@@ -953,21 +956,21 @@ describe('the sandbox dashboard', () => {
       expect((await browser.act(devices(id), 'rename', { name: '' })).status).toBe(400);
     });
 
-    it('shows a device’s pairing code and pairs with it, and lists the merchant’s connections', async () => {
-      start();
+    sandboxTest('shows a device’s pairing code and pairs with it, and lists the merchant’s connections', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
       const [device] = (await client.get('/api/v1/bolt-devices')).body.data as { boltDeviceId: string }[];
       const id = device!.boltDeviceId;
-      const code = sandbox.bolt.pairingCode(merchant(), id);
-      const browser = await signedIn();
+      const code = sandbox.bolt.pairingCode(merchant(sandbox), id);
+      const browser = await signedIn(sandbox);
       const before = await browser.get(devices(id));
       expect(before.html).toContain(code);
       expect(before.html).toContain('Not paired yet.');
 
       const paired = await browser.act(devices(id), 'pair');
       expect(paired.status).toBe(303);
-      const [connection] = sandbox.bolt.listConnections(merchant(), { limit: 10, offset: 0 }).data;
+      const [connection] = sandbox.bolt.listConnections(merchant(sandbox), { limit: 10, offset: 0 }).data;
       expect(connection).toMatchObject({ deviceId: id, merchantId: SANDBOX_DEFAULTS.merchantId });
-      expect(sandbox.bolt.pairingCode(merchant(), id)).not.toBe(code);
+      expect(sandbox.bolt.pairingCode(merchant(sandbox), id)).not.toBe(code);
       const after = await browser.get(paired.location!);
       expect(after.html).toContain('Paired with the code the device showed');
       expect(after.html).toContain(`href="${connections(connection!.id)}"`);
@@ -977,24 +980,24 @@ describe('the sandbox dashboard', () => {
       const detail = await browser.get(connections(connection!.id));
       expect(detail.status).toBe(200);
       expect(detail.html).toContain(`href="${devices(id)}"`);
-      const intentId = await createIntent({ boltConnectionId: connection!.id });
+      const intentId = await createIntent(client, { boltConnectionId: connection!.id });
       expect((await browser.get(intents(intentId))).html).toContain(`href="${connections(connection!.id)}"`);
     });
   });
 
   describe('re-sending webhooks', () => {
-    it('sends a delivery again as a new delivery with the same event and body, and shows it', async () => {
-      start();
+    sandboxTest('sends a delivery again as a new delivery with the same event and body, and shows it', async ({ startInProcess }) => {
+      const { sandbox, client } = startInProcess(dashboardOptions());
       await client.chargeCard(VISA);
       await sandbox.webhooks.idle();
       const original = sandbox.webhooks.list().find((d) => d.event === 'charge.succeeded')!;
-      const browser = await signedIn();
+      const browser = await signedIn(sandbox);
       const answer = await browser.act(`${SANDBOX_DASHBOARD_PATH}/webhooks/${original.deliveryId}`, 'resend');
       expect(answer.status).toBe(303);
       const again = sandbox.webhooks.list()[0]!;
       expect(again.deliveryId).not.toBe(original.deliveryId);
       expect(answer.location).toBe(`${SANDBOX_DASHBOARD_PATH}/webhooks/${again.deliveryId}?done=resend`);
-      expect(await delivered()).toEqual(['charge.succeeded', 'transaction.created', 'charge.succeeded']);
+      expect(await delivered(sandbox)).toEqual(['charge.succeeded', 'transaction.created', 'charge.succeeded']);
       const [first, second] = hooks.filter((candidate) => candidate.event === 'charge.succeeded');
       expect(second!.raw).toBe(first!.raw);
       const page = await browser.get(answer.location!);

@@ -279,7 +279,7 @@ describe('createCheckoutHandler', () => {
         }
         return sandbox.fetch(request);
       });
-      const body = JSON.stringify({ orderReference: 'cart-1', amount: ORDERS['cart-1'].amount, currency: ORDERS['cart-1'].currency, paymentMethod: { type: 'QR_PROMPT_PAY' } });
+      const body = JSON.stringify({ orderReference: 'cart-1', amount: 12_345, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } });
       const headers = { 'content-type': 'application/json', 'idempotency-key': 'attempt-1' };
       const leaving = new AbortController();
       const left = harness.handler(new Request(`${SHOP}/api/checkout/charges`, { method: 'POST', headers, body, signal: leaving.signal })).catch((error: unknown) => error);

@@ -27,11 +27,24 @@ let service: SandboxClient;
 let events: WebhookEvent[];
 let logs: CheckoutLogEntry[];
 let harness: CheckoutHarness;
+/** The paths the handler read from the service (GET), in order, unless a test sends through a fetch of its own. */
+let serviceReads: string[];
 
 function setUp(options: Partial<CheckoutHandlerOptions> = {}, sandboxOptions: SandboxOptions = {}, serviceFetch?: (request: Request) => Promise<Response>) {
-  harness = createCheckoutHarness(ORDERS, options, sandboxOptions, serviceFetch);
+  serviceReads = [];
+  const recordingReads = (request: Request) => {
+    if (request.method === 'GET') serviceReads.push(new URL(request.url).pathname);
+    return harness.sandbox.fetch(request);
+  };
+  harness = createCheckoutHarness(ORDERS, options, sandboxOptions, serviceFetch ?? recordingReads);
   ({ sandbox, service, events, logs } = harness);
 }
+
+/** How often the handler has read the payment `chargeId` from the service. */
+const readsOf = (chargeId: string) => serviceReads.filter((path) => path === `/api/v1/charges/${chargeId}`).length;
+
+/** Until a long-poll of `chargeId` started after `readsBefore` reads listens: it listens before its first read of the service. */
+const longPollListening = (chargeId: string, readsBefore: number) => vi.waitFor(() => expect(readsOf(chargeId)).toBeGreaterThan(readsBefore), { timeout: 10_000 });
 
 // Unset when a test failed before it started one.
 afterEach(() => (sandbox as Sandbox | undefined)?.close());
@@ -283,7 +296,7 @@ describe('createCheckoutHandler', () => {
       const headers = { 'content-type': 'application/json', 'idempotency-key': 'attempt-1' };
       const leaving = new AbortController();
       const left = harness.handler(new Request(`${SHOP}/api/checkout/charges`, { method: 'POST', headers, body, signal: leaving.signal })).catch((error: unknown) => error);
-      await vi.waitFor(() => expect(creations).toBe(1));
+      await vi.waitFor(() => expect(creations).toBe(1), { timeout: 10_000 });
       const staying = call('POST', '/charges', { raw: body, headers });
       leaving.abort();
       release();
@@ -364,8 +377,9 @@ describe('createCheckoutHandler', () => {
       const created = await payByCard('4953261730509988', { returnUrl: `${SHOP}/return` });
       expect(created.body.actionRequired).toBe('REDIRECT');
       const started = Date.now();
+      const readsBefore = readsOf(created.body.chargeId);
       const waiting = status(created.body.chargeId, created.body.statusToken, '?wait=20');
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await longPollListening(created.body.chargeId, readsBefore);
       await service.submitPage(created.body.redirect.redirectUrl, { otp: '123456' });
       const answer = await waiting;
       expect(answer.body.status).toBe('SUCCEEDED');
@@ -375,8 +389,9 @@ describe('createCheckoutHandler', () => {
     it('polls the service when no webhook reaches it', async () => {
       setUp({ statusPollIntervalMs: 20 }, { webhook: {} });
       const created = await payByCard('4389783280144506');
+      const readsBefore = readsOf(created.body.chargeId);
       const waiting = status(created.body.chargeId, created.body.statusToken, '?wait=10');
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await longPollListening(created.body.chargeId, readsBefore);
       await service.submitPage(created.body.redirect.redirectUrl, { outcome: 'fail' });
       expect((await waiting).body).toMatchObject({ status: 'FAILED', failureCode: 'CH_PROCESSING_FAILED' });
     });

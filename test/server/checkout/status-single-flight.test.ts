@@ -51,7 +51,9 @@ describe('status reads of one payment', () => {
     const { chargeId, statusToken } = await qrCharge(harness!);
     void upstream.hold();
     const asks = Array.from({ length: 50 }, () => harness!.call('GET', `/charges/${chargeId}/status`, { headers: { 'x-satang-status-token': statusToken } }));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The first ask reached the service and is held there; an ask that comes after its answer is
+    // served that answer for a second, so the count below holds either way.
+    await vi.waitFor(() => expect(upstream.reads).toHaveLength(1), { timeout: 10_000 });
     upstream.release();
     const answers = await Promise.all(asks);
     expect(answers.every((a) => a.status === 200 && a.body.status === 'PENDING')).toBe(true);
@@ -82,7 +84,9 @@ describe('status reads of one payment', () => {
     const leaving = new AbortController();
     const left = harness!.handler(new Request(`https://shop.example/api/checkout/charges/${chargeId}/status`, { headers: { 'x-satang-status-token': statusToken }, signal: leaving.signal })).catch((error: unknown) => error);
     const staying = harness!.call('GET', `/charges/${chargeId}/status`, { headers: { 'x-satang-status-token': statusToken } });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The read is at the service, held; had the leaving shopper's abort cancelled it, the staying
+    // one would have to read again (2 reads).
+    await vi.waitFor(() => expect(upstream.reads).toHaveLength(1), { timeout: 10_000 });
     leaving.abort();
     await left;
     upstream.release();

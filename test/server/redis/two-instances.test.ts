@@ -153,7 +153,7 @@ describe('two instances sharing Redis', () => {
     expect(shop.orderEvents.map((e) => e.type)).toEqual(['order.paid']);
   });
 
-  redisTest('wakes a long-poll on one instance with a webhook that reached the other, well before its next poll of the service', async ({ redisServer }) => {
+  redisTest('wakes a long-poll on one instance with a webhook that reached the other, well before its next poll of the service', async ({ redisServer, redisClient }) => {
     const pollMs = 10_000;
     const shop = await setUp(redisServer, { handler: { statusPollIntervalMs: pollMs } });
     const [a, b] = shop.instances as [CheckoutFleet['instances'][0], CheckoutFleet['instances'][0]];
@@ -161,8 +161,9 @@ describe('two instances sharing Redis', () => {
     shop.deliverWebhook = (request) => b.handler(request);
     const qr = await pay(shop, a, 'cart-1', QR, 'tab-a');
     const waiting = readStatus(a, qr.body.chargeId, qr.body.statusToken, 20);
-    // The long-poll has read PENDING and listens (its SUBSCRIBE is on Redis a moment after).
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The long-poll listens once its SUBSCRIBE to the payment's channel is on Redis.
+    const channel = `${prefix}charge:${qr.body.chargeId}`;
+    await vi.waitFor(async () => expect((await redisClient.pubSubNumSub(channel))[channel]).toBe(1), { timeout: 10_000 });
     const paidAt = performance.now();
     await scanAndPay(shop, qr.body.encodedImage.rawData);
     const answer = await waiting;

@@ -16,8 +16,14 @@ describe('WebhookLedger across instances sharing a store', () => {
     const [a, b] = [new WebhookLedger(store, TTL_MS), new WebhookLedger(store, TTL_MS)];
     const state = succeeded();
     let finish: () => void = () => undefined;
-    const handling = a.handleOnce(state, () => new Promise<void>((resolve) => (finish = resolve)));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The handler runs only once A holds the state's mark: from then on, B must be turned away.
+    let handlerCalled: () => void = () => undefined;
+    const inHand = new Promise<void>((resolve) => (handlerCalled = resolve));
+    const handling = a.handleOnce(state, () => {
+      handlerCalled();
+      return new Promise<void>((resolve) => (finish = resolve));
+    });
+    await inHand;
     const meanwhile = await b.handleOnce(state, () => Promise.resolve()).catch((error: unknown) => error);
     expect(meanwhile).toBeInstanceOf(CheckoutError);
     expect(meanwhile).toMatchObject({ status: 503, retryable: true });
@@ -31,8 +37,13 @@ describe('WebhookLedger across instances sharing a store', () => {
     const store = new MemoryCheckoutStore({ now: () => now });
     const state = succeeded(new Date(now).toISOString());
     // An instance takes the state and dies in its handler: nothing ever finishes it.
-    void new WebhookLedger(store, TTL_MS).handleOnce(state, () => new Promise<void>(() => undefined));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    let handlerCalled: () => void = () => undefined;
+    const inHand = new Promise<void>((resolve) => (handlerCalled = resolve));
+    void new WebhookLedger(store, TTL_MS).handleOnce(state, () => {
+      handlerCalled();
+      return new Promise<void>(() => undefined);
+    });
+    await inHand;
     const other = new WebhookLedger(store, TTL_MS);
     await expect(other.handleOnce(state, () => Promise.resolve())).rejects.toMatchObject({ status: 503 });
     now += WEBHOOK_IN_HAND_MS + 1;

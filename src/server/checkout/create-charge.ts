@@ -125,8 +125,8 @@ async function chargeOnce(
     try {
       started =
         intent === 'authorize'
-          ? { answer: await startAuthorization(context, call, input, paymentMethod, order, idempotencyKey), kind: 'authorization' }
-          : { answer: await startCharge(context, call, input, paymentMethod, idempotencyKey, order), kind: 'charge' };
+          ? { answer: await startAuthorization(context, input, paymentMethod, order, idempotencyKey), kind: 'authorization' }
+          : { answer: await startCharge(context, input, paymentMethod, idempotencyKey, order), kind: 'charge' };
     } catch (error) {
       // The order is free for another attempt. After a fault the charge may exist all the same: a
       // retry of this attempt (same key) gets that charge back, and otherwise its webhook finds
@@ -173,7 +173,6 @@ async function attemptOrder(context: CheckoutContext, orderReference: string, ca
 
 async function startCharge(
   context: CheckoutContext,
-  call: HttpCall,
   input: CheckoutChargeRequest,
   paymentMethod: PaymentMethodRequest,
   idempotencyKey: string,
@@ -206,7 +205,6 @@ async function startCharge(
 /** Reserves the order's amount on the card; the merchant captures or cancels it later. */
 async function startAuthorization(
   context: CheckoutContext,
-  call: HttpCall,
   input: CheckoutChargeRequest,
   paymentMethod: PaymentMethodRequest,
   order: ResolvedOrder,

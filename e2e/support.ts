@@ -21,6 +21,17 @@ export const test = base.extend({
     await prepareContext(context);
     await use(context);
   },
+  // The tests' own calls to the shop and the sandbox open a connection each. Playwright's client
+  // keeps an idle connection for as long as the server does not close it, and sends on it again
+  // without retrying; the servers here (node:http) close theirs after 5 s idle, as their
+  // `Keep-Alive: timeout=5` says. A call sent just as the server closed its connection failed
+  // with ECONNRESET (seen reading the sandbox's transactions under load). Browsers honour that
+  // timeout, and the handler's own service client asks again.
+  request: async ({ playwright, baseURL }, use) => {
+    const request = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { connection: 'close' } });
+    await use(request);
+    await request.dispose();
+  },
 });
 
 /** A browser context as a shopper's: kept off Vite's live reload, and on the built elements when the run says so. */

@@ -1,3 +1,4 @@
+import { expect, vi } from 'vitest';
 import type { WebhookEvent } from '../../src/core/schemas/webhook-events.js';
 import { Sandbox, SANDBOX_DEFAULTS, type SandboxOptions } from '../../src/sandbox/index.js';
 import { createCheckoutHandler, type CheckoutHandlerOptions, type CheckoutLogEntry, type ResolvedOrder } from '../../src/server/index.js';
@@ -17,6 +18,8 @@ export interface CheckoutHarness {
   /** What `onEvent` received. */
   events: WebhookEvent[];
   logs: CheckoutLogEntry[];
+  /** The paths the handler read (GET) from the service, in order, when no `serviceFetch` was given. */
+  serviceReads: string[];
   /**
    * One request to the handler, answered with its status, headers, text and parsed body. A
    * `POST /charges` body carries the order's amount, as the widget sends the total it shows, unless
@@ -38,6 +41,7 @@ export function createCheckoutHarness(
 ): CheckoutHarness {
   const events: WebhookEvent[] = [];
   const logs: CheckoutLogEntry[] = [];
+  const serviceReads: string[] = [];
   let handler: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
   const sandbox = new Sandbox({
     refundSettleDelayMs: 0,
@@ -45,7 +49,16 @@ export function createCheckoutHarness(
     ...sandboxOptions,
   });
   handler = createCheckoutHandler({
-    service: { ...SERVICE, fetch: serviceFetch ?? sandbox.fetch, retryBaseDelayMs: 1 },
+    service: {
+      ...SERVICE,
+      fetch:
+        serviceFetch ??
+        ((request) => {
+          if (request.method === 'GET') serviceReads.push(new URL(request.url).pathname);
+          return sandbox.fetch(request);
+        }),
+      retryBaseDelayMs: 1,
+    },
     resolveOrder: (reference) => (Object.hasOwn(orders, reference) ? orders[reference] : null),
     basePath: '/api/checkout',
     publicUrl: SHOP,
@@ -62,6 +75,7 @@ export function createCheckoutHarness(
     handler,
     events,
     logs,
+    serviceReads,
     async call(method, path, init = {}) {
       const headers: Record<string, string> = { ...init.headers };
       let body = init.raw;
@@ -82,4 +96,14 @@ function withShownAmount(orders: Record<string, ResolvedOrder>, method: string, 
   const reference = (body as { orderReference?: unknown }).orderReference;
   const order = typeof reference === 'string' && Object.hasOwn(orders, reference) ? orders[reference] : undefined;
   return order ? { ...body, amount: order.amount, currency: order.currency } : body;
+}
+
+/** Until a long-poll of `chargeId`, started after `readsBefore` reads of it, listens: it listens before its first read of the service. */
+export function longPollListening(harness: CheckoutHarness, chargeId: string, readsBefore: number): Promise<void> {
+  return vi.waitFor(() => expect(serviceReadsOf(harness, chargeId)).toBeGreaterThan(readsBefore), { timeout: 10_000 });
+}
+
+/** How often the handler has read the payment `chargeId` from the service. */
+export function serviceReadsOf(harness: CheckoutHarness, chargeId: string): number {
+  return harness.serviceReads.filter((path) => path === `/api/v1/charges/${chargeId}`).length;
 }

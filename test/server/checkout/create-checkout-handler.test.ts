@@ -11,7 +11,7 @@ import {
   type CheckoutLogEntry,
   type ResolvedOrder,
 } from '../../../src/server/index.js';
-import { createCheckoutHarness, SERVICE, SHOP, WEBHOOK_KEY, type CheckoutHarness } from '../../support/checkout-harness.js';
+import { createCheckoutHarness, longPollListening, SERVICE, serviceReadsOf, SHOP, WEBHOOK_KEY, type CheckoutHarness } from '../../support/checkout-harness.js';
 import type { SandboxClient } from '../../support/sandbox-client.js';
 
 const ORDERS: Record<string, ResolvedOrder> = {
@@ -27,24 +27,12 @@ let service: SandboxClient;
 let events: WebhookEvent[];
 let logs: CheckoutLogEntry[];
 let harness: CheckoutHarness;
-/** The paths the handler read from the service (GET), in order, unless a test sends through a fetch of its own. */
-let serviceReads: string[];
 
 function setUp(options: Partial<CheckoutHandlerOptions> = {}, sandboxOptions: SandboxOptions = {}, serviceFetch?: (request: Request) => Promise<Response>) {
-  serviceReads = [];
-  const recordingReads = (request: Request) => {
-    if (request.method === 'GET') serviceReads.push(new URL(request.url).pathname);
-    return harness.sandbox.fetch(request);
-  };
-  harness = createCheckoutHarness(ORDERS, options, sandboxOptions, serviceFetch ?? recordingReads);
+  harness = createCheckoutHarness(ORDERS, options, sandboxOptions, serviceFetch);
   ({ sandbox, service, events, logs } = harness);
 }
 
-/** How often the handler has read the payment `chargeId` from the service. */
-const readsOf = (chargeId: string) => serviceReads.filter((path) => path === `/api/v1/charges/${chargeId}`).length;
-
-/** Until a long-poll of `chargeId` started after `readsBefore` reads listens: it listens before its first read of the service. */
-const longPollListening = (chargeId: string, readsBefore: number) => vi.waitFor(() => expect(readsOf(chargeId)).toBeGreaterThan(readsBefore), { timeout: 10_000 });
 
 // Unset when a test failed before it started one.
 afterEach(() => (sandbox as Sandbox | undefined)?.close());
@@ -377,9 +365,9 @@ describe('createCheckoutHandler', () => {
       const created = await payByCard('4953261730509988', { returnUrl: `${SHOP}/return` });
       expect(created.body.actionRequired).toBe('REDIRECT');
       const started = Date.now();
-      const readsBefore = readsOf(created.body.chargeId);
+      const readsBefore = serviceReadsOf(harness, created.body.chargeId);
       const waiting = status(created.body.chargeId, created.body.statusToken, '?wait=20');
-      await longPollListening(created.body.chargeId, readsBefore);
+      await longPollListening(harness, created.body.chargeId, readsBefore);
       await service.submitPage(created.body.redirect.redirectUrl, { otp: '123456' });
       const answer = await waiting;
       expect(answer.body.status).toBe('SUCCEEDED');
@@ -389,9 +377,9 @@ describe('createCheckoutHandler', () => {
     it('polls the service when no webhook reaches it', async () => {
       setUp({ statusPollIntervalMs: 20 }, { webhook: {} });
       const created = await payByCard('4389783280144506');
-      const readsBefore = readsOf(created.body.chargeId);
+      const readsBefore = serviceReadsOf(harness, created.body.chargeId);
       const waiting = status(created.body.chargeId, created.body.statusToken, '?wait=10');
-      await longPollListening(created.body.chargeId, readsBefore);
+      await longPollListening(harness, created.body.chargeId, readsBefore);
       await service.submitPage(created.body.redirect.redirectUrl, { outcome: 'fail' });
       expect((await waiting).body).toMatchObject({ status: 'FAILED', failureCode: 'CH_PROCESSING_FAILED' });
     });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CheckoutSlipResponseSchema } from '../../../src/core/schemas/checkout.js';
 import { buildSlipQrPayload, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
 import { type CheckoutHandlerOptions, type CheckoutLogEntry, type ResolvedOrder } from '../../../src/server/index.js';
-import { createCheckoutHarness, type CheckoutHarness } from '../../support/checkout-harness.js';
+import { createCheckoutHarness, longPollListening, serviceReadsOf, type CheckoutHarness } from '../../support/checkout-harness.js';
 import type { SandboxClient } from '../../support/sandbox-client.js';
 
 /**
@@ -21,24 +21,12 @@ let sandbox: Sandbox;
 let service: SandboxClient;
 let logs: CheckoutLogEntry[];
 let harness: CheckoutHarness;
-/** The paths the handler read from the service (GET), in order. */
-let serviceReads: string[];
 
 /** A sandbox whose webhooks reach the handler in process, unless `sandboxOptions` says otherwise. */
 function setUp(options: Partial<CheckoutHandlerOptions> = {}, sandboxOptions: SandboxOptions = {}) {
-  serviceReads = [];
-  harness = createCheckoutHarness(ORDERS, options, sandboxOptions, (request) => {
-    if (request.method === 'GET') serviceReads.push(new URL(request.url).pathname);
-    return harness.sandbox.fetch(request);
-  });
+  harness = createCheckoutHarness(ORDERS, options, sandboxOptions);
   ({ sandbox, service, logs } = harness);
 }
-
-/** How often the handler has read the payment `chargeId` from the service. */
-const readsOf = (chargeId: string) => serviceReads.filter((path) => path === `/api/v1/charges/${chargeId}`).length;
-
-/** Until a long-poll of `chargeId` started after `readsBefore` reads listens: it listens before its first read of the service. */
-const longPollListening = (chargeId: string, readsBefore: number) => vi.waitFor(() => expect(readsOf(chargeId)).toBeGreaterThan(readsBefore), { timeout: 10_000 });
 
 // Unset when a test failed before it started one.
 afterEach(() => (sandbox as Sandbox | undefined)?.close());
@@ -102,9 +90,9 @@ describe('POST /charges/:id/slip', () => {
       const charge = await qrCharge();
       const raw = await slipOf(charge.chargeId);
       const started = Date.now();
-      const readsBefore = readsOf(charge.chargeId);
+      const readsBefore = serviceReadsOf(harness, charge.chargeId);
       const waiting = status(charge.chargeId, charge.statusToken, '?wait=20');
-      await longPollListening(charge.chargeId, readsBefore);
+      await longPollListening(harness, charge.chargeId, readsBefore);
 
       expect((await sendSlip(charge.chargeId, charge.statusToken, { raw })).status).toBe(200);
 
@@ -162,9 +150,9 @@ describe('POST /charges/:id/slip', () => {
       setUp({ statusPollIntervalMs: 60_000 }, { webhook: {} });
       const mine = await qrCharge('cart-1');
       const theirs = await qrCharge('cart-2');
-      const readsBefore = readsOf(theirs.chargeId);
+      const readsBefore = serviceReadsOf(harness, theirs.chargeId);
       const theirWait = status(theirs.chargeId, theirs.statusToken, '?wait=20');
-      await longPollListening(theirs.chargeId, readsBefore);
+      await longPollListening(harness, theirs.chargeId, readsBefore);
 
       const answer = await sendSlip(mine.chargeId, mine.statusToken, { raw: await slipOf(theirs.chargeId) });
 

@@ -3,6 +3,7 @@ import { ServiceErrorBodySchema } from '../../../src/core/service-error.js';
 import { REPLAYED_HEADER } from '../../../src/sandbox/index.js';
 import { SANDBOX_FAULT_KINDS, type SandboxFaultInput } from '../../../src/sandbox/faults/fault-rules.js';
 import { API_AUTH, IDEMPOTENCY_HEADER, ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
+import { collectGarbage } from '../../support/collect-garbage.js';
 import { sandboxTest } from '../../support/sandbox-fixture.js';
 
 const alipay = { amount: 10_000, currency: 'THB', referenceId: 'order-1', paymentMethod: { paymentMethodType: 'ALIPAY' } };
@@ -278,9 +279,12 @@ describe('a fault rule on a socket', () => {
     const { faultId } = sandbox.faults.add({ path: '/api/v1/charges', kind: 'timeout' });
     // The caller gives up once the sandbox holds its request (a fixed delay could end before the
     // request arrives on a busy machine, and leave the rule for the next one).
+    // The signal goes to fetch itself: Node's fetch sends a copy of a Request it is given, and the
+    // copy stops following that Request's signal once a garbage collection took it (nodejs/undici#4068).
     const caller = new AbortController();
-    const answer = fetch(chargeRequest(running.url, 'a', caller.signal)).then(() => undefined, (e: unknown) => e);
+    const answer = fetch(chargeRequest(running.url, 'a'), { signal: caller.signal }).then(() => undefined, (e: unknown) => e);
     await vi.waitFor(() => expect(sandbox.faults.get(faultId)!.hits).toHaveLength(1), { timeout: 5_000 });
+    collectGarbage();
     caller.abort();
     expect(((await answer) as Error).name).toBe('AbortError');
     expect((await fetch(chargeRequest(running.url, 'a'))).status).toBe(201);

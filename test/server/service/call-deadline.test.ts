@@ -1,7 +1,8 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient, ServiceUnavailableError, ValidationError } from '../../../src/server/index.js';
+import { collectGarbage } from '../../support/collect-garbage.js';
 
 /**
  * A service that accepts every connection and never answers: without a deadline each call would
@@ -50,6 +51,22 @@ describe('a call to a service that never answers', () => {
       expect(error).toMatchObject({ errorCode: 'TIMEOUT_ERROR' });
       expect(Date.now() - started).toBeLessThan(600 + MARGIN_MS);
     });
+  });
+
+  it('closes the request on the wire when the caller gives up, after a garbage collection too', async () => {
+    // The transport hands fetch a Request; Node's fetch sends a copy, which stops following the
+    // Request's signal once a garbage collection took it (nodejs/undici#4068). The call must hold
+    // it until the answer, or a caller's abort would end the call and leave the request open.
+    const viaFetch = new ServiceClient({ baseUrl, merchantId: 'm_1', apiKey: 'sk_test_deadline', fetch: (request) => globalThis.fetch(request) });
+    const arrived = new Promise<IncomingMessage>((resolve) => hung.once('request', resolve));
+    const caller = new AbortController();
+    const call = viaFetch.charges.get('ch_gc', { signal: caller.signal }).catch((e: unknown) => e);
+    const request = await arrived;
+    const closed = new Promise((resolve) => request.socket.once('close', resolve));
+    collectGarbage();
+    caller.abort(new Error('the shopper left'));
+    expect(await call).toBe(caller.signal.reason);
+    await closed;
   });
 
   it('refuses a deadline that is not a positive number of milliseconds', async () => {

@@ -33,7 +33,6 @@ function setUp(options: Partial<CheckoutHandlerOptions> = {}, sandboxOptions: Sa
   ({ sandbox, service, events, logs } = harness);
 }
 
-
 // Unset when a test failed before it started one.
 afterEach(() => (sandbox as Sandbox | undefined)?.close());
 

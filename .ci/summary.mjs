@@ -13,7 +13,8 @@ if (unit) {
   failed += unit.numFailedTests;
   skipped += unit.numPendingTests + (unit.numTodoTests ?? 0);
 }
-// The end-to-end tests run twice: on the source modules, then on the built elements.
+// The end-to-end tests: a smoke run on the source modules (the demo as `npm start` serves it), then
+// every spec on the built elements.
 const e2e = read('reports/playwright.json');
 const e2eBuilt = read('reports/playwright-built.json');
 for (const report of [e2e, e2eBuilt]) {
@@ -22,6 +23,6 @@ for (const report of [e2e, e2eBuilt]) {
   failed += report.stats.unexpected;
   skipped += report.stats.skipped;
 }
-const missing = [!unit && 'unit', !e2e && 'e2e', !e2eBuilt && 'e2e on the built elements'].filter(Boolean);
+const missing = [!unit && 'unit', !e2e && 'e2e smoke on the sources', !e2eBuilt && 'e2e on the built elements'].filter(Boolean);
 if (missing.length > 0) console.log(`(missing report: ${missing.join(', ')})`);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);

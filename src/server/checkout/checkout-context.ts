@@ -79,8 +79,9 @@ export function createCheckoutContext(options: CheckoutHandlerOptions): Checkout
   if (!Number.isSafeInteger(serviceDeadlineMs) || serviceDeadlineMs < MIN_SERVICE_DEADLINE_MS) {
     throw new ConfigurationError(`serviceDeadlineMs must be a whole number of milliseconds, at least ${MIN_SERVICE_DEADLINE_MS}, e.g. 15000 (got ${String(options.serviceDeadlineMs)})`);
   }
-  const tokens = new StatusTokens(secret, { ttlMs });
-  const orderTokens = new OrderTokens(secret, { ttlMs: orderTtlMs });
+  // Both name the merchant: two shops sharing a secret (one partner key) never accept each other's.
+  const tokens = new StatusTokens(secret, client.merchantId, { ttlMs });
+  const orderTokens = new OrderTokens(secret, client.merchantId, { ttlMs: orderTtlMs });
   checkTrustProxy(options.trustProxy ?? false);
   if (options.webhookKeyBase64 !== undefined) decodeWebhookKey(options.webhookKeyBase64);
   const store = options.store ?? new MemoryCheckoutStore();

@@ -3,9 +3,15 @@ import { STATUS_TOKEN_TTL_MS } from './checkout-options.js';
 import { HmacSha256 } from './hashing.js';
 
 const encoder = new TextEncoder();
-const STATUS_TOKEN_CONTEXT = 'satang:status-token:v2';
-/** `v2.<expiry, ms since the epoch>.<base64url of the order's referenceId>.<base64url HMAC-SHA256>` */
-const TOKEN_FORMAT = /^v2\.(0|[1-9]\d{0,15})\.([A-Za-z0-9_-]{0,1400})\.([A-Za-z0-9_-]{43})$/;
+const STATUS_TOKEN_CONTEXT = 'satang:status-token:v3';
+/** The context of the `v2.` tokens, which signed no merchant. */
+const LEGACY_STATUS_TOKEN_CONTEXT = 'satang:status-token:v2';
+/**
+ * `v3.<expiry, ms since the epoch>.<base64url of the order's referenceId>.<base64url HMAC-SHA256>`;
+ * the merchant is the handler's. `v2.` tokens (before the merchant was signed) are only recognised,
+ * to tell their holder to reload.
+ */
+const TOKEN_FORMAT = /^v([23])\.(0|[1-9]\d{0,15})\.([A-Za-z0-9_-]{0,1400})\.([A-Za-z0-9_-]{43})$/;
 /** Longest `referenceId` a token carries, in UTF-8 bytes (its base64url stays within the format). */
 const MAX_REFERENCE_BYTES = 1024;
 
@@ -41,14 +47,16 @@ interface Verified {
 
 /**
  * Signs and checks status tokens, handed to the browser that created a payment so only it can
- * follow or act on that payment. A token is an HMAC over the payment's id and kind, the order's
- * `referenceId` and an expiry, so it opens that one payment, of that order, until it expires.
- * Stateless, so any instance of the proxy that shares the secret accepts it.
+ * follow or act on that payment. A token is an HMAC over the merchant's id, the payment's id and
+ * kind, the order's `referenceId` and an expiry, so it opens that one payment, of that order, at
+ * that merchant, until it expires (two shops sharing a secret, under one partner key, never accept
+ * each other's). Stateless, so any instance of the proxy that shares the secret accepts it.
  *
  * The expiry is fixed when a token is signed: changing `ttlMs` affects tokens signed afterwards.
  */
 export class StatusTokens {
   readonly #key: HmacSha256;
+  readonly #merchantId: string;
   readonly #ttlMs: number;
   readonly #now: () => number;
   /**
@@ -60,10 +68,13 @@ export class StatusTokens {
   readonly #verified = new Map<string, Verified>();
 
   /**
-   * `secret`: at least 16 characters; by default the proxy derives one from the API key. Throws a
-   * RangeError when `ttlMs` is not a positive whole number of milliseconds.
+   * `secret`: at least 16 characters; by default the proxy derives one from the API key.
+   * `merchantId`: the merchant the handler charges for. Throws a RangeError when `ttlMs` is not a
+   * positive whole number of milliseconds, or `merchantId` is empty.
    */
-  constructor(secret: string, options: StatusTokensOptions = {}) {
+  constructor(secret: string, merchantId: string, options: StatusTokensOptions = {}) {
+    if (typeof merchantId !== 'string' || merchantId === '') throw new RangeError('merchantId must be a non-empty string');
+    this.#merchantId = merchantId;
     this.#ttlMs = tokenTtlMs(options.ttlMs, STATUS_TOKEN_TTL_MS);
     this.#now = options.now ?? (() => Date.now());
     this.#key = new HmacSha256(secret);
@@ -79,14 +90,16 @@ export class StatusTokens {
     if (reference.length > MAX_REFERENCE_BYTES) throw new RangeError(`referenceId is longer than ${MAX_REFERENCE_BYTES} bytes`);
     const expiry = String(this.#now() + this.#ttlMs);
     const encodedReference = base64Url(reference);
-    const mac = await this.#key.sign(signedText(id, kind, encodedReference, expiry));
-    return `v2.${expiry}.${encodedReference}.${base64Url(mac)}`;
+    const mac = await this.#key.sign(signedText(this.#merchantId, id, kind, encodedReference, expiry));
+    return `v3.${expiry}.${encodedReference}.${base64Url(mac)}`;
   }
 
   /**
-   * Whether `token` was issued for payment `id` of `kind`, and for which order. A genuine token
-   * past its expiry is `expired`; anything else that does not verify is `invalid`. The MAC is
-   * compared in constant time; never throws.
+   * Whether `token` was issued for payment `id` of `kind` by this merchant's handler, and for which
+   * order. A genuine token past its expiry is `expired`, and so is a genuine `v2.` token (signed
+   * before tokens named the merchant: its page reloads, and its order's state hands it a new one);
+   * anything else that does not verify is `invalid`. The MAC is compared in constant time; never
+   * throws.
    */
   async verify(id: string, token: string | null | undefined, kind: StatusTokenKind): Promise<StatusTokenCheck> {
     if (typeof token !== 'string') return INVALID;
@@ -101,7 +114,7 @@ export class StatusTokens {
     }
     const parts = TOKEN_FORMAT.exec(token);
     if (!parts) return INVALID;
-    const [, expiry = '', encodedReference = '', encodedMac = ''] = parts;
+    const [, version, expiry = '', encodedReference = '', encodedMac = ''] = parts;
     let mac: Uint8Array<ArrayBuffer>;
     let referenceId: string;
     try {
@@ -112,11 +125,13 @@ export class StatusTokens {
     }
     let genuine: boolean;
     try {
-      genuine = await this.#key.verify(mac, signedText(id, kind, encodedReference, expiry));
+      const text = version === '2' ? legacySignedText(id, kind, encodedReference, expiry) : signedText(this.#merchantId, id, kind, encodedReference, expiry);
+      genuine = await this.#key.verify(mac, text);
     } catch {
       return INVALID;
     }
     if (!genuine) return INVALID;
+    if (version === '2') return EXPIRED;
     const expiresAtMs = Number(expiry);
     if (this.#now() >= expiresAtMs) return EXPIRED;
     const oldest = this.#verified.keys().next();
@@ -140,6 +155,11 @@ const INVALID: StatusTokenCheck = Object.freeze({ ok: false, reason: 'invalid' }
 const EXPIRED: StatusTokenCheck = Object.freeze({ ok: false, reason: 'expired' });
 
 /** What the MAC covers: each field as the token carries it, so no two tokens sign the same text. */
-function signedText(id: string, kind: StatusTokenKind, encodedReference: string, expiry: string): Uint8Array<ArrayBuffer> {
-  return encoder.encode(JSON.stringify([STATUS_TOKEN_CONTEXT, kind, id, encodedReference, expiry]));
+function signedText(merchantId: string, id: string, kind: StatusTokenKind, encodedReference: string, expiry: string): Uint8Array<ArrayBuffer> {
+  return encoder.encode(JSON.stringify([STATUS_TOKEN_CONTEXT, merchantId, kind, id, encodedReference, expiry]));
+}
+
+/** What a `v2.` token's MAC covered. */
+function legacySignedText(id: string, kind: StatusTokenKind, encodedReference: string, expiry: string): Uint8Array<ArrayBuffer> {
+  return encoder.encode(JSON.stringify([LEGACY_STATUS_TOKEN_CONTEXT, kind, id, encodedReference, expiry]));
 }

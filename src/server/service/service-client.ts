@@ -88,6 +88,8 @@ export class ServiceClient {
   readonly boltConnections: BoltConnectionsApi;
   /** The header names this client sends and reads, under its `headerPrefix`. */
   readonly headers: ServiceHeaders;
+  /** The merchant this client acts for (the username of its key, a partner's included). */
+  readonly merchantId: string;
 
   /**
    * Checks the options and throws `ConfigurationError` saying what to set when they cannot work:
@@ -126,6 +128,7 @@ export class ServiceClient {
     }
     if (opts.fetch !== undefined && typeof opts.fetch !== 'function') throw new ConfigurationError('fetch must be a function (Request) => Promise<Response>');
     this.headers = headers;
+    this.merchantId = opts.merchantId;
     const transport = new ServiceTransport({
       baseUrl,
       headers,

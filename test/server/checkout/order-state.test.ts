@@ -3,6 +3,7 @@ import { CheckoutOrderStateResponseSchema } from '../../../src/core/schemas/chec
 import { ORDER_TOKEN_TTL_MS } from '../../../src/server/checkout/checkout-options.js';
 import { OrderTokens } from '../../../src/server/checkout/order-tokens.js';
 import type { CheckoutHandler, ResolvedOrder } from '../../../src/server/index.js';
+import { SANDBOX_DEFAULTS } from '../../../src/sandbox/index.js';
 import { createCheckoutHarness, SHOP, type CheckoutHarness } from '../../support/checkout-harness.js';
 import { ORIGIN } from '../../support/sandbox-client.js';
 
@@ -58,10 +59,11 @@ async function scanAndPay(rawData: string) {
 
 describe('GET /orders/:orderReference/state', () => {
   describe('when the order token does not open this order', () => {
-    it('answers 403 INVALID_ORDER_TOKEN without a token, with garbage, or with one of another secret', async () => {
+    it('answers 403 INVALID_ORDER_TOKEN without a token, with garbage, with one of another secret or of another merchant sharing the secret', async () => {
       setUp();
-      const foreign = await new OrderTokens('another secret of some length').sign('cart-1');
-      for (const token of [null, '', 'garbage', foreign]) {
+      const foreign = await new OrderTokens('another secret of some length', SANDBOX_DEFAULTS.merchantId).sign('cart-1');
+      const otherShop = await new OrderTokens(SECRET, 'another merchant under the same partner').sign('cart-1');
+      for (const token of [null, '', 'garbage', foreign, otherShop]) {
         const answer = await state('cart-1', token);
         expect([answer.status, answer.body.error.errorCode]).toEqual([403, 'INVALID_ORDER_TOKEN']);
       }
@@ -95,7 +97,7 @@ describe('GET /orders/:orderReference/state', () => {
 
     it('answers 403 ORDER_TOKEN_EXPIRED to a genuine token past its expiry, and INVALID for it on another order', async () => {
       setUp();
-      const signedLongAgo = new OrderTokens(SECRET, { now: () => Date.now() - ORDER_TOKEN_TTL_MS - 1 });
+      const signedLongAgo = new OrderTokens(SECRET, SANDBOX_DEFAULTS.merchantId, { now: () => Date.now() - ORDER_TOKEN_TTL_MS - 1 });
       const expired = await signedLongAgo.sign('cart-1');
       const answer = await state('cart-1', expired);
       expect([answer.status, answer.body.error.errorCode]).toEqual([403, 'ORDER_TOKEN_EXPIRED']);

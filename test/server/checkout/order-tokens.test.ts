@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError, createCheckoutHandler } from '../../../src/server/index.js';
 import { ORDER_TOKEN_TTL_MS } from '../../../src/server/checkout/checkout-options.js';
@@ -5,11 +6,12 @@ import { ORDER_REFERENCE_MAX_LENGTH, OrderTokens } from '../../../src/server/che
 import { StatusTokens } from '../../../src/server/checkout/status-tokens.js';
 
 const SECRET = 'an order token secret of some length';
+const MERCHANT = 'mch_shop_a';
 
 /** Tokens on a clock the test moves. */
-function clocked(ttlMs?: number, secret = SECRET) {
+function clocked(ttlMs?: number, secret = SECRET, merchantId = MERCHANT) {
   const clock = { now: 1_750_000_000_000 };
-  const tokens = new OrderTokens(secret, { ttlMs, now: () => clock.now });
+  const tokens = new OrderTokens(secret, merchantId, { ttlMs, now: () => clock.now });
   return { tokens, clock };
 }
 
@@ -30,7 +32,7 @@ describe('OrderTokens', () => {
   it('accepts the token of an order, and only for that order, until its expiry', async () => {
     const { tokens, clock } = clocked();
     const token = await tokens.sign('cart-1');
-    expect(token).toMatch(/^o1\.\d+\.[\w-]{43}$/);
+    expect(token).toMatch(/^o2\.\d+\.[\w-]{43}$/);
     expect(await tokens.verify('cart-1', token)).toEqual({ ok: true, expiresAtMs: clock.now + ORDER_TOKEN_TTL_MS });
     expect(await tokens.verify('cart-2', token)).toEqual({ ok: false, reason: 'invalid' });
     expect(await tokens.verify('cart-1 ', token)).toEqual({ ok: false, reason: 'invalid' });
@@ -75,14 +77,14 @@ describe('OrderTokens', () => {
       const { tokens } = clocked();
       const other = clocked(undefined, 'another secret of the same length!!');
       expect(await tokens.verify('cart-1', await other.tokens.sign('cart-1'))).toEqual({ ok: false, reason: 'invalid' });
-      const statusToken = await new StatusTokens(SECRET).sign('cart-1', 'charge', 'cart-1');
+      const statusToken = await new StatusTokens(SECRET, MERCHANT).sign('cart-1', 'charge', 'cart-1');
       expect(await tokens.verify('cart-1', statusToken)).toEqual({ ok: false, reason: 'invalid' });
     });
 
     it('refuses garbage and no token at all, without throwing', async () => {
       const { tokens } = clocked();
       const token = await tokens.sign('cart-1');
-      for (const garbage of ['', 'o1', 'o1..', `${token}.`, ` ${token}`, token.replace('o1.', 'o2.'), withField(token, 1, '01750000000000'), 'o1.1.' + '!'.repeat(43), '\u0000', '💥'.repeat(40)]) {
+      for (const garbage of ['', 'o1', 'o1..', `${token}.`, ` ${token}`, token.replace('o2.', 'o1.'), token.replace('o2.', 'o3.'), withField(token, 1, '01750000000000'), 'o1.1.' + '!'.repeat(43), '\u0000', '💥'.repeat(40)]) {
         expect(await tokens.verify('cart-1', garbage)).toEqual({ ok: false, reason: 'invalid' });
       }
       expect(await tokens.verify('cart-1', null)).toEqual({ ok: false, reason: 'invalid' });
@@ -104,7 +106,33 @@ describe('OrderTokens', () => {
   });
 
   it('takes only a positive whole number of milliseconds as its lifetime', () => {
-    for (const ttlMs of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => new OrderTokens(SECRET, { ttlMs })).toThrow(RangeError);
+    for (const ttlMs of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => new OrderTokens(SECRET, MERCHANT, { ttlMs })).toThrow(RangeError);
+    expect(() => new OrderTokens(SECRET, '')).toThrow(RangeError);
+  });
+
+  describe('when two merchants share the secret (one partner key, no statusTokenSecret)', () => {
+    it("refuses one merchant's token for the same order reference at the other", async () => {
+      const shopA = clocked(undefined, SECRET, 'mch_shop_a');
+      const shopB = clocked(undefined, SECRET, 'mch_shop_b');
+      const token = await shopA.tokens.sign('order-1001');
+      expect(await shopA.tokens.verify('order-1001', token)).toMatchObject({ ok: true });
+      expect(await shopB.tokens.verify('order-1001', token)).toEqual({ ok: false, reason: 'invalid' });
+    });
+  });
+
+  describe('when the token was signed before tokens named the merchant (o1.)', () => {
+    /** An `o1.` token as the earlier version signed it: an HMAC over the reference and the expiry only. */
+    function legacyToken(orderReference: string, expiry: number, secret = SECRET): string {
+      const mac = createHmac('sha256', secret).update(JSON.stringify(['satang:order-token:v1', orderReference, String(expiry)])).digest('base64url');
+      return `o1.${expiry}.${mac}`;
+    }
+
+    it('says expired for a genuine one, so its page reloads and renders a token of the new kind, and invalid for a forged one', async () => {
+      const { tokens, clock } = clocked();
+      expect(await tokens.verify('cart-1', legacyToken('cart-1', clock.now + 60_000))).toEqual({ ok: false, reason: 'expired' });
+      expect(await tokens.verify('cart-2', legacyToken('cart-1', clock.now + 60_000))).toEqual({ ok: false, reason: 'invalid' });
+      expect(await tokens.verify('cart-1', legacyToken('cart-1', clock.now + 60_000, 'another secret of the same length!!'))).toEqual({ ok: false, reason: 'invalid' });
+    });
   });
 });
 
@@ -122,8 +150,9 @@ describe('createCheckoutHandler › orderTokenTtlMs', () => {
     const derived = createCheckoutHandler(options);
     const given = createCheckoutHandler({ ...options, statusTokenSecret: SECRET });
     const token = await given.orderToken('cart-1');
-    expect(await new OrderTokens(SECRET).verify('cart-1', token)).toMatchObject({ ok: true });
-    expect(await new OrderTokens(SECRET).verify('cart-1', await derived.orderToken('cart-1'))).toEqual({ ok: false, reason: 'invalid' });
+    expect(await new OrderTokens(SECRET, 'm').verify('cart-1', token)).toMatchObject({ ok: true });
+    expect(await new OrderTokens(SECRET, 'another merchant').verify('cart-1', token)).toEqual({ ok: false, reason: 'invalid' });
+    expect(await new OrderTokens(SECRET, 'm').verify('cart-1', await derived.orderToken('cart-1'))).toEqual({ ok: false, reason: 'invalid' });
     await expect(given.orderToken('')).rejects.toThrow(RangeError);
   });
 });

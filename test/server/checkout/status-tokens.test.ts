@@ -1,13 +1,15 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { STATUS_TOKEN_TTL_MS } from '../../../src/server/checkout/checkout-options.js';
 import { StatusTokens, VERIFIED_TOKENS_CACHED } from '../../../src/server/checkout/status-tokens.js';
 
 const SECRET = 'a status token secret of some length';
+const MERCHANT = 'mch_shop_a';
 
 /** Tokens on a clock the test moves. */
 function clocked(ttlMs?: number) {
   const clock = { now: 1_750_000_000_000 };
-  const tokens = new StatusTokens(SECRET, { ttlMs, now: () => clock.now });
+  const tokens = new StatusTokens(SECRET, MERCHANT, { ttlMs, now: () => clock.now });
   return { tokens, clock };
 }
 
@@ -24,7 +26,7 @@ describe('StatusTokens', () => {
   it('accepts the token of a charge, and only for that charge, naming its order and expiry, before and after it is remembered', async () => {
     const { tokens, clock } = clocked();
     const token = await tokens.sign('chrg_1', 'charge', 'order-1001');
-    expect(token).toMatch(/^v2\.\d+\.[\w-]+\.[\w-]{43}$/);
+    expect(token).toMatch(/^v3\.\d+\.[\w-]+\.[\w-]{43}$/);
     for (let round = 0; round < 2; round += 1) {
       expect(await tokens.verify('chrg_1', token, 'charge')).toEqual({ ok: true, kind: 'charge', referenceId: 'order-1001', expiresAtMs: clock.now + STATUS_TOKEN_TTL_MS });
       expect(await tokens.verify('chrg_2', token, 'charge')).toEqual({ ok: false, reason: 'invalid' });
@@ -47,7 +49,7 @@ describe('StatusTokens', () => {
     clock.now += 1;
     expect(await tokens.verify('chrg_1', token, 'charge')).toEqual({ ok: false, reason: 'expired' });
     // Another instance sharing the secret, which never saw it verified, says the same.
-    const other = new StatusTokens(SECRET, { ttlMs: 60_000, now: () => clock.now });
+    const other = new StatusTokens(SECRET, MERCHANT, { ttlMs: 60_000, now: () => clock.now });
     expect(await other.verify('chrg_1', token, 'charge')).toEqual({ ok: false, reason: 'expired' });
     // Expired is only said of a genuine token: for another charge it is just invalid.
     expect(await other.verify('chrg_2', token, 'charge')).toEqual({ ok: false, reason: 'invalid' });
@@ -87,13 +89,31 @@ describe('StatusTokens', () => {
     const { tokens, clock } = clocked();
     const token = await tokens.sign('chrg_1', 'charge', 'order-1');
     await tokens.verify('chrg_1', token, 'charge');
-    const foreign = await new StatusTokens('another secret, also long enough', { now: () => clock.now }).sign('chrg_1', 'charge', 'order-1');
+    const foreign = await new StatusTokens('another secret, also long enough', MERCHANT, { now: () => clock.now }).sign('chrg_1', 'charge', 'order-1');
     expect(await tokens.verify('chrg_1', foreign, 'charge')).toEqual({ ok: false, reason: 'invalid' });
     const mac = token.split('.')[3]!;
     expect(await tokens.verify('chrg_1', withField(token, 3, (mac.startsWith('A') ? 'B' : 'A') + mac.slice(1)), 'charge')).toEqual({ ok: false, reason: 'invalid' });
     const legacy = mac;
-    const malformed = [undefined, null, '', 'short', legacy, `${token}x`, `v1${token.slice(2)}`, token.replace('.', '..'), withField(token, 3, `${mac.slice(0, -1)}+`), withField(token, 1, '-5')];
+    const malformed = [undefined, null, '', 'short', legacy, `${token}x`, `v1${token.slice(2)}`, `v2${token.slice(2)}`, `v4${token.slice(2)}`, token.replace('.', '..'), withField(token, 3, `${mac.slice(0, -1)}+`), withField(token, 1, '-5')];
     for (const bad of malformed) expect(await tokens.verify('chrg_1', bad, 'charge'), String(bad)).toEqual({ ok: false, reason: 'invalid' });
+  });
+
+  it("refuses another merchant's token signed with the same secret (one partner key, two shops)", async () => {
+    const { tokens, clock } = clocked();
+    const shopB = new StatusTokens(SECRET, 'mch_shop_b', { now: () => clock.now });
+    const token = await shopB.sign('chrg_1', 'charge', 'order-1');
+    expect(await shopB.verify('chrg_1', token, 'charge')).toMatchObject({ ok: true });
+    expect(await tokens.verify('chrg_1', token, 'charge')).toEqual({ ok: false, reason: 'invalid' });
+  });
+
+  it('says expired for a genuine token of the earlier kind (v2., no merchant), so its page reloads and is handed a new one', async () => {
+    const { tokens, clock } = clocked();
+    const reference = Buffer.from('order-1').toString('base64url');
+    const expiry = String(clock.now + 60_000);
+    const legacy = (secret: string) => `v2.${expiry}.${reference}.${createHmac('sha256', secret).update(JSON.stringify(['satang:status-token:v2', 'charge', 'chrg_1', reference, expiry])).digest('base64url')}`;
+    expect(await tokens.verify('chrg_1', legacy(SECRET), 'charge')).toEqual({ ok: false, reason: 'expired' });
+    expect(await tokens.verify('chrg_2', legacy(SECRET), 'charge')).toEqual({ ok: false, reason: 'invalid' });
+    expect(await tokens.verify('chrg_1', legacy('another secret, also long enough'), 'charge')).toEqual({ ok: false, reason: 'invalid' });
   });
 
   it('keeps charges and card authorizations apart', async () => {
@@ -115,7 +135,7 @@ describe('StatusTokens', () => {
   });
 
   it('refuses a lifetime that is not a positive whole number of milliseconds, and an order reference too long to carry', async () => {
-    for (const ttlMs of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => new StatusTokens(SECRET, { ttlMs }), String(ttlMs)).toThrow(RangeError);
+    for (const ttlMs of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => new StatusTokens(SECRET, MERCHANT, { ttlMs }), String(ttlMs)).toThrow(RangeError);
     await expect(clocked().tokens.sign('chrg_1', 'charge', 'x'.repeat(1025))).rejects.toThrow(RangeError);
   });
 });

@@ -8,20 +8,22 @@ function join(endpoint: string, path: string): string {
 }
 
 /**
- * Asks the merchant's server to charge. `idempotencyKey` is one per payment attempt: sending the
+ * Asks the merchant's server to charge, with the order's token (signed by that server for this
+ * order; without it the server refuses). `idempotencyKey` is one per payment attempt: sending the
  * same attempt twice (a double click, a retry after a lost answer) makes one charge.
  */
 export async function createCheckoutCharge(
   endpoint: string,
   body: CheckoutChargeRequest,
   idempotencyKey: string,
+  orderToken: string,
   signal?: AbortSignal,
 ): Promise<CheckoutChargeResponse> {
   const answer = (await fetchJson(
     join(endpoint, '/charges'),
     {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [CHECKOUT_IDEMPOTENCY_HEADER]: idempotencyKey },
+      headers: { 'content-type': 'application/json', [CHECKOUT_IDEMPOTENCY_HEADER]: idempotencyKey, [CHECKOUT_ORDER_TOKEN_HEADER]: orderToken },
       body: JSON.stringify(body),
       credentials: 'same-origin',
     },

@@ -1,6 +1,7 @@
 import autocannon from 'autocannon';
 import { median } from './stats.js';
 import { askTarget, startTarget, stopTarget, type Target } from './targets.js';
+import { pageOrderToken } from '../support/page-tokens.js';
 
 /**
  * Charge creation through the checkout handler against its floor, a bare forwarding proxy, in
@@ -56,8 +57,20 @@ const cpuOf = (target: Target) => askTarget<{ cpuUs: number; requests: number }>
 
 let orders = 0;
 
+/** Order tokens signed before a run (autocannon builds each request synchronously), as many as a run may send. */
+const PAGES_PER_SECOND = 6_000;
+
 /** One autocannon run of new QR charges; the server's CPU and requests over the run. */
 async function run(target: Target, kind: 'bare' | 'handler', connections: number, seconds: number) {
+  // Each order's page was rendered with its token by the shop: signed here, before the clock starts.
+  const pages: { reference: string; token: string }[] = [];
+  let sent = 0;
+  if (kind === 'handler') {
+    for (let i = 0; i < PAGES_PER_SECOND * seconds; i += 1) {
+      const reference = `order-12345-${process.pid}-${orders + i + 1}`;
+      pages.push({ reference, token: await pageOrderToken(reference) });
+    }
+  }
   const before = await cpuOf(target);
   const result = await autocannon({
     url: target.url,
@@ -74,7 +87,13 @@ async function run(target: Target, kind: 'bare' | 'handler', connections: number
             kind === 'bare'
               ? { amount: 12_345, currency: 'THB', referenceId: reference, paymentMethod: { paymentMethodType: 'QR_PROMPT_PAY', qrPromptPay: {} } }
               : { orderReference: reference, amount: 12_345, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } };
-          return { ...request, headers: { 'content-type': 'application/json', 'idempotency-key': `bench-${reference}` }, body: JSON.stringify(body) };
+          const headers: Record<string, string> = { 'content-type': 'application/json', 'idempotency-key': `bench-${reference}` };
+          if (kind === 'handler') {
+            const page = pages[sent++];
+            if (page?.reference !== reference) throw new Error(`more than ${PAGES_PER_SECOND} charges a second: sign more pages before the run`);
+            headers['x-satang-order-token'] = page.token;
+          }
+          return { ...request, headers, body: JSON.stringify(body) };
         },
       },
     ],

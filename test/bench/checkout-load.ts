@@ -1,11 +1,12 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_STATUS_TOKEN_HEADER, LIST_MAX_LIMIT, SERVICE_HEADERS } from '../../src/core/constants.js';
+import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_ORDER_TOKEN_HEADER, CHECKOUT_STATUS_TOKEN_HEADER, LIST_MAX_LIMIT, SERVICE_HEADERS } from '../../src/core/constants.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
 import { LOAD_BASE_PATH, startLoadSandbox, startLoadShop, type LoadShopOptions, type MemorySample, type ShopStats } from './load-stack.js';
 import { summarize, type Summary } from './stats.js';
 import { seededRandom } from '../support/seeded-random.js';
+import { pageOrderToken } from '../support/page-tokens.js';
 
 /**
  * Many shoppers checking out at once, through the shop's checkout handler to the sandbox, on real
@@ -311,10 +312,12 @@ class Driver {
         paymentMethod: cardTokenId ? { type: 'CARD_TOKEN', cardTokenId, securityCode: '123' } : { type: 'QR_PROMPT_PAY' },
         ...(record.kind === 'threeDs' ? { returnUrl } : {}),
       };
-      return () =>
+      // The page the shopper pays on was rendered with its order's token.
+      const orderToken = pageOrderToken(record.reference);
+      return async () =>
         this.request('charge (shop)', `${this.stack.endpoint}/charges`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', [CHECKOUT_IDEMPOTENCY_HEADER]: key },
+          headers: { 'content-type': 'application/json', [CHECKOUT_IDEMPOTENCY_HEADER]: key, [CHECKOUT_ORDER_TOKEN_HEADER]: await orderToken },
           body: JSON.stringify(body),
         }, [201]);
     }

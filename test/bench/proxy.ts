@@ -5,6 +5,7 @@ import { Sandbox, SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
 import { createCheckoutHandler } from '../../src/server/index.js';
 import { summarize, type Summary } from './stats.js';
 import { startTarget, stopTarget } from './targets.js';
+import { pageOrderToken } from '../support/page-tokens.js';
 
 /**
  * What the checkout handler (satang/server) adds over calling the service directly.
@@ -82,10 +83,11 @@ async function cannon(url: string, headers: Record<string, string>, connections:
 }
 
 async function createQrCharge(shopUrl: string): Promise<{ chargeId: string; statusToken: string }> {
+  const orderReference = `order-12345-${crypto.randomUUID()}`;
   const response = await fetch(`${shopUrl}/api/checkout/charges`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
-    body: JSON.stringify({ orderReference: `order-12345-${crypto.randomUUID()}`, amount: 12_345, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } }),
+    headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID(), 'x-satang-order-token': await pageOrderToken(orderReference) },
+    body: JSON.stringify({ orderReference, amount: 12_345, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } }),
   });
   if (response.status !== 201) throw new Error(`creating the QR charge: ${response.status} ${await response.text()}`);
   return (await response.json()) as { chargeId: string; statusToken: string };
@@ -104,7 +106,7 @@ async function inProcess(samples: number): Promise<ProxyResult['inProcess']> {
   const created = await handler(
     new Request('http://127.0.0.1:8080/api/checkout/charges', {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-satang-order-token': await handler.orderToken('order-in-process') },
       body: JSON.stringify({ orderReference: 'order-in-process', amount: 12_345, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } }),
     }),
   );

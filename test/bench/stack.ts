@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { listenSandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../../src/sandbox/index.js';
 import { createCheckoutHandler, toNodeListener, type CheckoutLogEntry } from '../../src/server/index.js';
+import { pageOrderToken } from '../support/page-tokens.js';
 
 /**
  * The shop of the browser measurements, on one origin as a real shop's page sees it:
@@ -90,26 +91,33 @@ new PerformanceObserver(function (list) {
  * of their own (page-server.ts).
  */
 export function pageListener(wwwDir: string, origin: () => string): (req: IncomingMessage, res: ServerResponse) => void {
-  const checkoutPage = (script: string) =>
-    page(
+  // Each page is a new order, rendered with its order's token as a shop's server renders it.
+  const newOrder = async () => {
+    const orderReference = `order-${BENCH_AMOUNT_SATANG}-${crypto.randomUUID()}`;
+    return { orderReference, orderToken: await pageOrderToken(orderReference) };
+  };
+  const checkoutPage = async (script: string) => {
+    const { orderReference, orderToken } = await newOrder();
+    return page(
       'Satang checkout (bench)',
       `<script type="module" src="/${script}"></script>`,
-      `<satang-checkout merchant-id="${SANDBOX_DEFAULTS.merchantId}" publishable-key="${SANDBOX_DEFAULTS.publishableKey}" service-url="${origin()}" endpoint="/api/checkout" amount="${BENCH_AMOUNT_SATANG}" order-reference="order-${BENCH_AMOUNT_SATANG}-${crypto.randomUUID()}" locale="en"></satang-checkout>`,
+      `<satang-checkout merchant-id="${SANDBOX_DEFAULTS.merchantId}" publishable-key="${SANDBOX_DEFAULTS.publishableKey}" service-url="${origin()}" endpoint="/api/checkout" amount="${BENCH_AMOUNT_SATANG}" order-reference="${orderReference}" order-token="${orderToken}" locale="en"></satang-checkout>`,
     );
-  const checkoutProps = () => ({
+  };
+  const checkoutProps = async () => ({
     merchantId: SANDBOX_DEFAULTS.merchantId,
     publishableKey: SANDBOX_DEFAULTS.publishableKey,
     serviceUrl: origin(),
     endpoint: '/api/checkout',
     amount: BENCH_AMOUNT_SATANG,
-    orderReference: `order-${BENCH_AMOUNT_SATANG}-${crypto.randomUUID()}`,
+    ...(await newOrder()),
     locale: 'en',
   });
-  const reactPage = (script: string) =>
+  const reactPage = async (script: string) =>
     page(
       'Satang checkout in React (bench)',
       `<script type="module" src="/${script}"></script>`,
-      `<div id="root" data-checkout="${JSON.stringify(checkoutProps()).replaceAll('&', '&amp;').replaceAll('"', '&quot;')}"></div>`,
+      `<div id="root" data-checkout="${JSON.stringify(await checkoutProps()).replaceAll('&', '&amp;').replaceAll('"', '&quot;')}"></div>`,
     );
   const floorPage = (script = '/lit-floor.js') => page('Lit floor (bench)', `<script type="module" src="${script}"></script>`, '<lit-floor></lit-floor>');
   return (req, res) => {
@@ -119,12 +127,13 @@ export function pageListener(wwwDir: string, origin: () => string): (req: Incomi
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });
       res.end(body);
     };
-    if (path === '/checkout.html') return send(200, TYPES['.html']!, checkoutPage('satang.js'));
-    if (path === '/checkout-entry.html') return send(200, TYPES['.html']!, checkoutPage('satang-checkout.js'));
+    const html = (made: Promise<string>) => void made.then((body) => send(200, TYPES['.html']!, body));
+    if (path === '/checkout.html') return html(checkoutPage('satang.js'));
+    if (path === '/checkout-entry.html') return html(checkoutPage('satang-checkout.js'));
     if (path === '/floor.html') return send(200, TYPES['.html']!, floorPage());
-    if (path === '/consumer.html') return send(200, TYPES['.html']!, checkoutPage('consumer/app.js'));
-    if (path === '/esbuild.html') return send(200, TYPES['.html']!, checkoutPage('esbuild/app.js'));
-    if (path === '/react.html') return send(200, TYPES['.html']!, reactPage('react/react-app.js'));
+    if (path === '/consumer.html') return html(checkoutPage('consumer/app.js'));
+    if (path === '/esbuild.html') return html(checkoutPage('esbuild/app.js'));
+    if (path === '/react.html') return html(reactPage('react/react-app.js'));
     if (path === '/consumer-floor.html') return send(200, TYPES['.html']!, floorPage('/consumer-floor/floor.js'));
     if (path === '/bench-probe.js') return send(200, TYPES['.js']!, PROBE);
     const file = normalize(join(wwwDir, path));

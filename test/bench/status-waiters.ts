@@ -1,6 +1,7 @@
 import { Agent, request } from 'node:http';
 import { CHECKOUT_STATUS_TOKEN_HEADER } from '../../src/core/constants.js';
 import { askTarget, startTarget, stopTarget, type Target } from './targets.js';
+import { pageOrderToken } from '../support/page-tokens.js';
 
 /**
  * Shoppers waiting on PromptPay QRs that nobody pays: `waiters` long-polls (`?wait=25`, as the
@@ -87,10 +88,11 @@ async function hold(url: (i: number) => string, headers: (i: number) => Record<s
 }
 
 async function createQrCharge(shopUrl: string, i: number): Promise<{ chargeId: string; statusToken: string }> {
+  const orderReference = `order-12345-waiters-${i}-${crypto.randomUUID()}`;
   const response = await fetch(`${shopUrl}/api/checkout/charges`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
-    body: JSON.stringify({ orderReference: `order-12345-waiters-${i}-${crypto.randomUUID()}`, amount: 12_345, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } }),
+    headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID(), 'x-satang-order-token': await pageOrderToken(orderReference) },
+    body: JSON.stringify({ orderReference, amount: 12_345, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } }),
   });
   if (response.status !== 201) throw new Error(`creating QR charge ${i}: ${response.status} ${await response.text()}`);
   return (await response.json()) as { chargeId: string; statusToken: string };

@@ -16,6 +16,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   });
   const handler = toNodeListener(
     createCheckoutHandler({
+      // The mounted elements carry the order tokens of test/support/page-tokens.ts, signed for this merchant and key.
       service: { baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey },
       // Test orders carry their price in the reference: order-<satang>-<anything>.
       resolveOrder: (reference) => {

@@ -3,6 +3,7 @@ import { userEvent } from 'vitest/browser';
 // Only the checkout entry: <satang-qr-payment> is not defined until a QR may be needed.
 import '../../src/elements/checkout.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/defaults.js';
+import { withPageOrderToken } from '../support/page-tokens.js';
 
 describe('the satang/checkout entry', () => {
   it('fetches the QR element only once PromptPay is chosen, and shows the QR when the charge answers with it', async () => {
@@ -17,7 +18,7 @@ describe('the satang/checkout entry', () => {
       'order-reference': `order-25000-${crypto.randomUUID()}`,
       locale: 'en',
     };
-    for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+    for (const [name, value] of Object.entries(await withPageOrderToken(attributes))) element.setAttribute(name, value);
     document.body.append(element);
     await element.updateComplete;
     expect(customElements.get('satang-qr-payment')).toBeUndefined();

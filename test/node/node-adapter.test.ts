@@ -93,9 +93,13 @@ describe('toNodeListener', () => {
     const shop = await listen(app);
     const sandbox = await startSandbox({ webhook: { url: `${shop}/api/checkout/webhooks`, webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64 } });
     // Mounted once the sandbox, which needs the shop's address, is up; Express routes each request afresh.
-    app.use('/api/checkout', toNodeListener(checkoutFor(sandbox.url, events)));
+    const checkout = checkoutFor(sandbox.url, events);
+    app.use('/api/checkout', toNodeListener(checkout));
 
-    const created = await fetch(`${shop}/api/checkout/charges`, json({ orderReference: 'cart-1', amount: 12_900, currency: 'THB', paymentMethod: { type: 'TRUE_MONEY' } }));
+    const created = await fetch(
+      `${shop}/api/checkout/charges`,
+      json({ orderReference: 'cart-1', amount: 12_900, currency: 'THB', paymentMethod: { type: 'TRUE_MONEY' } }, { 'x-satang-order-token': await checkout.orderToken('cart-1') }),
+    );
     expect(created.status).toBe(201);
     const { chargeId, redirect, statusToken } = await created.json();
     expect(redirect.redirectUrl).toContain(`${sandbox.url}/sandbox/pages/authorize/`);
@@ -122,7 +126,8 @@ describe('toNodeListener', () => {
       const answer = await fetch(`${shop}/charges`, json({ orderReference: 'x', paymentMethod: { type: 'ALIPAY' } }, { 'x-satang-client-address': `10.0.0.${i}` }));
       statuses.push(answer.status);
     }
-    expect(statuses).toEqual([404, 404, 429, 429]);
+    // No order token: refused, and still counted.
+    expect(statuses).toEqual([403, 403, 429, 429]);
   });
 
   sandboxTest('says plainly when a body parser ran first, instead of failing every webhook', async ({ sandbox }) => {
@@ -146,7 +151,12 @@ describe('the checkout handler in a Fetch-style framework', () => {
     const checkout = checkoutFor(sandbox.url, []);
     const app = new Hono();
     app.all('/api/checkout/*', (c) => checkout(c.req.raw));
-    const created = await app.fetch(new Request('https://shop.example/api/checkout/charges', json({ orderReference: 'cart-1', amount: 12_900, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } })));
+    const created = await app.fetch(
+      new Request(
+        'https://shop.example/api/checkout/charges',
+        json({ orderReference: 'cart-1', amount: 12_900, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } }, { 'x-satang-order-token': await checkout.orderToken('cart-1') }),
+      ),
+    );
     expect(created.status).toBe(201);
     const body = await created.json();
     expect(body.actionRequired).toBe('ENCODED_IMAGE');
@@ -183,9 +193,13 @@ describe('the checkout handler in a Fetch-style framework', () => {
     const token = await fetch(`${sandbox.url}/client/v1/card-tokens`, json({ pan: '4111111111111111', expiryMonth: 12, expiryYear: (new Date().getUTCFullYear() + 2) % 100, cardHolderName: 'Somchai Jaidee' }, { authorization: CLIENT_AUTH }));
     expect(token.status).toBe(201);
     const { id: cardTokenId } = await token.json();
+    // The order's token, as the shop's checkout page renders it for the element.
+    const page = await (await fetch(`${shop}/checkout/cart-1`)).text();
+    const orderToken = /order-token="([^"]+)"/.exec(page)?.[1] ?? '';
+    expect(orderToken).not.toBe('');
     const created = await fetch(
       `${shop}/api/checkout/charges`,
-      json({ orderReference: 'cart-1', amount: 12_900, currency: 'THB', paymentMethod: { type: 'CARD_TOKEN', cardTokenId, securityCode: '123' } }, { origin: shop, 'idempotency-key': 'hono-1' }),
+      json({ orderReference: 'cart-1', amount: 12_900, currency: 'THB', paymentMethod: { type: 'CARD_TOKEN', cardTokenId, securityCode: '123' } }, { origin: shop, 'idempotency-key': 'hono-1', 'x-satang-order-token': orderToken }),
     );
     expect(created.status).toBe(201);
     const { chargeId, actionRequired, statusToken } = await created.json();

@@ -9,7 +9,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, vi } from 'vitest';
 import { callHandlerOf } from '../../src/core/http-call.js';
 import { SANDBOX_DEFAULTS, type RunningSandbox } from '../../src/sandbox/index.js';
-import { createCheckoutHandler, MemoryCheckoutStore, toNodeListener, type CheckoutHandlerOptions, type CheckoutLogEntry } from '../../src/server/index.js';
+import { createCheckoutHandler, MemoryCheckoutStore, toNodeListener, type CheckoutHandler, type CheckoutHandlerOptions, type CheckoutLogEntry } from '../../src/server/index.js';
 import { sandboxTest } from '../support/sandbox-fixture.js';
 
 const servers: Server[] = [];
@@ -52,11 +52,11 @@ function raw(url: string, text: string): Promise<string> {
   });
 }
 
-/** A PromptPay QR charge of order cart-1, made through the shop: its id and status token. */
-async function qrCharge(shop: string): Promise<{ chargeId: string; statusToken: string }> {
+/** A PromptPay QR charge of order cart-1, made through the shop (`handler`, at `shop`): its id and status token. */
+async function qrCharge(shop: string, handler: CheckoutHandler): Promise<{ chargeId: string; statusToken: string }> {
   const created = await fetch(`${shop}/api/checkout/charges`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', 'x-satang-order-token': await handler.orderToken('cart-1') },
     body: JSON.stringify({ orderReference: 'cart-1', amount: 12_900, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } }),
   });
   return (await created.json()) as { chargeId: string; statusToken: string };
@@ -82,7 +82,7 @@ describe('the checkout handler on node:http', () => {
 
     const created = await fetch(`${shop}/api/checkout/charges`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: 'session=abc' },
+      headers: { 'content-type': 'application/json', cookie: 'session=abc', 'x-satang-order-token': await handler.orderToken('cart-1') },
       body: JSON.stringify({ orderReference: 'cart-1', amount: 12_900, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } }),
     });
     expect(created.status).toBe(201);
@@ -121,12 +121,13 @@ describe('the checkout handler on node:http', () => {
     const native = await listen(toNodeListener(handler));
     // The same handler behind a plain Fetch function: the adapter then converts through Request and Response.
     const viaFetch = await listen(toNodeListener((request) => handler(request)));
-    const { chargeId, statusToken } = await qrCharge(native);
+    const { chargeId, statusToken } = await qrCharge(native, handler);
     const cases: [string, RequestInit][] = [
       ['/api/checkout/charges', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"orderReference":' }],
       ['/api/checkout/charges', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }],
       ['/api/checkout/charges', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orderReference: 'cart-1', note: 'x'.repeat(20_000) }) }],
       ['/api/checkout/charges', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orderReference: 'nope', paymentMethod: { type: 'ALIPAY' } }) }],
+      ['/api/checkout/charges', { method: 'POST', headers: { 'content-type': 'application/json', 'x-satang-order-token': await handler.orderToken('nope') }, body: JSON.stringify({ orderReference: 'nope', paymentMethod: { type: 'ALIPAY' } }) }],
       ['/api/checkout/charges', { method: 'POST', headers: { 'content-type': 'application/json', 'x-satang-client-address': '10.0.0.1', cardNumber: '4242' }, body: JSON.stringify({ orderReference: 'cart-1', paymentMethod: { type: 'CARD_TOKEN', cardNumber: '4242424242424242' } }) }],
       ['/api/checkout/charges', { method: 'DELETE' }],
       ['/api/checkout/charges', { method: 'OPTIONS', headers: { origin: 'https://pay.shop.example', 'access-control-request-method': 'POST' } }],
@@ -176,7 +177,7 @@ describe('the checkout handler on node:http', () => {
     const logs: CheckoutLogEntry[] = [];
     const handler = checkout(sandbox, { store, log: (entry) => logs.push(entry) });
     const shop = await listen(toNodeListener(handler));
-    const { chargeId, statusToken } = await qrCharge(shop);
+    const { chargeId, statusToken } = await qrCharge(shop, handler);
     const leaving = new AbortController();
     const wait = fetch(`${shop}/api/checkout/charges/${chargeId}/status?wait=25`, { headers: { 'x-satang-status-token': statusToken }, signal: leaving.signal }).catch(() => 'left');
     // Held: the handler watches the payment's channel.
@@ -226,7 +227,8 @@ describe('the checkout handler on node:http', () => {
     const native = await listen(toNodeListener(handler));
     const viaFetch = await listen(toNodeListener((request) => handler(request)));
     const body = JSON.stringify({ orderReference: 'nope', paymentMethod: { type: 'ALIPAY' } });
-    const request = `POST /api/checkout/charges HTTP/1.1\r\nHost: shop\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    const token = await handler.orderToken('nope');
+    const request = `POST /api/checkout/charges HTTP/1.1\r\nHost: shop\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Type: text/plain\r\nX-Satang-Order-Token: ${token}\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
     const [a, b] = [await raw(native, request), await raw(viaFetch, request)];
     expect(a.split('\r\n')[0]).toBe('HTTP/1.1 404 Not Found');
     expect(b.split('\r\n')[0]).toBe(a.split('\r\n')[0]);

@@ -66,33 +66,37 @@ function page(settings: ShopSettings): string {
 beforeAll(async () => {
   await buildClient();
   // Set once the sandbox, whose address the handler needs, is up.
-  const api: { checkout?: NodeListener } = {};
+  const api: { checkout?: NodeListener; orderToken?: (orderReference: string) => Promise<string> } = {};
   shop = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://shop').pathname;
     if (path.startsWith('/api/checkout/') && api.checkout) return api.checkout(req, res);
     const asset = assets.get(path);
     if (asset !== undefined) return res.writeHead(200, { 'content-type': 'text/javascript' }).end(asset);
-    if (path === '/' && sandbox) {
-      const settings = { merchantId: SANDBOX_DEFAULTS.merchantId, publishableKey: SANDBOX_DEFAULTS.publishableKey, serviceUrl: sandbox.url, orderReference: ORDER.referenceId, amount: ORDER.amount };
-      return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(settings));
+    if (path === '/' && sandbox && api.orderToken) {
+      const { url } = sandbox;
+      void api.orderToken(ORDER.referenceId).then((orderToken) => {
+        const settings = { merchantId: SANDBOX_DEFAULTS.merchantId, publishableKey: SANDBOX_DEFAULTS.publishableKey, serviceUrl: url, orderReference: ORDER.referenceId, orderToken, amount: ORDER.amount };
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(settings));
+      });
+      return;
     }
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => shop!.listen(0, '127.0.0.1', resolve));
   const shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
   sandbox = await listenSandbox({ port: 0, webhook: { url: `${shopUrl}/api/checkout/webhooks`, webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64 } });
-  api.checkout = toNodeListener(
-    createCheckoutHandler({
-      service: { baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey },
-      resolveOrder: (reference) => (reference === ORDER.referenceId ? ORDER : null),
-      basePath: '/api/checkout',
-      publicUrl: shopUrl,
-      webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64,
-      onOrder: (event) => {
-        orderEvents.push(event);
-      },
-    }),
-  );
+  const checkout = createCheckoutHandler({
+    service: { baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey },
+    resolveOrder: (reference) => (reference === ORDER.referenceId ? ORDER : null),
+    basePath: '/api/checkout',
+    publicUrl: shopUrl,
+    webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64,
+    onOrder: (event) => {
+      orderEvents.push(event);
+    },
+  });
+  api.checkout = toNodeListener(checkout);
+  api.orderToken = (orderReference) => checkout.orderToken(orderReference);
   browser = await launchChromium();
 }, BUILD_TIMEOUT_MS);
 

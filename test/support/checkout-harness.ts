@@ -1,7 +1,7 @@
 import { expect, vi } from 'vitest';
 import type { WebhookEvent } from '../../src/core/schemas/webhook-events.js';
 import { Sandbox, SANDBOX_DEFAULTS, type SandboxOptions } from '../../src/sandbox/index.js';
-import { createCheckoutHandler, type CheckoutHandlerOptions, type CheckoutLogEntry, type ResolvedOrder } from '../../src/server/index.js';
+import { createCheckoutHandler, type CheckoutHandler, type CheckoutHandlerOptions, type CheckoutLogEntry, type ResolvedOrder } from '../../src/server/index.js';
 import { SandboxClient } from './sandbox-client.js';
 
 export const SHOP = 'https://shop.example';
@@ -14,7 +14,7 @@ export interface CheckoutHarness {
   sandbox: Sandbox;
   /** The sandbox's API, for reading back what the handler did. */
   service: SandboxClient;
-  handler: (request: Request) => Promise<Response>;
+  handler: CheckoutHandler;
   /** What `onEvent` received. */
   events: WebhookEvent[];
   logs: CheckoutLogEntry[];
@@ -23,7 +23,8 @@ export interface CheckoutHarness {
   /**
    * One request to the handler, answered with its status, headers, text and parsed body. A
    * `POST /charges` body carries the order's amount, as the widget sends the total it shows, unless
-   * it names `amount` itself (`amount: undefined` sends none).
+   * it names `amount` itself (`amount: undefined` sends none), and the order's token, as the
+   * widget sends the one its page was rendered with, unless `headers` names `X-Satang-Order-Token`.
    */
   call(method: string, path: string, init?: { body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; text: string; body: any }>;
 }
@@ -42,13 +43,13 @@ export function createCheckoutHarness(
   const events: WebhookEvent[] = [];
   const logs: CheckoutLogEntry[] = [];
   const serviceReads: string[] = [];
-  let handler: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
+  let deliver: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
   const sandbox = new Sandbox({
     refundSettleDelayMs: 0,
-    webhook: { url: `${BASE}/webhooks`, webhookKeyBase64: WEBHOOK_KEY, retryBaseDelayMs: 5, fetch: (input, init) => handler(new Request(input, init)) },
+    webhook: { url: `${BASE}/webhooks`, webhookKeyBase64: WEBHOOK_KEY, retryBaseDelayMs: 5, fetch: (input, init) => deliver(new Request(input, init)) },
     ...sandboxOptions,
   });
-  handler = createCheckoutHandler({
+  const handler: CheckoutHandler = createCheckoutHandler({
     service: {
       ...SERVICE,
       fetch:
@@ -69,6 +70,7 @@ export function createCheckoutHarness(
     log: (entry) => logs.push(entry),
     ...options,
   });
+  deliver = handler;
   return {
     sandbox,
     service: new SandboxClient(sandbox),
@@ -83,11 +85,23 @@ export function createCheckoutHarness(
         body = JSON.stringify(withShownAmount(orders, method, path, init.body));
         headers['content-type'] ??= 'application/json';
       }
+      await withOrderToken(handler, method, path, init.body, headers);
       const response = await handler(new Request(`${BASE}${path}`, { method, headers, body }));
       const text = await response.text();
       return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
     },
   };
+}
+
+/**
+ * A `POST /charges` as the widget sends it: with its order's token (`handler.orderToken`), unless
+ * the caller set the header itself (to send a wrong one, or an empty one).
+ */
+export async function withOrderToken(handler: Pick<CheckoutHandler, 'orderToken'>, method: string, path: string, body: unknown, headers: Record<string, string>): Promise<void> {
+  if (method !== 'POST' || path !== '/charges' || Object.keys(headers).some((name) => name.toLowerCase() === 'x-satang-order-token')) return;
+  const reference = typeof body === 'object' && body !== null ? (body as { orderReference?: unknown }).orderReference : undefined;
+  if (typeof reference !== 'string' || reference === '' || reference.length > 255) return;
+  headers['X-Satang-Order-Token'] = await handler.orderToken(reference);
 }
 
 /** A charge request as the widget sends it: with the total it shows, the order's. */

@@ -57,7 +57,7 @@ export async function charge(payment: Payment, method: PaymentMethod, deviceType
   if (options.replace || payment.charge || payment.replaceNext || wasAbandoned(host.orderReference)) body.replace = true;
   let charge;
   try {
-    charge = await createCheckoutCharge(host.endpoint, body, attemptKey);
+    charge = await createCheckoutCharge(host.endpoint, body, attemptKey, host.orderToken);
   } catch (error) {
     if (refused(payment, error)) return;
     throw error;

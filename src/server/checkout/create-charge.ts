@@ -3,6 +3,7 @@ import { formatAmount } from '../../core/money.js';
 import type { CreateChargeRequest } from '../../core/schemas/charge.js';
 import {
   CHECKOUT_IDEMPOTENCY_HEADER,
+  CHECKOUT_ORDER_TOKEN_HEADER,
   CheckoutChargeRequestSchema,
   type CheckoutChargeRequest,
   type CheckoutChargeResponse,
@@ -12,7 +13,7 @@ import { sha256Base64Url } from './base64-url.js';
 import type { CheckoutContext, RouteCall } from './checkout-context.js';
 import { CheckoutError, upstreamRefusal } from './checkout-error.js';
 import { CHECKOUT_MAX_BODY_BYTES, type ResolvedOrder } from './checkout-options.js';
-import { parseRequest, readJson } from './checkout-request.js';
+import { parseRequest, readJson, requireOrderToken } from './checkout-request.js';
 import { findCardData } from './find-card-data.js';
 import { jsonAnswer } from './json-response.js';
 import { checkedPaymentMethod } from './payment-method.js';
@@ -25,7 +26,8 @@ import type { StatusTokenKind } from './status-tokens.js';
 
 /**
  * `POST /charges`: creates the charge (or, with the authorize intent, the card authorization) for
- * an order whose amount `resolveOrder` decides, and hands the browser its status token. One
+ * an order whose amount `resolveOrder` decides, and hands the browser its status token. Only for
+ * the holder of the order's token (`X-Satang-Order-Token`, `handler.orderToken(orderReference)`). One
  * attempt (the widget's idempotency key) makes one charge however often it is sent: at once, it
  * waits on the first call; later, it gets the first answer back.
  */
@@ -37,6 +39,9 @@ export async function createCharge(context: CheckoutContext, { call, entry }: Ro
     throw new CheckoutError(400, 'CARD_DATA_REFUSED', 'Card numbers and expiry dates are never sent to the shop: the card is tokenized in the browser.', { field: cardField });
   }
   const input = parseRequest(CheckoutChargeRequestSchema, body);
+  // Only the holder of the order's token may pay it: without it nothing is looked up, so nothing
+  // of the order (its price, its open payment, its QR) is told and nothing is changed.
+  await requireOrderToken(context.orderTokens, input.orderReference, call.header(CHECKOUT_ORDER_TOKEN_HEADER));
   const method = checkedPaymentMethod(input, context.paymentMethods);
   if (input.intent === 'authorize' && method.paymentMethodType !== 'CARD_TOKEN') {
     throw new CheckoutError(400, 'PAYMENT_METHOD_NOT_ALLOWED', 'Only a card payment can be authorized now and captured later.', { field: 'paymentMethod.type' });

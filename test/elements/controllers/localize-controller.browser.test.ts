@@ -5,6 +5,7 @@ import { checkoutMessages } from '../../../src/elements/i18n/checkout.js';
 import '../../../src/elements/index.js';
 import type { SatangCardForm } from '../../../src/elements/index.js';
 import { SANDBOX_DEFAULTS } from '../../../src/sandbox/defaults.js';
+import { withPageOrderToken } from '../../support/page-tokens.js';
 
 /** An element that shows one string and counts its renders. */
 class LocalizedProbe extends LitElement {
@@ -39,7 +40,7 @@ async function mount<K extends 'satang-card-form' | 'satang-checkout' | 'localiz
   parent: Element | ShadowRoot = document.body,
 ): Promise<HTMLElementTagNameMap[K]> {
   const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  for (const [name, value] of Object.entries(await withPageOrderToken(attributes))) element.setAttribute(name, value);
   parent.append(element);
   await element.updateComplete;
   // The card form's rules and messages come right after its first render.

@@ -3,6 +3,7 @@ import { userEvent } from 'vitest/browser';
 import '../../../src/elements/index.js';
 import type { SatangCheckout } from '../../../src/elements/index.js';
 import { SANDBOX_DEFAULTS } from '../../../src/sandbox/defaults.js';
+import { withPageOrderToken } from '../../support/page-tokens.js';
 
 /**
  * `<satang-checkout>` when the shop's server will not charge (409 AMOUNT_CHANGED,
@@ -39,7 +40,7 @@ async function mount(attributes: Record<string, string> = {}): Promise<SatangChe
     locale: 'en',
     ...attributes,
   };
-  for (const [name, value] of Object.entries(all)) element.setAttribute(name, value);
+  for (const [name, value] of Object.entries(await withPageOrderToken(all))) element.setAttribute(name, value);
   document.body.append(element);
   await element.updateComplete;
   // The card form's rules come right after its first render.

@@ -3,6 +3,7 @@ import { page, userEvent } from 'vitest/browser';
 import '../../../src/elements/index.js';
 import type { SatangCheckout } from '../../../src/elements/index.js';
 import { SANDBOX_DEFAULTS } from '../../../src/sandbox/defaults.js';
+import { withPageOrderToken } from '../../support/page-tokens.js';
 
 /** The method picker and the panels under it: installments only where the order qualifies, the plans, the dark box. */
 
@@ -23,7 +24,7 @@ async function mount(amount: number, attributes: Record<string, string> = {}): P
     locale: 'en',
     ...attributes,
   };
-  for (const [name, value] of Object.entries(all)) element.setAttribute(name, value);
+  for (const [name, value] of Object.entries(await withPageOrderToken(all))) element.setAttribute(name, value);
   document.body.append(element);
   await element.updateComplete;
   // What the checkout fetches right after its first render: the card form's rules and the other panels.

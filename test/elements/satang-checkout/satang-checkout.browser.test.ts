@@ -3,6 +3,7 @@ import { userEvent } from 'vitest/browser';
 import '../../../src/elements/index.js';
 import type { SatangCheckout } from '../../../src/elements/index.js';
 import { SANDBOX_DEFAULTS } from '../../../src/sandbox/defaults.js';
+import { withPageOrderToken } from '../../support/page-tokens.js';
 
 /** The sandbox API key, used here only to read back what the sandbox recorded. */
 const API = { authorization: `Basic ${btoa(`${SANDBOX_DEFAULTS.merchantId}:${SANDBOX_DEFAULTS.apiKey}`)}` };
@@ -29,7 +30,7 @@ async function mount(attributes: Record<string, string> = {}, amount = 12_345): 
     locale: 'en',
     ...attributes,
   };
-  for (const [name, value] of Object.entries(all)) element.setAttribute(name, value);
+  for (const [name, value] of Object.entries(await withPageOrderToken(all))) element.setAttribute(name, value);
   document.body.append(element);
   await element.updateComplete;
   await settled(element);

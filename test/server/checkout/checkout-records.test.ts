@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHECKOUT_ORDER_TOKEN_HEADER } from '../../../src/core/constants.js';
 import { CheckoutRecordError, CheckoutRecords, WebhookRecords } from '../../../src/server/checkout/checkout-records.js';
-import { MemoryCheckoutStore, type CheckoutHandler, type ResolvedOrder } from '../../../src/server/index.js';
+import { MemoryCheckoutStore, type ResolvedOrder } from '../../../src/server/index.js';
 import { createCheckoutHarness, type CheckoutHarness } from '../../support/checkout-harness.js';
 
 /**
@@ -107,7 +107,7 @@ describe('the checkout handler on records written before an upgrade', () => {
 
   async function orderState(store: MemoryCheckoutStore) {
     harness = createCheckoutHarness(ORDERS, { store });
-    const token = await (harness.handler as CheckoutHandler).orderToken('cart-1');
+    const token = await (harness.handler).orderToken('cart-1');
     return harness.call('GET', '/orders/cart-1/state', { headers: { [CHECKOUT_ORDER_TOKEN_HEADER]: token } });
   }
 

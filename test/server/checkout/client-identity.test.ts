@@ -41,8 +41,8 @@ describe('rate limits by client', () => {
     };
     const statuses = [];
     for (let i = 1; i <= 5; i += 1) statuses.push(await from(`2001:db8:1:2::${i.toString(16)}`));
-    expect(statuses).toEqual([404, 404, 404, 429, 429]);
-    expect(await from('2001:db8:1:3::1')).toBe(404);
+    expect(statuses).toEqual([403, 403, 403, 429, 429]);
+    expect(await from('2001:db8:1:3::1')).toBe(403);
   });
 });
 
@@ -196,7 +196,7 @@ describe('rate limits through the Node adapter on a real socket', () => {
     server = undefined;
   });
 
-  /** A shop on 127.0.0.1 whose orders all do not exist: each charge is counted, then answered 404. */
+  /** A shop on 127.0.0.1 that is sent charges without an order token: each is counted, then answered 403. */
   async function shop(options: Partial<CheckoutHandlerOptions>): Promise<string> {
     const handler = createCheckoutHandler({
       service: { baseUrl: 'http://127.0.0.1:9', merchantId: 'merchant', apiKey: 'skey_test_a_key_long_enough' },
@@ -225,22 +225,22 @@ describe('rate limits through the Node adapter on a real socket', () => {
   }
 
   it('limits requests with different forged X-Forwarded-For together, by default', async () => {
-    expect(await forged(await shop({}), 8)).toEqual([404, 404, 404, 429, 429, 429, 429, 429]);
+    expect(await forged(await shop({}), 8)).toEqual([403, 403, 403, 429, 429, 429, 429, 429]);
   });
 
   it('still does when trustProxy trusts proxies the socket is not one of', async () => {
-    expect(await forged(await shop({ trustProxy: ['10.0.0.0/8'] }), 5)).toEqual([404, 404, 404, 429, 429]);
+    expect(await forged(await shop({ trustProxy: ['10.0.0.0/8'] }), 5)).toEqual([403, 403, 403, 429, 429]);
   });
 
   it('counts each forwarded client apart once the socket is a trusted proxy', async () => {
-    expect(await forged(await shop({ trustProxy: ['127.0.0.1'] }), 5)).toEqual([404, 404, 404, 404, 404]);
+    expect(await forged(await shop({ trustProxy: ['127.0.0.1'] }), 5)).toEqual([403, 403, 403, 403, 403]);
   });
 
   it('counts each forwarded client apart behind one proxy', async () => {
-    expect(await forged(await shop({ trustProxy: 1 }), 5)).toEqual([404, 404, 404, 404, 404]);
+    expect(await forged(await shop({ trustProxy: 1 }), 5)).toEqual([403, 403, 403, 403, 403]);
   });
 
   it('lets getClientId decide over trustProxy', async () => {
-    expect(await forged(await shop({ trustProxy: 1, getClientId: () => 'one shopper' }), 4)).toEqual([404, 404, 404, 429]);
+    expect(await forged(await shop({ trustProxy: 1, getClientId: () => 'one shopper' }), 4)).toEqual([403, 403, 403, 429]);
   });
 });

@@ -280,7 +280,7 @@ describe('createCheckoutHandler', () => {
         return sandbox.fetch(request);
       });
       const body = JSON.stringify({ orderReference: 'cart-1', amount: 12_345, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } });
-      const headers = { 'content-type': 'application/json', 'idempotency-key': 'attempt-1' };
+      const headers = { 'content-type': 'application/json', 'idempotency-key': 'attempt-1', 'x-satang-order-token': await harness.handler.orderToken('cart-1') };
       const leaving = new AbortController();
       const left = harness.handler(new Request(`${SHOP}/api/checkout/charges`, { method: 'POST', headers, body, signal: leaving.signal })).catch((error: unknown) => error);
       await vi.waitFor(() => expect(creations).toBe(1), { timeout: 10_000 });
@@ -591,9 +591,10 @@ describe('createCheckoutHandler', () => {
     it('takes its own pages at publicUrl for its own, whatever host the request URL names (Next.js writes localhost), and no other', async () => {
       setUp({ publicUrl: 'https://shop.example' });
       const body = JSON.stringify({ orderReference: 'cart-1', amount: 12_345, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } });
+      const orderToken = await harness.handler.orderToken('cart-1');
       // A Next.js route handler's Request: its URL is the server's own address, not the shopper's.
       const from = (origin: string) =>
-        harness.handler(new Request('http://localhost:3000/api/checkout/charges', { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body }));
+        harness.handler(new Request('http://localhost:3000/api/checkout/charges', { method: 'POST', headers: { origin, 'content-type': 'application/json', 'x-satang-order-token': orderToken }, body }));
       const own = await from('https://shop.example');
       expect(own.status).toBe(201);
       expect(own.headers.get('access-control-allow-origin')).toBe('https://shop.example');

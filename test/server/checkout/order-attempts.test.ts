@@ -175,7 +175,7 @@ describe('one payment per order', () => {
     const two = createCheckoutHandler({ ...shared, service: { ...SERVICE, fetch: harness.sandbox.fetch } });
     const body = async () => JSON.stringify({ orderReference: 'cart-1', amount: PRICE, currency: 'THB', paymentMethod: await card() });
     const send = async (handler: typeof one, key: string) =>
-      handler(new Request(`${BASE}/charges`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: await body() }));
+      handler(new Request(`${BASE}/charges`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key, 'x-satang-order-token': await handler.orderToken('cart-1') }, body: await body() }));
     const answers = await Promise.all([send(one, 'a'), send(two, 'b')]);
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
     expect(chargesOfOrder()).toHaveLength(1);
@@ -327,7 +327,11 @@ describe('paid means paid in full', () => {
       });
     const [a, b] = [instance('a', true), instance('b', false)];
     const created = await a(
-      new Request(`${BASE}/charges`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orderReference: 'cart-1', amount: PRICE, currency: 'THB', paymentMethod: await card() }) }),
+      new Request(`${BASE}/charges`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-satang-order-token': await a.orderToken('cart-1') },
+        body: JSON.stringify({ orderReference: 'cart-1', amount: PRICE, currency: 'THB', paymentMethod: await card() }),
+      }),
     );
     const { chargeId, statusToken } = (await created.json()) as { chargeId: string; statusToken: string };
     const read = (handler: typeof a) => handler(new Request(`${BASE}/charges/${chargeId}/status`, { headers: { 'X-Satang-Status-Token': statusToken } }));

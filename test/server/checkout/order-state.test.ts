@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CheckoutOrderStateResponseSchema } from '../../../src/core/schemas/checkout.js';
 import { ORDER_TOKEN_TTL_MS } from '../../../src/server/checkout/checkout-options.js';
 import { OrderTokens } from '../../../src/server/checkout/order-tokens.js';
-import type { CheckoutHandler, ResolvedOrder } from '../../../src/server/index.js';
+import type { ResolvedOrder } from '../../../src/server/index.js';
 import { SANDBOX_DEFAULTS } from '../../../src/sandbox/index.js';
 import { createCheckoutHarness, SHOP, type CheckoutHarness } from '../../support/checkout-harness.js';
 import { ORIGIN } from '../../support/sandbox-client.js';
@@ -31,7 +31,7 @@ afterEach(() => {
 });
 
 /** What the merchant's page renders into `<satang-checkout order-token>`. */
-const orderToken = (orderReference: string) => (harness.handler as CheckoutHandler).orderToken(orderReference);
+const orderToken = (orderReference: string) => (harness.handler).orderToken(orderReference);
 
 async function state(orderReference: string, token?: string | null) {
   const headers: Record<string, string> = {};

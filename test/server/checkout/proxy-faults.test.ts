@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_STATUS_TOKEN_HEADER } from '../../../src/core/constants.js';
+import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_ORDER_TOKEN_HEADER, CHECKOUT_STATUS_TOKEN_HEADER } from '../../../src/core/constants.js';
 import { listenSandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { SANDBOX_FAULT_KINDS, type SandboxFaultInput, type SandboxFaultKind } from '../../../src/sandbox/faults/fault-rules.js';
 import { createCheckoutHandler, ServiceClient, toNodeListener, type CheckoutLogEntry, type ResolvedOrder } from '../../../src/server/index.js';
@@ -31,6 +31,8 @@ const orders = new Map<string, ResolvedOrder & { paidBy?: string }>();
 let orderCount = 0;
 /** The handler's log lines: the faults below are expected, so they go here rather than to the console. */
 const logged: CheckoutLogEntry[] = [];
+/** The order tokens the shop renders into its pages. */
+let orderToken: (orderReference: string) => Promise<string>;
 
 beforeAll(async () => {
   let handler: (request: Request) => Promise<Response> = () => Promise.resolve(new Response(null, { status: 503 }));
@@ -45,7 +47,7 @@ beforeAll(async () => {
   });
   const service = { baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey };
   ledger = new ServiceClient(service);
-  handler = createCheckoutHandler({
+  const checkout = createCheckoutHandler({
     service: new ServiceClient({ ...service, timeoutMs: ATTEMPT_TIMEOUT_MS, maxRetries: MAX_RETRIES, retryBaseDelayMs: 5 }),
     statusTokenSecret: SANDBOX_DEFAULTS.apiKey,
     resolveOrder: (reference) => {
@@ -63,6 +65,8 @@ beforeAll(async () => {
     rateLimit: false,
     log: (entry) => logged.push(entry),
   });
+  handler = checkout;
+  orderToken = (reference) => checkout.orderToken(reference);
 });
 
 afterAll(async () => {
@@ -95,7 +99,7 @@ async function tokenize(pan: string): Promise<string> {
 async function pay(orderReference: string, cardTokenId: string, attemptKey: string) {
   const response = await fetch(`${proxyUrl}/charges`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', [CHECKOUT_IDEMPOTENCY_HEADER]: attemptKey },
+    headers: { 'content-type': 'application/json', [CHECKOUT_IDEMPOTENCY_HEADER]: attemptKey, [CHECKOUT_ORDER_TOKEN_HEADER]: await orderToken(orderReference) },
     body: JSON.stringify({ orderReference, amount: orders.get(orderReference)?.amount, currency: orders.get(orderReference)?.currency, paymentMethod: { type: 'CARD_TOKEN', cardTokenId, securityCode: '123' }, returnUrl: `${new URL(proxyUrl).origin}/return` }),
   });
   return { status: response.status, headers: response.headers, body: await response.json() };

@@ -24,8 +24,11 @@ export type OrderVerdict = 'paid' | 'repriced' | 'unpaid' | 'failed';
  */
 export const ORDER_PAID_ELSEWHERE = 'paid_elsewhere';
 
-/** Outcomes of a SUCCEEDED charge after which the order is paid. */
-const PAID_OUTCOMES: readonly (string | undefined)[] = [undefined, 'paid', 'authorized', 'duplicate_refunded'];
+/**
+ * Outcomes of a SUCCEEDED charge after which the order is paid. A success without an outcome is not
+ * one of them: the server says what every success of the checkout did for its order.
+ */
+const PAID_OUTCOMES: readonly (string | undefined)[] = ['paid', 'authorized', 'duplicate_refunded'];
 
 /**
  * The verdict of a final status (PENDING reads as `failed`: the caller asks only once it is final).

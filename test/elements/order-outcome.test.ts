@@ -16,8 +16,8 @@ describe('orderVerdict', () => {
     });
   });
 
-  it('takes a success without an outcome (a payment the handler did not start) as paid', () => {
-    expect(orderVerdict({ status: 'SUCCEEDED' })).toBe('paid');
+  it('never takes a success without an outcome for a paid order: the server says what every success did', () => {
+    expect(orderVerdict({ status: 'SUCCEEDED' })).toBe('unpaid');
   });
 
   it('never takes an outcome it does not know for a paid order', () => {

@@ -23,7 +23,7 @@ export async function chargeStatus(context: CheckoutContext, { call, params, ent
   const { chargeId = '' } = params;
   entry.chargeId = chargeId;
   // The token says what the id is: a charge, or a card authorization made with the authorize intent.
-  const { kind, referenceId } = await requireStatusToken(context.tokens, chargeId, call.header(CHECKOUT_STATUS_TOKEN_HEADER), ['charge', 'authorization']);
+  const { kind, order } = await requireStatusToken(context.tokens, chargeId, call.header(CHECKOUT_STATUS_TOKEN_HEADER), ['charge', 'authorization']);
   await context.limiter.check(call, 'status');
   const waitText = call.query('wait');
   let waitSeconds = 0;
@@ -37,8 +37,9 @@ export async function chargeStatus(context: CheckoutContext, { call, params, ent
   // Whatever the service does, the answer comes by the wait plus a small margin: a read not done
   // by then answers the status last known (PENDING); within a wait, a failed read is no news.
   const answerBy = Date.now() + waitSeconds * 1000 + STATUS_ANSWER_MARGIN_MS;
-  const readStatusNow = () => readStatus(context, chargeId, kind, call, true, { answerBy, pendingOnFailure: waitSeconds > 0 });
-  if (waitSeconds === 0) return jsonAnswer(200, await withOrder(context, await readStatusNow(), referenceId));
+  // A success is settled against the token's order, even one whose records the store lost.
+  const readStatusNow = () => readStatus(context, chargeId, kind, call, { order }, { answerBy, pendingOnFailure: waitSeconds > 0 });
+  if (waitSeconds === 0) return jsonAnswer(200, await withOrder(context, await readStatusNow(), order.referenceId));
 
   const deadline = Date.now() + waitSeconds * 1000;
   // Listening before the first read, not after: news that lands while it is under way (the
@@ -80,7 +81,7 @@ export async function chargeStatus(context: CheckoutContext, { call, params, ent
   } finally {
     unsubscribe();
   }
-  return jsonAnswer(200, await withOrder(context, status, referenceId));
+  return jsonAnswer(200, await withOrder(context, status, order.referenceId));
 }
 
 /**

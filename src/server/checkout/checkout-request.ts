@@ -4,7 +4,7 @@ import { parseJsonBody } from '../../core/request-body.js';
 import { describeFieldIssues, toFieldIssues } from '../../core/validation.js';
 import { bodyRefusal, CheckoutError } from './checkout-error.js';
 import type { OrderTokens } from './order-tokens.js';
-import type { StatusTokenKind, StatusTokens } from './status-tokens.js';
+import type { PaymentOrder, StatusTokenKind, StatusTokens } from './status-tokens.js';
 
 const decoder = new TextDecoder();
 
@@ -27,7 +27,7 @@ export function parseRequest<S extends z.ZodMiniType>(schema: S, body: unknown):
 
 /**
  * What the status token opens for this id, of the `kinds` the route serves (tried in turn): the
- * payment's kind and the order it was made for. Only the browser that created a payment may
+ * payment's kind and the order it was made for (the order's `referenceId` and the page's `orderReference`). Only the browser that created a payment may
  * follow or act on it. A genuine token past its expiry is a 403 `STATUS_TOKEN_EXPIRED` that asks
  * the shopper to reload; any other is a 403 `INVALID_STATUS_TOKEN`, which tells a wrong token from
  * a payment that does not exist no more than a malformed id does.
@@ -37,12 +37,12 @@ export async function requireStatusToken(
   id: string,
   token: string | null | undefined,
   kinds: readonly StatusTokenKind[],
-): Promise<{ kind: StatusTokenKind; referenceId: string }> {
+): Promise<{ kind: StatusTokenKind; order: PaymentOrder }> {
   let expired = false;
   if (/^[\w-]{1,128}$/.test(id)) {
     for (const kind of kinds) {
       const check = await tokens.verify(id, token, kind);
-      if (check.ok) return { kind: check.kind, referenceId: check.referenceId };
+      if (check.ok) return { kind: check.kind, order: { referenceId: check.referenceId, orderReference: check.orderReference } };
       expired ||= check.reason === 'expired';
     }
   }

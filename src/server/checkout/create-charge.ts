@@ -93,7 +93,7 @@ async function chargeOnce(
   if (kept) {
     // The first answer again, with a token signed now: the first one may be near its expiry.
     const { answer, referenceId, kind } = kept;
-    return { ...answer, statusToken: await context.tokens.sign(answer.chargeId, kind, referenceId) };
+    return { ...answer, statusToken: await context.tokens.sign(answer.chargeId, kind, { referenceId, orderReference: input.orderReference }) };
   }
   const order = await attemptOrder(context, input.orderReference, call, attempt, idempotencyKey);
   const intent = input.intent ?? 'charge';
@@ -147,7 +147,7 @@ async function chargeOnce(
   const replay: ChargeReplay = { answer: started.answer, referenceId: order.referenceId, kind: started.kind };
   await records.chargeReplay.set(attempt, replay);
   await records.answeredAttempt.set(order.referenceId, idempotencyKey);
-  return { ...started.answer, statusToken: await context.tokens.sign(started.answer.chargeId, started.kind, order.referenceId) };
+  return { ...started.answer, statusToken: await context.tokens.sign(started.answer.chargeId, started.kind, { referenceId: order.referenceId, orderReference: input.orderReference }) };
 }
 
 /**

@@ -5,6 +5,7 @@ import { requireOrderToken } from './checkout-request.js';
 import { jsonAnswer } from './json-response.js';
 import { openPaymentState, readOrderAttempt, type OrderAttempt } from './order-attempts.js';
 import { payerOfOrder, referenceIdOf, type OrderPayer } from './settle-payment.js';
+import type { PaymentOrder } from './status-tokens.js';
 
 /**
  * `GET /orders/{orderReference}/state`: where the order a page shows stands, for the holder of its
@@ -37,7 +38,7 @@ async function stateOfOrder(context: CheckoutContext, orderReference: string, ca
   if (attempt.state === 'creating') return { orderReference, state: 'paying' };
   if (attempt.state === 'none') return { orderReference, state: 'open' };
   const live = await openPaymentState(context, attempt, call);
-  if (live === 'pending') return { orderReference, state: 'paying', payment: await openPaymentAnswer(context, attempt, referenceId) };
+  if (live === 'pending') return { orderReference, state: 'paying', payment: await openPaymentAnswer(context, attempt, { referenceId, orderReference }) };
   // Settled just now, or over: whichever payment paid the order (this one, or another before it), if any.
   const settled = await payerOfOrder(context, referenceId);
   return settled ? paidState(orderReference, settled) : { orderReference, state: 'open' };
@@ -49,7 +50,7 @@ function paidState(orderReference: string, payer: OrderPayer): CheckoutOrderStat
 }
 
 /** The open payment as the page that created it was answered, with a status token signed now for this page. */
-async function openPaymentAnswer(context: CheckoutContext, attempt: Extract<OrderAttempt, { state: 'open' }>, referenceId: string): Promise<CheckoutOrderPayment> {
+async function openPaymentAnswer(context: CheckoutContext, attempt: Extract<OrderAttempt, { state: 'open' }>, order: PaymentOrder): Promise<CheckoutOrderPayment> {
   const { chargeId, kind, answer, paymentMethodType } = attempt;
   const intent = answer.intent ?? (kind === 'authorization' ? 'authorize' : undefined);
   return {
@@ -59,6 +60,6 @@ async function openPaymentAnswer(context: CheckoutContext, attempt: Extract<Orde
     actionRequired: answer.actionRequired,
     ...(answer.redirect ? { redirect: answer.redirect } : {}),
     ...(answer.encodedImage ? { encodedImage: answer.encodedImage } : {}),
-    statusToken: await context.tokens.sign(chargeId, kind, referenceId),
+    statusToken: await context.tokens.sign(chargeId, kind, order),
   };
 }

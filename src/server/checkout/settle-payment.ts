@@ -17,7 +17,7 @@ import type { AttemptRecord, OutcomeRecord, RefundsRecord } from './checkout-rec
 import { orderEventType, type OrderEvent } from './order-events.js';
 import { takePendingAttempt } from './pending-attempts.js';
 import { resolveOrder } from './resolve-order.js';
-import type { StatusTokenKind } from './status-tokens.js';
+import type { PaymentOrder, StatusTokenKind } from './status-tokens.js';
 
 /** How long a settlement waits for another instance settling the same payment. */
 const SETTLE_WAIT_MS = 10_000;
@@ -42,6 +42,13 @@ export interface SucceededPayment {
   source?: string;
   /** The charge's `sourceId`: for a capture, its card authorization. */
   sourceId?: string;
+  /**
+   * The order the payment's status token names (a shopper's status read): the handler signed that
+   * token for this payment, so the payment is the checkout's even when the store no longer knows
+   * it (an in-memory store restarted, or its records pushed out), and it is settled against that
+   * order.
+   */
+  order?: PaymentOrder;
 }
 
 /** Most tries to add a refund to a payment's refunds when other instances keep adding theirs at the same time. */
@@ -134,16 +141,17 @@ export async function payerOfOrder(context: CheckoutContext, referenceId: string
 }
 
 /**
- * Keeps a refund of one of the handler's payments that succeeded (from its `refund.succeeded`
- * webhook): whoever made it (the shop from its dashboard or its own code, or this handler undoing
- * a duplicate), so the order's state can tell a paid order refunded in full since. Each refund is
+ * Keeps a refund of a payment that succeeded (from its `refund.succeeded` webhook): whoever made it
+ * (the shop from its dashboard or its own code, or this handler undoing a duplicate), so the order's
+ * state can tell a paid order refunded in full since. Kept whether or not the payment is known to be
+ * the handler's yet: a refund may be heard before its charge (the charge's answer lost, its
+ * `charge.succeeded` delivered late), and the order it then pays reads refunded. Each refund is
  * counted once, however often it is heard of; refunds of one payment heard at the same time on
  * several instances are all kept (the record's version is their count, so a write that missed
  * another's is retried on top of it).
  */
 export async function noteRefund(context: CheckoutContext, refund: { refundId: string; chargeId: string; amount: number; currency: string }): Promise<void> {
   const { records } = context;
-  if ((await records.attempt.get(refund.chargeId)) === undefined) return;
   for (let tries = 0; tries < REFUND_NOTE_TRIES; tries++) {
     const kept = (await records.refunds.get(refund.chargeId)) ?? { refunds: {} };
     if (Object.hasOwn(kept.refunds, refund.refundId)) return;
@@ -184,6 +192,34 @@ async function attemptOfPayment(context: CheckoutContext, payment: SucceededPaym
   return attempt;
 }
 
+/**
+ * The attempt of a payment the store does not know, made up from the payment as the service holds
+ * it and the order its status token names: the amount it took is the one to settle, and its order
+ * decides (see {@link decideOutcome}: the order's payment if the order is still open at that
+ * price, else refunded). Kept, so the next read finds it. Undefined when the payment did not
+ * succeed after all, or names another order than its token (never, for a token this handler signed).
+ */
+async function adoptPayment(
+  context: CheckoutContext,
+  payment: SucceededPayment,
+  order: PaymentOrder,
+  call: HttpCall,
+): Promise<{ attempt: AttemptRecord; amount: number; currency: string } | undefined> {
+  const taken = await readPaymentTaken(context, payment, call);
+  if (taken?.referenceId !== order.referenceId) return undefined;
+  const attempt: AttemptRecord = {
+    referenceId: order.referenceId,
+    orderReference: order.orderReference,
+    amount: taken.amount,
+    currency: taken.currency,
+    kind: payment.kind,
+    paymentMethodType: taken.paymentMethodType,
+    createdAtMs: Date.now(),
+  };
+  await context.records.attempt.set(payment.chargeId, attempt);
+  return { attempt, amount: taken.amount, currency: taken.currency };
+}
+
 /** The outcome already decided for a payment, without deciding it. */
 export async function knownOutcome(context: CheckoutContext, chargeId: string): Promise<CheckoutOrderOutcome | undefined> {
   return (await context.records.outcome.get(chargeId))?.outcome;
@@ -206,10 +242,17 @@ export async function settlePayment(
   return context.settlements.run(payment.chargeId, () => settleLeased(context, payment, trigger));
 }
 
-async function settleLeased(context: CheckoutContext, payment: SucceededPayment, trigger: { call: HttpCall; fromWebhook: boolean }): Promise<CheckoutOrderOutcome | undefined> {
+async function settleLeased(context: CheckoutContext, news: SucceededPayment, trigger: { call: HttpCall; fromWebhook: boolean }): Promise<CheckoutOrderOutcome | undefined> {
   const { records } = context;
-  const { chargeId } = payment;
-  const attempt = await attemptOfPayment(context, payment);
+  const { chargeId } = news;
+  let payment = news;
+  let attempt = await attemptOfPayment(context, payment);
+  if (attempt === undefined && payment.order !== undefined) {
+    const adopted = await adoptPayment(context, payment, payment.order, trigger.call);
+    if (adopted === undefined) return undefined;
+    attempt = adopted.attempt;
+    payment = { ...payment, amount: adopted.amount, currency: adopted.currency };
+  }
   if (attempt === undefined) return undefined;
   const known = await records.outcome.get(chargeId);
   if (known?.told) return known.outcome;
@@ -309,13 +352,27 @@ async function decideCapture(
 
 /** What the payment took, read from the service; undefined when it did not succeed after all. */
 async function readAmountTaken(context: CheckoutContext, payment: SucceededPayment, call: HttpCall): Promise<{ amount: number; currency: string } | undefined> {
+  const taken = await readPaymentTaken(context, payment, call);
+  return taken && { amount: taken.amount, currency: taken.currency };
+}
+
+/** The payment as the service holds it, once it succeeded (an authorization: AUTHORIZED or CAPTURED); undefined otherwise. */
+async function readPaymentTaken(
+  context: CheckoutContext,
+  payment: SucceededPayment,
+  call: HttpCall,
+): Promise<{ amount: number; currency: string; referenceId: string; paymentMethodType: string } | undefined> {
+  const options = { signal: call.signal, deadlineMs: context.serviceDeadlineMs };
   try {
     if (payment.kind === 'authorization') {
-      const authorization = await context.client.cardAuthorizations.get(payment.chargeId, { signal: call.signal, deadlineMs: context.serviceDeadlineMs });
-      return authorization.status === 'AUTHORIZED' || authorization.status === 'CAPTURED' ? { amount: authorization.amount, currency: authorization.currency } : undefined;
+      const authorization = await context.client.cardAuthorizations.get(payment.chargeId, options);
+      if (authorization.status !== 'AUTHORIZED' && authorization.status !== 'CAPTURED') return undefined;
+      const { amount, currency, referenceId, paymentMethod } = authorization;
+      return { amount, currency, referenceId: referenceId ?? '', paymentMethodType: paymentMethod?.paymentMethodType ?? 'CARD_TOKEN' };
     }
-    const charge = await context.client.charges.get(payment.chargeId, { signal: call.signal, deadlineMs: context.serviceDeadlineMs });
-    return charge.status === 'SUCCEEDED' ? { amount: charge.amount, currency: charge.currency } : undefined;
+    const charge = await context.client.charges.get(payment.chargeId, options);
+    if (charge.status !== 'SUCCEEDED') return undefined;
+    return { amount: charge.amount, currency: charge.currency, referenceId: charge.referenceId ?? '', paymentMethodType: charge.paymentMethod.paymentMethodType };
   } catch (error) {
     throw upstreamRefusal(error);
   }

@@ -15,7 +15,7 @@ import { stateVersion, versionNow } from '../webhooks/webhook-state.js';
 import { CheckoutError, upstreamRefusal } from './checkout-error.js';
 import { untilGone } from '../abortable.js';
 import type { CheckoutRecords } from './checkout-records.js';
-import type { StatusTokenKind } from './status-tokens.js';
+import type { PaymentOrder, StatusTokenKind } from './status-tokens.js';
 
 /** A failure code as the widget reads it: none is null, whether the service wrote null, nothing or ''. */
 function failureCodeOf(code: string | null | undefined): string | null {
@@ -58,8 +58,9 @@ async function saveFinalStatus(records: CheckoutRecords, status: CheckoutStatusR
 /**
  * A final status learnt from a webhook, else the service's answer: the charge's, or the card
  * authorization's in the widget's terms (AUTHORIZED, or already captured, is a success). With
- * `settle` (the shopper's own read), a success is settled first and carries its `outcome` for the
- * order. The read is given up when the caller of `call` goes away (without one, it is the
+ * `settle` (the shopper's own read, with the order its status token names), a success is settled
+ * first and carries its `outcome` for the order; one that cannot be settled yet (the store or the
+ * service failing) answers PENDING, never a success without what it did for the order. The read is given up when the caller of `call` goes away (without one, it is the
  * watch's own, see status-watch.ts).
  *
  * With `limits.answerBy` (a time, as `Date.now()` counts), a read not done by then answers
@@ -73,7 +74,7 @@ export async function readStatus(
   id: string,
   kind: StatusTokenKind,
   call?: HttpCall,
-  settle = false,
+  settle: false | { order: PaymentOrder } = false,
   limits: StatusReadLimits = {},
 ): Promise<CheckoutStatusResponse> {
   let read = readSettledStatus(context, id, kind, call, settle);
@@ -110,12 +111,18 @@ function byDeadline<T>(work: Promise<T>, at: number, fallback: () => T): Promise
   });
 }
 
-async function readSettledStatus(context: CheckoutContext, id: string, kind: StatusTokenKind, call: HttpCall | undefined, settle: boolean): Promise<CheckoutStatusResponse> {
+async function readSettledStatus(
+  context: CheckoutContext,
+  id: string,
+  kind: StatusTokenKind,
+  call: HttpCall | undefined,
+  settle: false | { order: PaymentOrder },
+): Promise<CheckoutStatusResponse> {
   const status = await readBareStatus(context, id, kind, call);
   if (status.status !== 'SUCCEEDED' || !settle || call === undefined) return status;
   // A success is only news for the shopper with what it did for the order (see settle-payment.ts).
-  const outcome = await settlePayment(context, { chargeId: id, kind }, { call, fromWebhook: false });
-  return outcome === undefined ? status : { ...status, outcome };
+  const outcome = await settlePayment(context, { chargeId: id, kind, order: settle.order }, { call, fromWebhook: false });
+  return outcome === undefined ? pendingStatus(id, kind) : { ...status, outcome };
 }
 
 async function readBareStatus(context: CheckoutContext, id: string, kind: StatusTokenKind, call: HttpCall | undefined): Promise<CheckoutStatusResponse> {

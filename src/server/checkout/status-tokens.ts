@@ -7,16 +7,28 @@ const STATUS_TOKEN_CONTEXT = 'satang:status-token:v3';
 /** The context of the `v2.` tokens, which signed no merchant. */
 const LEGACY_STATUS_TOKEN_CONTEXT = 'satang:status-token:v2';
 /**
- * `v3.<expiry, ms since the epoch>.<base64url of the order's referenceId>.<base64url HMAC-SHA256>`;
- * the merchant is the handler's. `v2.` tokens (before the merchant was signed) are only recognised,
- * to tell their holder to reload.
+ * `v3.<expiry, ms since the epoch>.<base64url of the order's referenceId>.<base64url of the page's
+ * orderReference>.<base64url HMAC-SHA256>`; the merchant is the handler's.
  */
-const TOKEN_FORMAT = /^v([23])\.(0|[1-9]\d{0,15})\.([A-Za-z0-9_-]{0,1400})\.([A-Za-z0-9_-]{43})$/;
-/** Longest `referenceId` a token carries, in UTF-8 bytes (its base64url stays within the format). */
+const TOKEN_FORMAT = /^v3\.(0|[1-9]\d{0,15})\.([A-Za-z0-9_-]{0,1400})\.([A-Za-z0-9_-]{0,1400})\.([A-Za-z0-9_-]{43})$/;
+/** The `v2.` tokens, signed before tokens named the merchant and the page's order: only recognised, to tell their holder to reload. */
+const LEGACY_TOKEN_FORMAT = /^v2\.(0|[1-9]\d{0,15})\.([A-Za-z0-9_-]{0,1400})\.([A-Za-z0-9_-]{43})$/;
+/** Longest `referenceId` or `orderReference` a token carries, in UTF-8 bytes (its base64url stays within the format). */
 const MAX_REFERENCE_BYTES = 1024;
 
 /** What a status token lets its holder read: a charge, or a card authorization. */
 export type StatusTokenKind = 'charge' | 'authorization';
+
+/**
+ * The order a payment was made for, as its status token carries it: the order (`referenceId`,
+ * written on the payment) and the page's reference to it (`orderReference`, what `resolveOrder`
+ * takes). Signed, so a payment whose records the store lost (a restart of an in-memory store) is
+ * still settled against its order when its page asks.
+ */
+export interface PaymentOrder {
+  referenceId: string;
+  orderReference: string;
+}
 
 /**
  * What {@link StatusTokens.verify} found: the order the token was issued for and when it stops
@@ -24,7 +36,7 @@ export type StatusTokenKind = 'charge' | 'authorization';
  * that id and kind, so it is safe to tell the shopper to reload the page.
  */
 export type StatusTokenCheck =
-  | { ok: true; kind: StatusTokenKind; referenceId: string; expiresAtMs: number }
+  | ({ ok: true; kind: StatusTokenKind; expiresAtMs: number } & PaymentOrder)
   | { ok: false; reason: 'invalid' | 'expired' };
 
 /** Options of {@link StatusTokens}. */
@@ -38,18 +50,17 @@ export interface StatusTokensOptions {
 /** How many verified tokens are remembered; the oldest is forgotten first. */
 export const VERIFIED_TOKENS_CACHED = 10_000;
 
-interface Verified {
+interface Verified extends PaymentOrder {
   id: string;
   kind: StatusTokenKind;
-  referenceId: string;
   expiresAtMs: number;
 }
 
 /**
  * Signs and checks status tokens, handed to the browser that created a payment so only it can
  * follow or act on that payment. A token is an HMAC over the merchant's id, the payment's id and
- * kind, the order's `referenceId` and an expiry, so it opens that one payment, of that order, at
- * that merchant, until it expires (two shops sharing a secret, under one partner key, never accept
+ * kind, the order (its `referenceId` and the page's `orderReference`) and an expiry, so it opens
+ * that one payment, of that order, at that merchant, until it expires (two shops sharing a secret, under one partner key, never accept
  * each other's). Stateless, so any instance of the proxy that shares the secret accepts it.
  *
  * The expiry is fixed when a token is signed: changing `ttlMs` affects tokens signed afterwards.
@@ -81,17 +92,16 @@ export class StatusTokens {
   }
 
   /**
-   * The token for payment `id` of `kind` (a charge, or a card authorization), made for the order
-   * whose `referenceId` the server resolved; it expires `ttlMs` from now. Throws a RangeError for a
-   * `referenceId` longer than 1024 UTF-8 bytes.
+   * The token for payment `id` of `kind` (a charge, or a card authorization), made for `order` (the
+   * order whose `referenceId` the server resolved, and the page's `orderReference` for it); it
+   * expires `ttlMs` from now. Throws a RangeError for a reference longer than 1024 UTF-8 bytes.
    */
-  async sign(id: string, kind: StatusTokenKind, referenceId: string): Promise<string> {
-    const reference = encoder.encode(referenceId);
-    if (reference.length > MAX_REFERENCE_BYTES) throw new RangeError(`referenceId is longer than ${MAX_REFERENCE_BYTES} bytes`);
+  async sign(id: string, kind: StatusTokenKind, order: PaymentOrder): Promise<string> {
     const expiry = String(this.#now() + this.#ttlMs);
-    const encodedReference = base64Url(reference);
-    const mac = await this.#key.sign(signedText(this.#merchantId, id, kind, encodedReference, expiry));
-    return `v3.${expiry}.${encodedReference}.${base64Url(mac)}`;
+    const encodedReference = encodedField(order.referenceId, 'referenceId');
+    const encodedOrder = encodedField(order.orderReference, 'orderReference');
+    const mac = await this.#key.sign(signedText(this.#merchantId, id, kind, encodedReference, encodedOrder, expiry));
+    return `v3.${expiry}.${encodedReference}.${encodedOrder}.${base64Url(mac)}`;
   }
 
   /**
@@ -110,35 +120,51 @@ export class StatusTokens {
         this.#verified.delete(token);
         return EXPIRED;
       }
-      return { ok: true, kind, referenceId: known.referenceId, expiresAtMs: known.expiresAtMs };
+      return { ok: true, kind, referenceId: known.referenceId, orderReference: known.orderReference, expiresAtMs: known.expiresAtMs };
     }
+    const legacy = LEGACY_TOKEN_FORMAT.exec(token);
+    if (legacy) return (await this.#isLegacy(id, kind, legacy)) ? EXPIRED : INVALID;
     const parts = TOKEN_FORMAT.exec(token);
     if (!parts) return INVALID;
-    const [, version, expiry = '', encodedReference = '', encodedMac = ''] = parts;
-    let mac: Uint8Array<ArrayBuffer>;
+    const [, expiry = '', encodedReference = '', encodedOrder = '', encodedMac = ''] = parts;
     let referenceId: string;
+    let orderReference: string;
     try {
-      mac = base64UrlDecode(encodedMac);
-      referenceId = new TextDecoder('utf-8', { fatal: true }).decode(base64UrlDecode(encodedReference));
+      const genuine = await this.#key.verify(base64UrlDecode(encodedMac), signedText(this.#merchantId, id, kind, encodedReference, encodedOrder, expiry));
+      if (!genuine) return INVALID;
+      referenceId = decodedField(encodedReference);
+      orderReference = decodedField(encodedOrder);
     } catch {
       return INVALID;
     }
-    let genuine: boolean;
-    try {
-      const text = version === '2' ? legacySignedText(id, kind, encodedReference, expiry) : signedText(this.#merchantId, id, kind, encodedReference, expiry);
-      genuine = await this.#key.verify(mac, text);
-    } catch {
-      return INVALID;
-    }
-    if (!genuine) return INVALID;
-    if (version === '2') return EXPIRED;
     const expiresAtMs = Number(expiry);
     if (this.#now() >= expiresAtMs) return EXPIRED;
     const oldest = this.#verified.keys().next();
     if (this.#verified.size >= VERIFIED_TOKENS_CACHED && !oldest.done) this.#verified.delete(oldest.value);
-    this.#verified.set(token, { id, kind, referenceId, expiresAtMs });
-    return { ok: true, kind, referenceId, expiresAtMs };
+    this.#verified.set(token, { id, kind, referenceId, orderReference, expiresAtMs });
+    return { ok: true, kind, referenceId, orderReference, expiresAtMs };
   }
+
+  /** Whether a `v2.` token is one this secret signed for payment `id` of `kind`. */
+  async #isLegacy(id: string, kind: StatusTokenKind, [, expiry = '', encodedReference = '', encodedMac = '']: RegExpExecArray): Promise<boolean> {
+    try {
+      return await this.#key.verify(base64UrlDecode(encodedMac), legacySignedText(id, kind, encodedReference, expiry));
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** A reference as a token carries it: base64url of its UTF-8. Throws a RangeError past {@link MAX_REFERENCE_BYTES}. */
+function encodedField(text: string, name: string): string {
+  const bytes = encoder.encode(text);
+  if (bytes.length > MAX_REFERENCE_BYTES) throw new RangeError(`${name} is longer than ${MAX_REFERENCE_BYTES} bytes`);
+  return base64Url(bytes);
+}
+
+/** A reference a token carries; throws for bytes that are not UTF-8. */
+function decodedField(encoded: string): string {
+  return new TextDecoder('utf-8', { fatal: true }).decode(base64UrlDecode(encoded));
 }
 
 /**
@@ -155,8 +181,8 @@ const INVALID: StatusTokenCheck = Object.freeze({ ok: false, reason: 'invalid' }
 const EXPIRED: StatusTokenCheck = Object.freeze({ ok: false, reason: 'expired' });
 
 /** What the MAC covers: each field as the token carries it, so no two tokens sign the same text. */
-function signedText(merchantId: string, id: string, kind: StatusTokenKind, encodedReference: string, expiry: string): Uint8Array<ArrayBuffer> {
-  return encoder.encode(JSON.stringify([STATUS_TOKEN_CONTEXT, merchantId, kind, id, encodedReference, expiry]));
+function signedText(merchantId: string, id: string, kind: StatusTokenKind, encodedReference: string, encodedOrder: string, expiry: string): Uint8Array<ArrayBuffer> {
+  return encoder.encode(JSON.stringify([STATUS_TOKEN_CONTEXT, merchantId, kind, id, encodedReference, encodedOrder, expiry]));
 }
 
 /** What a `v2.` token's MAC covered. */

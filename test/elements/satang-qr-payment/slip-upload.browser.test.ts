@@ -5,6 +5,7 @@ import '../../../src/elements/index.js';
 import '../../../src/elements/satang-qr-payment/define.js';
 import type { SatangQrPayment } from '../../../src/elements/satang-qr-payment/satang-qr-payment.js';
 import { SANDBOX_DEFAULTS } from '../../../src/sandbox/defaults.js';
+import { pageOrderToken } from '../../support/page-tokens.js';
 
 /**
  * `<satang-qr-payment>`'s bank transfer slip upload, against the real shop server and sandbox of
@@ -25,10 +26,11 @@ type QrCharge = CheckoutChargeResponse & { encodedImage: NonNullable<CheckoutCha
 
 /** A PromptPay QR charge, made through the shop's server as the checkout makes it. */
 async function qrCharge(): Promise<QrCharge> {
+  const orderReference = `order-${AMOUNT_SATANG}-${crypto.randomUUID()}`;
   const answer = await fetch(`${ENDPOINT}/charges`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
-    body: JSON.stringify({ orderReference: `order-${AMOUNT_SATANG}-${crypto.randomUUID()}`, paymentMethod: { type: 'QR_PROMPT_PAY' }, amount: AMOUNT_SATANG, currency: 'THB' }),
+    headers: { 'content-type': 'application/json', 'Idempotency-Key': crypto.randomUUID(), 'X-Satang-Order-Token': await pageOrderToken(orderReference) },
+    body: JSON.stringify({ orderReference, paymentMethod: { type: 'QR_PROMPT_PAY' }, amount: AMOUNT_SATANG, currency: 'THB' }),
   });
   expect(answer.status).toBe(201);
   return (await answer.json()) as QrCharge;

@@ -77,7 +77,7 @@ describe('OrderTokens', () => {
       const { tokens } = clocked();
       const other = clocked(undefined, 'another secret of the same length!!');
       expect(await tokens.verify('cart-1', await other.tokens.sign('cart-1'))).toEqual({ ok: false, reason: 'invalid' });
-      const statusToken = await new StatusTokens(SECRET, MERCHANT).sign('cart-1', 'charge', 'cart-1');
+      const statusToken = await new StatusTokens(SECRET, MERCHANT).sign('cart-1', 'charge', { referenceId: 'cart-1', orderReference: 'cart-1' });
       expect(await tokens.verify('cart-1', statusToken)).toEqual({ ok: false, reason: 'invalid' });
     });
 

@@ -101,8 +101,8 @@ export const CheckoutStatusResponseSchema = z.looseObject({
   failureCode: z.nullable(z.string()),
   authorizationStatus: z.optional(z.string()),
   /**
-   * What a SUCCEEDED payment did for its order (see {@link CHECKOUT_ORDER_OUTCOMES}); absent while
-   * it is not SUCCEEDED, and for a payment the handler did not start.
+   * What a SUCCEEDED payment did for its order (see {@link CHECKOUT_ORDER_OUTCOMES}): always there
+   * on SUCCEEDED (a success not settled yet is answered PENDING); absent otherwise.
    */
   outcome: z.optional(z.string()),
   /**

@@ -12,6 +12,8 @@ export interface CheckoutConfig {
   amount: number;
   currency: string;
   orderReference: string;
+  /** Signed by the shop's server for the order (`handler.orderToken(orderReference)`): the server charges nothing without it. */
+  orderToken: string;
   methods: string;
   returnUrl: string;
   /** As set: charge or authorize, but an attribute may hold anything, which the configuration check refuses. */
@@ -55,6 +57,7 @@ export function configProblem(config: CheckoutConfig): ConfigProblem | undefined
   if (intent === 'authorize' && parsed.types.some((t) => t !== 'CARD_TOKEN')) return ['authorize'];
   if (!config.endpoint) return ['endpoint'];
   if (!config.orderReference) return ['order-reference'];
+  if (!config.orderToken) return ['order-token'];
   if (!Number.isInteger(amount) || amount < MIN_CHARGE_AMOUNT_SATANG) return ['amount'];
   if (config.currency !== CURRENCY_THB) return ['currency'];
   if (!returnUrlOf(config)) return ['return-url', config.returnUrl];

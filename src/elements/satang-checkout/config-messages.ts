@@ -10,6 +10,7 @@ const MESSAGES: Readonly<Record<string, string>> = {
   authorize: 'intent="authorize" takes card payments only: set methods="card"',
   endpoint: 'endpoint is required (the URL of your satang/server checkout handler)',
   'order-reference': 'order-reference is required',
+  'order-token': "order-token is required: render your checkout handler's orderToken(orderReference) into it",
   amount: 'amount must be a whole number of satang, at least 100',
   currency: 'currency must be THB',
   'return-url': 'return-url must be an http(s) URL or a path on this site, got "{value}"',

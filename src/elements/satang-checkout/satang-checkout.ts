@@ -42,9 +42,9 @@ const panels = lazyModule(() => import('./pay-path.js'));
  * charge that went through without paying the order (refunded because the price changed
  * meanwhile, or taken for the wrong amount) is a `satang-failure`, never a `satang-success`.
  *
- * With `order-token` (signed for the order by the merchant's server), the checkout asks the
- * server where the order stands once it has rendered, and whenever another tab of the order says
- * it changed: a paid order shows paid in any tab or device, and a payment under way there (a QR
+ * `order-token` (signed for the order by the merchant's server) is the key to the order: the server
+ * charges nothing without it. With it, the checkout asks the server where the order stands once
+ * it has rendered, and whenever another tab of the order says it changed: a paid order shows paid in any tab or device, and a payment under way there (a QR
  * code, a bank or 3-D Secure page) is shown here too. A press of pay meanwhile waits for the answer.
  *
  * A reload, Back, or the return from a bank, wallet or 3-D Secure page shows the same payment:
@@ -178,11 +178,12 @@ export class SatangCheckout extends LitElement {
   /** The merchant's order reference the server prices. */
   orderReference = '';
   /**
-   * The order's token, signed by the merchant's server for this order (`handler.orderToken(orderReference)`
-   * in `satang/server`) and rendered into the page. With it, the checkout asks the server where the
-   * order stands whenever it starts or resumes (after its first render): a paid order shows paid,
-   * and a payment under way (a QR code, a bank or 3-D Secure page) is picked up, in any tab or
-   * device. Without it, only what this tab kept is picked up.
+   * Required: the order's token, signed by the merchant's server for this order
+   * (`handler.orderToken(orderReference)` in `satang/server`) and rendered into the page. The server
+   * charges the order, and tells where it stands, only to the holder of its token. The checkout
+   * asks the server where the order stands whenever it starts or resumes (after its first render):
+   * a paid order shows paid, and a payment under way (a QR code, a bank or 3-D Secure page) is
+   * picked up, in any tab or device. Without it, the checkout shows a configuration error.
    */
   orderToken = '';
   /** Methods in the order to show them: card, installments, promptpay, ewallet, mobile-banking, or single services (truemoney, kplus…). */

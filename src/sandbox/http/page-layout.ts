@@ -36,7 +36,20 @@ export function pageResponse(status: number, page: Html, headers: Readonly<Recor
 
 /** A 303 to `location`, as a page answers a form post that moves the person on. */
 export function seeOther(location: string, headers: Readonly<Record<string, string>> = {}): Response {
-  return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store', ...headers } });
+  return new Response(null, { status: 303, headers: { location: locationHeader(location), 'cache-control': 'no-store', ...headers } });
+}
+
+const NO_ORIGIN = 'http://location.invalid';
+
+/**
+ * `location` as a header carries it: a header holds bytes, not text, so what is not ASCII (a Thai
+ * path or query of a merchant's `returnUrl`) is percent-encoded as a URL parser writes it; what is
+ * encoded already stays as it is. A path stays a path.
+ */
+function locationHeader(location: string): string {
+  const url = new URL(location, NO_ORIGIN);
+  const relative = url.origin === NO_ORIGIN && !/^[a-z][a-z\d+.-]*:/i.test(location);
+  return relative ? `${url.pathname}${url.search}${url.hash}` : url.href;
 }
 
 /** What {@link renderDocument} wraps. */

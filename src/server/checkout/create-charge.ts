@@ -46,7 +46,8 @@ export async function createCharge(context: CheckoutContext, { call, entry }: Ro
   if (input.intent === 'authorize' && method.paymentMethodType !== 'CARD_TOKEN') {
     throw new CheckoutError(400, 'PAYMENT_METHOD_NOT_ALLOWED', 'Only a card payment can be authorized now and captured later.', { field: 'paymentMethod.type' });
   }
-  if (input.returnUrl !== undefined) checkReturnUrl(context, input.returnUrl);
+  // Checked and sent on in one form: the URL as a parser writes it, so what was checked is what the service gets.
+  if (input.returnUrl !== undefined) input.returnUrl = checkedReturnUrl(context, input.returnUrl);
 
   const key = call.header(CHECKOUT_IDEMPOTENCY_HEADER);
   if (key !== null && !/^[\x21-\x7e]{1,200}$/.test(key)) {
@@ -241,10 +242,17 @@ async function startAuthorization(
 /**
  * A returnUrl may only lead back to this shop: `publicUrl`'s origin, or one of `allowedOrigins` /
  * `returnUrlOrigins`. The request's own Host and Origin headers are written by the caller, so they
- * prove nothing about where the shopper should be sent.
+ * prove nothing about where the shopper should be sent. One with credentials in it
+ * (`https://user:pass@shop.example/`) is refused: no page of a shop needs them, and some browsers
+ * show them as the host. Answers the URL as a parser writes it (non-ASCII percent-encoded, the
+ * host in lower case, dot segments gone): the form that was checked is the form sent on.
  */
-function checkReturnUrl(context: CheckoutContext, returnUrl: string): void {
-  if (context.returnUrlOrigins.has(new URL(returnUrl).origin)) return;
+function checkedReturnUrl(context: CheckoutContext, returnUrl: string): string {
+  const url = new URL(returnUrl);
+  if (url.username !== '' || url.password !== '') {
+    throw new CheckoutError(400, 'INVALID_RETURN_URL', 'The return address must not carry a user name or password.', { field: 'returnUrl' });
+  }
+  if (context.returnUrlOrigins.has(url.origin)) return url.href;
   const hint = context.returnUrlOrigins.size === 0 ? ' (the shop has not set publicUrl)' : '';
   throw new CheckoutError(400, 'INVALID_RETURN_URL', `The return address must be a page of this shop${hint}.`, { field: 'returnUrl' });
 }

@@ -32,6 +32,19 @@ describe('the OTP page', () => {
     expect((await client.getCharge(created.body.chargeId)).status).toBe('SUCCEEDED');
   });
 
+  sandboxTest('returns to a return address with a Thai path and query, percent-encoded as a browser sends it', async ({ startInProcess }) => {
+    const { client } = startInProcess(clockOptions());
+    const thai = 'https://shop.example/ชำระเงิน/กลับ?order=คำสั่งซื้อ-1&already=%E0%B8%81';
+    const created = await client.chargeCard('4953261730509988', { returnUrl: thai });
+    const submitted = await client.submitPage(created.body.redirect.redirectUrl, { otp: '123456' });
+    expect(submitted.status).toBe(303);
+    expect(submitted.location).toBe(new URL(thai).href);
+    expect(submitted.location).toMatch(/^[\x21-\x7e]+$/);
+    expect(decodeURIComponent(new URL(submitted.location!).pathname)).toBe('/ชำระเงิน/กลับ');
+    expect(new URL(submitted.location!).searchParams.get('already')).toBe('ก');
+    expect((await client.getCharge(created.body.chargeId)).status).toBe('SUCCEEDED');
+  });
+
   sandboxTest('fails the charge with CH_AUTHENTICATION_FAILED on any other code', async ({ startInProcess }) => {
     const { client } = startInProcess(clockOptions());
     const created = await client.chargeCard('4953261730509988');

@@ -18,3 +18,25 @@ describe('POST /charges with a returnUrl holding a control character', () => {
     expect((await harness.service.request('GET', '/api/v1/charges')).body.totalCount).toBe(0);
   });
 });
+
+describe('POST /charges with a returnUrl of the shop', () => {
+  it('refuses one carrying a user name or password, charging nothing', async () => {
+    harness = createCheckoutHarness({ 'cart-1': { amount: 10_000, currency: 'THB', referenceId: 'order-1' } }, { rateLimit: false });
+    for (const returnUrl of ['https://attacker@shop.example/return', 'https://:secret@shop.example/return', 'https://user:pass@shop.example/return']) {
+      const answer = await harness.call('POST', '/charges', { body: { orderReference: 'cart-1', paymentMethod: { type: 'QR_PROMPT_PAY' }, returnUrl } });
+      expect([answer.status, answer.body.error.errorCode, answer.body.error.field]).toEqual([400, 'INVALID_RETURN_URL', 'returnUrl']);
+    }
+    expect((await harness.service.request('GET', '/api/v1/charges')).body.totalCount).toBe(0);
+  });
+
+  it('sends the service the URL in the one form it checked: a Thai path percent-encoded, the host in lower case, dot segments resolved', async () => {
+    harness = createCheckoutHarness({ 'cart-1': { amount: 10_000, currency: 'THB', referenceId: 'order-1' } }, { rateLimit: false });
+    const answer = await harness.call('POST', '/charges', {
+      body: { orderReference: 'cart-1', paymentMethod: { type: 'TRUE_MONEY' }, returnUrl: 'https://SHOP.example/a/../ชำระเงิน/กลับ?order=คำสั่ง' },
+    });
+    expect(answer.status).toBe(201);
+    const sent = [...harness.sandbox.store.charges.values()].find((r) => r.charge.chargeId === answer.body.chargeId)!;
+    expect(sent.returnUrl).toBe(new URL('https://shop.example/ชำระเงิน/กลับ?order=คำสั่ง').href);
+    expect(sent.returnUrl).toMatch(/^https:\/\/shop\.example\/%E0%B8/);
+  });
+});

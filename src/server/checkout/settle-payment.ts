@@ -416,6 +416,10 @@ async function refundUnwantedPayment(context: CheckoutContext, payment: Succeede
       await records.outcome.set(payment.chargeId, { ...record, refundId });
       return { ...record, refundId };
     }
+    if (payment.kind === 'authorization' && error instanceof StateConflictError && (await authorizationEnded(context, payment.chargeId))) {
+      // Canceled or expired already (by the shop, or by time): nothing is held any more, as a cancel would leave it.
+      return carriedOut(context, payment, record, payment.chargeId);
+    }
     // A refund of the charge still pending (one at a time), or a fault: try again on the next news.
     if (error instanceof StateConflictError) {
       await records.outcome.set(payment.chargeId, { ...record, refundTries: tries + 1 });
@@ -426,10 +430,25 @@ async function refundUnwantedPayment(context: CheckoutContext, payment: Succeede
     await records.outcome.set(payment.chargeId, failed);
     return failed;
   }
+  return carriedOut(context, payment, record, refundId);
+}
+
+/** The refund (or cancel) `refundId` undid the payment: kept with its outcome, and as the handler's own. */
+async function carriedOut(context: CheckoutContext, payment: SucceededPayment, record: OutcomeRecord, refundId: string): Promise<OutcomeRecord> {
   const refunded = { ...record, refundId };
-  await records.autoRefund.set(refundId, payment.chargeId);
-  await records.outcome.set(payment.chargeId, refunded);
+  await context.records.autoRefund.set(refundId, payment.chargeId);
+  await context.records.outcome.set(payment.chargeId, refunded);
   return refunded;
+}
+
+/** Whether the card authorization no longer holds money (canceled, expired, failed), as the service says now; a fault is tried again later. */
+async function authorizationEnded(context: CheckoutContext, cardAuthorizationId: string): Promise<boolean> {
+  try {
+    const { status } = await context.client.cardAuthorizations.get(cardAuthorizationId, { deadlineMs: context.serviceDeadlineMs });
+    return ENDED_AUTHORIZATION_STATUSES.has(status);
+  } catch (error) {
+    throw new RefundLater(error);
+  }
 }
 
 /** Tells `onOrder` of the outcome, once it is carried out. */

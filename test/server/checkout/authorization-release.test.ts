@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_STATUS_TOKEN_HEADER } from '../../../src/core/constants.js';
-import { cancelAuthorization, captureAuthorization, ServiceClient } from '../../../src/server/index.js';
-import { createCheckoutHarness, SERVICE, type CheckoutHarness } from '../../support/checkout-harness.js';
+import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_STATUS_TOKEN_HEADER, SERVICE_HEADERS } from '../../../src/core/constants.js';
+import { cancelAuthorization, captureAuthorization, ServiceClient, type OrderEvent } from '../../../src/server/index.js';
+import { BASE, createCheckoutHarness, SERVICE, WEBHOOK_KEY, type CheckoutHarness } from '../../support/checkout-harness.js';
 
 /**
  * An order held by a card authorization (outcome `authorized`) is free again once that
@@ -20,8 +20,8 @@ function setUp(webhooks = true): { h: CheckoutHarness; client: ServiceClient } {
   return { h: harness, client: new ServiceClient({ ...SERVICE, fetch: harness.sandbox.fetch }) };
 }
 
-async function reserve(h: CheckoutHarness, attempt: string, replace = false) {
-  const cardTokenId = await h.service.tokenize(CARD);
+async function reserve(h: CheckoutHarness, attempt: string, replace = false, pan = CARD) {
+  const cardTokenId = await h.service.tokenize(pan);
   return h.call('POST', '/charges', {
     body: { orderReference: 'pre-order', intent: 'authorize', paymentMethod: { type: 'CARD_TOKEN', cardTokenId, securityCode: '123' }, ...(replace ? { replace } : {}) },
     headers: { [CHECKOUT_IDEMPOTENCY_HEADER]: attempt },
@@ -64,5 +64,51 @@ describe('an order authorized, then its authorization canceled', () => {
     const again = await reserve(h, 'b-2', true);
     expect([again.status, again.body.error?.errorCode]).toEqual([409, 'ORDER_ALREADY_PAID']);
     expect((await h.service.request('GET', '/api/v1/card-authorizations')).body.totalCount).toBe(1);
+  });
+});
+
+describe('a duplicate authorization the shop canceled before the handler could', () => {
+  it('counts as released: no new cancel key tried again and again, and onOrder hears of it', async () => {
+    // The authorizations' own webhooks are held, to be delivered once the shop has canceled the duplicate.
+    const held: Request[] = [];
+    const delivery: { to?: (request: Request) => Promise<Response> } = {};
+    harness = createCheckoutHarness(ORDERS, { rateLimit: false, onOrder: (event) => void told.push(event) }, {
+      webhook: {
+        url: `${BASE}/webhooks`,
+        webhookKeyBase64: WEBHOOK_KEY,
+        retryBaseDelayMs: 5,
+        fetch: async (input, init) => {
+          const request = new Request(input, init);
+          if (request.headers.get(SERVICE_HEADERS.event) === 'card_authorization.authorized') {
+            held.push(request);
+            return new Response(null, { status: 204 });
+          }
+          return delivery.to!(request);
+        },
+      },
+    });
+    const told: OrderEvent[] = [];
+    delivery.to = harness.handler;
+    const client = new ServiceClient({ ...SERVICE, fetch: harness.sandbox.fetch });
+    // A first tab's authorization waits on its 3-D Secure page; a second tab pays here instead and is
+    // authorized at once; then the first tab's shopper finishes the 3-D Secure step all the same.
+    const first = await reserve(harness, 'a-1', false, '4953261730509988');
+    expect(first.body.actionRequired).toBe('REDIRECT');
+    const second = await reserve(harness, 'a-2', true);
+    expect([first.status, second.status]).toEqual([201, 201]);
+    await settle(harness, second);
+    expect((await harness.service.submitPage(first.body.redirect.redirectUrl, { otp: '123456' })).status).toBeLessThan(400);
+    await harness.sandbox.webhooks.idle();
+    // The shop cancels that duplicate itself; then its authorized webhook arrives, late.
+    expect(await cancelAuthorization(client, first.body.chargeId)).toMatchObject({ status: 'CANCELED' });
+    const lateOfFirst: Request[] = [];
+    for (const request of held) if ((await request.clone().json()).cardAuthorizationId === first.body.chargeId) lateOfFirst.push(request);
+    expect(lateOfFirst).toHaveLength(1);
+    expect((await harness.handler(lateOfFirst[0]!)).status).toBe(200);
+    expect(told.map((e) => [e.type, e.chargeId])).toEqual([
+      ['order.authorized', second.body.chargeId],
+      ['order.duplicate_refunded', first.body.chargeId],
+    ]);
+    expect(told[1]).toMatchObject({ paidBy: second.body.chargeId, refundId: first.body.chargeId });
   });
 });

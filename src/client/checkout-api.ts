@@ -1,7 +1,7 @@
 import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_ORDER_TOKEN_HEADER, CHECKOUT_STATUS_TOKEN_HEADER } from '../core/constants.js';
 import type { CheckoutChargeRequest, CheckoutChargeResponse, CheckoutOrderStateResponse, CheckoutSlipResponse, CheckoutStatusResponse } from '../core/schemas/checkout.js';
 import { CheckoutClientError } from './client-error.js';
-import { fetchJson } from './http.js';
+import { CLIENT_REQUEST_DEADLINE_MS, fetchJson } from './http.js';
 
 function join(endpoint: string, path: string): string {
   return `${endpoint.replace(/\/+$/, '')}${path}`;
@@ -44,7 +44,10 @@ export async function getCheckoutStatus(
   signal?: AbortSignal,
 ): Promise<CheckoutStatusResponse> {
   const url = join(endpoint, `/charges/${encodeURIComponent(chargeId)}/status${waitSeconds > 0 ? `?wait=${waitSeconds}` : ''}`);
-  const answer = (await fetchJson(url, { headers: { [CHECKOUT_STATUS_TOKEN_HEADER]: statusToken }, credentials: 'same-origin' }, signal)) as Partial<Record<keyof CheckoutStatusResponse, unknown>> | null;
+  // Held by the server up to the wait: the deadline starts after it.
+  const answer = (await fetchJson(url, { headers: { [CHECKOUT_STATUS_TOKEN_HEADER]: statusToken }, credentials: 'same-origin' }, signal, waitSeconds * 1000 + CLIENT_REQUEST_DEADLINE_MS)) as Partial<
+    Record<keyof CheckoutStatusResponse, unknown>
+  > | null;
   if (answer?.status !== 'PENDING' && answer?.status !== 'SUCCEEDED' && answer?.status !== 'FAILED') {
     throw new CheckoutClientError('server', 'unexpected status answer');
   }

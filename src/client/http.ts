@@ -25,6 +25,12 @@ async function errorFromAnswer(response: Response): Promise<CheckoutClientError>
   );
 }
 
+/**
+ * How long one call of the browser may take, answer read included: the merchant's server answers
+ * a shopper's request within its own deadline (20 s by default); past this, the network is at fault.
+ */
+export const CLIENT_REQUEST_DEADLINE_MS = 30_000;
+
 /** Runs `fetch`, turning a network failure or an abort into a {@link CheckoutClientError}. */
 async function send(url: string, init: RequestInit): Promise<Response> {
   try {
@@ -37,10 +43,30 @@ async function send(url: string, init: RequestInit): Promise<Response> {
 
 /**
  * Sends the request (with `signal`, to abort it) and reads the JSON answer; an error answer
- * throws as a {@link CheckoutClientError} read from its body.
+ * throws as a {@link CheckoutClientError} read from its body. Given up after `deadlineMs`
+ * ({@link CLIENT_REQUEST_DEADLINE_MS} by default): a retryable network error, code `TIMEOUT`, in
+ * the words of a lost connection (the shopper's details are kept, and trying again is safe).
  */
-export async function fetchJson(url: string, init: RequestInit, signal?: AbortSignal): Promise<unknown> {
-  const response = await send(url, { ...init, ...(signal ? { signal } : {}) });
-  if (!response.ok) throw await errorFromAnswer(response);
-  return response.json();
+export async function fetchJson(url: string, init: RequestInit, signal?: AbortSignal, deadlineMs = CLIENT_REQUEST_DEADLINE_MS): Promise<unknown> {
+  const controller = new AbortController();
+  const deadline = { passed: false };
+  const timer = setTimeout(() => {
+    deadline.passed = true;
+    controller.abort();
+  }, deadlineMs);
+  const stop = () => controller.abort();
+  if (signal?.aborted) stop();
+  else signal?.addEventListener('abort', stop, { once: true });
+  try {
+    const response = await send(url, { ...init, signal: controller.signal });
+    if (!response.ok) throw await errorFromAnswer(response);
+    return await response.json();
+  } catch (error) {
+    if (deadline.passed) throw new CheckoutClientError('network', 'no answer in time', 'TIMEOUT');
+    if (controller.signal.aborted) throw new CheckoutClientError('aborted', 'aborted', '', false);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', stop);
+  }
 }

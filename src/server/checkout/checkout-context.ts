@@ -6,7 +6,7 @@ import { ConfigurationError } from '../errors.js';
 import { ServiceClient } from '../service/service-client.js';
 import { KeyedQueue } from '../webhooks/keyed-queue.js';
 import { WebhookLedger } from '../webhooks/webhook-ledger.js';
-import { MIN_SERVICE_DEADLINE_MS, MIN_STATUS_POLL_INTERVAL_MS, SERVICE_DEADLINE_MS, WEBHOOK_DEDUPE_TTL_MS, type CheckoutHandlerOptions, type CheckoutLogEntry } from './checkout-options.js';
+import { MIN_SERVICE_DEADLINE_MS, MIN_STATUS_POLL_INTERVAL_MS, REQUEST_DEADLINE_MS, SERVICE_DEADLINE_MS, WEBHOOK_DEDUPE_TTL_MS, type CheckoutHandlerOptions, type CheckoutLogEntry } from './checkout-options.js';
 import { CheckoutRecords } from './checkout-records.js';
 import { MemoryCheckoutStore } from './checkout-store.js';
 import { checkTrustProxy } from './client-identity.js';
@@ -21,6 +21,8 @@ export interface CheckoutContext {
   readonly client: ServiceClient;
   /** `serviceDeadlineMs`, checked: the `deadlineMs` of every call the handler makes to the service. */
   readonly serviceDeadlineMs: number;
+  /** `requestDeadlineMs`, checked: how long one shopper request may take (see request-deadline.ts). */
+  readonly requestDeadlineMs: number;
   readonly tokens: StatusTokens;
   /** Order tokens, signed with the status tokens' secret. */
   readonly orderTokens: OrderTokens;
@@ -79,6 +81,10 @@ export function createCheckoutContext(options: CheckoutHandlerOptions): Checkout
   if (!Number.isSafeInteger(serviceDeadlineMs) || serviceDeadlineMs < MIN_SERVICE_DEADLINE_MS) {
     throw new ConfigurationError(`serviceDeadlineMs must be a whole number of milliseconds, at least ${MIN_SERVICE_DEADLINE_MS}, e.g. 15000 (got ${String(options.serviceDeadlineMs)})`);
   }
+  const requestDeadlineMs = options.requestDeadlineMs ?? REQUEST_DEADLINE_MS;
+  if (!Number.isSafeInteger(requestDeadlineMs) || requestDeadlineMs < MIN_SERVICE_DEADLINE_MS) {
+    throw new ConfigurationError(`requestDeadlineMs must be a whole number of milliseconds, at least ${MIN_SERVICE_DEADLINE_MS}, e.g. 20000 (got ${String(options.requestDeadlineMs)})`);
+  }
   // Both name the merchant: two shops sharing a secret (one partner key) never accept each other's.
   const tokens = new StatusTokens(secret, client.merchantId, { ttlMs });
   const orderTokens = new OrderTokens(secret, client.merchantId, { ttlMs: orderTtlMs });
@@ -102,6 +108,7 @@ export function createCheckoutContext(options: CheckoutHandlerOptions): Checkout
     options,
     client,
     serviceDeadlineMs,
+    requestDeadlineMs,
     tokens,
     orderTokens,
     records: new CheckoutRecords(store),

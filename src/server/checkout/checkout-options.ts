@@ -195,6 +195,16 @@ export interface CheckoutHandlerOptions {
    * See docs/server-deadlines.md.
    */
   serviceDeadlineMs?: number;
+  /**
+   * How long one shopper request (`POST /charges`, a slip, the order's state) may take, every call
+   * to the service and the store in it included, in ms; {@link REQUEST_DEADLINE_MS} by default.
+   * Each service call of the request is given what is left of it (at most `serviceDeadlineMs`). At
+   * the deadline the request is answered `503 UPSTREAM_UNAVAILABLE` (retryable, `Retry-After: 1`):
+   * what was under way goes on and is kept, so the retry (a charge under the same idempotency key)
+   * learns it. Status long-polls keep their own deadline (their `wait`). A whole number, at least
+   * {@link MIN_SERVICE_DEADLINE_MS}. See docs/server-deadlines.md.
+   */
+  requestDeadlineMs?: number;
   log?: (entry: CheckoutLogEntry) => void;
 }
 
@@ -214,6 +224,11 @@ export const CHECKOUT_MAX_BODY_BYTES = 16 * 1024;
 export const WEBHOOK_MAX_BODY_BYTES = 64 * 1024;
 /** Default of `serviceDeadlineMs`: about as long as a shopper waits on a payment button before leaving or clicking again. */
 export const SERVICE_DEADLINE_MS = 15_000;
+/**
+ * Default of `requestDeadlineMs`: a shopper's press of pay is answered within 20 s, however many
+ * calls its answer needs.
+ */
+export const REQUEST_DEADLINE_MS = 20_000;
 /** Least `serviceDeadlineMs` taken: a healthy service answers a charge in well under a second. */
 export const MIN_SERVICE_DEADLINE_MS = 100;
 /**

@@ -23,6 +23,7 @@ import { forgetPendingAttempt, rememberPendingAttempt } from './pending-attempts
 import { resolveOrder } from './resolve-order.js';
 import { paymentOfOrder, rememberOrderReference } from './settle-payment.js';
 import type { StatusTokenKind } from './status-tokens.js';
+import { serviceDeadlineMs } from './request-deadline.js';
 
 /**
  * `POST /charges`: creates the charge (or, with the authorize intent, the card authorization) for
@@ -77,8 +78,8 @@ export async function createCharge(context: CheckoutContext, { call, entry }: Ro
  *
  * The call to the service is not tied to any one request: every submit of the attempt waits on
  * it, so the first one going away (a closed tab, a fetch the page aborted) must not fail the
- * others, and the charge the service made is recorded for the retry either way. It is bounded by
- * `serviceDeadlineMs`.
+ * others, and the charge the service made is recorded for the retry either way. It is given what
+ * is left of the first submit's request deadline (at most `serviceDeadlineMs`).
  */
 async function chargeOnce(
   context: CheckoutContext,
@@ -131,8 +132,8 @@ async function chargeOnce(
     try {
       started =
         intent === 'authorize'
-          ? { answer: await startAuthorization(context, input, paymentMethod, order, idempotencyKey), kind: 'authorization' }
-          : { answer: await startCharge(context, input, paymentMethod, idempotencyKey, order), kind: 'charge' };
+          ? { answer: await startAuthorization(context, input, paymentMethod, order, idempotencyKey, serviceDeadlineMs(context, call)), kind: 'authorization' }
+          : { answer: await startCharge(context, input, paymentMethod, idempotencyKey, order, serviceDeadlineMs(context, call)), kind: 'charge' };
     } catch (error) {
       // The order is free for another attempt. After a fault the charge may exist all the same: a
       // retry of this attempt (same key) gets that charge back, and otherwise its webhook finds
@@ -183,6 +184,7 @@ async function startCharge(
   paymentMethod: PaymentMethodRequest,
   idempotencyKey: string,
   order: ResolvedOrder,
+  deadlineMs: number,
 ): Promise<AttemptAnswer> {
   const body: CreateChargeRequest = {
     amount: order.amount,
@@ -195,7 +197,7 @@ async function startCharge(
   };
   let created;
   try {
-    created = await context.client.charges.create(body, { idempotencyKey, deadlineMs: context.serviceDeadlineMs });
+    created = await context.client.charges.create(body, { idempotencyKey, deadlineMs });
   } catch (error) {
     throw upstreamRefusal(error);
   }
@@ -215,6 +217,7 @@ async function startAuthorization(
   paymentMethod: PaymentMethodRequest,
   order: ResolvedOrder,
   idempotencyKey: string,
+  deadlineMs: number,
 ): Promise<AttemptAnswer> {
   if (paymentMethod.paymentMethodType !== 'CARD_TOKEN') throw new Error('only card tokens are authorized');
   let created;
@@ -228,7 +231,7 @@ async function startAuthorization(
         ...(input.returnUrl !== undefined ? { returnUrl: input.returnUrl } : {}),
         ...(input.customer !== undefined ? { customer: input.customer } : {}),
       },
-      { idempotencyKey, deadlineMs: context.serviceDeadlineMs },
+      { idempotencyKey, deadlineMs },
     );
   } catch (error) {
     throw upstreamRefusal(error);

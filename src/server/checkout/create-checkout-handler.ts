@@ -5,6 +5,7 @@ import { CheckoutError } from './checkout-error.js';
 import { callOfRequest, responseOf } from './fetch-call.js';
 import type { CheckoutHandlerOptions, CheckoutLogEntry } from './checkout-options.js';
 import { CHECKOUT_ROUTES, originPolicyOf, type RouteOrigin } from './routes.js';
+import { withinRequestDeadline } from './request-deadline.js';
 
 const ALLOWED_REQUEST_HEADERS = ['content-type', CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_STATUS_TOKEN_HEADER, CHECKOUT_ORDER_TOKEN_HEADER]
   .map((name) => name.toLowerCase())
@@ -111,8 +112,11 @@ function dispatchToRoute(context: CheckoutContext, call: HttpCall, entry: Checko
   }
   const match = CHECKOUT_ROUTES.match(call.method, pathname.slice(context.basePath.length));
   switch (match.kind) {
-    case 'found':
-      return match.route.handle(context, { call, params: match.params, entry });
+    case 'found': {
+      const { route, params } = match;
+      const handle = () => route.handle(context, { call, params, entry });
+      return route.deadline === 'request' ? withinRequestDeadline(context, call, handle) : handle();
+    }
     case 'method-not-allowed':
       throw new CheckoutError(405, 'METHOD_NOT_ALLOWED', `Use ${match.allowed.join(' or ')} here.`, { headers: { allow: match.allowed.join(', ') } });
     case 'malformed':

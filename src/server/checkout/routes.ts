@@ -18,17 +18,23 @@ export type RouteOrigin = 'shop' | 'any';
 /** One endpoint of the checkout handler: its method, its path under `basePath`, who may call it, and what answers it. */
 export interface CheckoutRoute extends RouteShape {
   origin: RouteOrigin;
+  /**
+   * `request`: answered within the handler's `requestDeadlineMs` (request-deadline.ts); `own`: the
+   * route bounds its own wait (a status long-poll, by its `wait`), or is no shopper's (webhooks,
+   * which the service retries).
+   */
+  deadline: 'request' | 'own';
   handle: (context: CheckoutContext, call: RouteCall) => Promise<HttpAnswer>;
 }
 
 /** Every endpoint the widget and the service reach; each handler's JSDoc says what it does. */
 export const CHECKOUT_ROUTES = new RouteTable<CheckoutRoute>([
-  { method: 'POST', path: '/charges', origin: 'shop', handle: createCharge },
-  { method: 'GET', path: '/charges/:chargeId/status', origin: 'shop', handle: chargeStatus },
-  { method: 'POST', path: '/charges/:chargeId/slip', origin: 'shop', handle: verifySlip },
-  { method: 'GET', path: '/orders/:orderReference/state', origin: 'shop', handle: orderState },
+  { method: 'POST', path: '/charges', origin: 'shop', deadline: 'request', handle: createCharge },
+  { method: 'GET', path: '/charges/:chargeId/status', origin: 'shop', deadline: 'own', handle: chargeStatus },
+  { method: 'POST', path: '/charges/:chargeId/slip', origin: 'shop', deadline: 'request', handle: verifySlip },
+  { method: 'GET', path: '/orders/:orderReference/state', origin: 'shop', deadline: 'request', handle: orderState },
   // The service's requests may carry any origin; the signature is what proves them.
-  { method: 'POST', path: '/webhooks', origin: 'any', handle: receiveWebhook },
+  { method: 'POST', path: '/webhooks', origin: 'any', deadline: 'own', handle: receiveWebhook },
 ]);
 
 /**

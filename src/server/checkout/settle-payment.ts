@@ -18,6 +18,7 @@ import { orderEventType, type OrderEvent } from './order-events.js';
 import { takePendingAttempt } from './pending-attempts.js';
 import { resolveOrder } from './resolve-order.js';
 import type { PaymentOrder, StatusTokenKind } from './status-tokens.js';
+import { serviceDeadlineMs } from './request-deadline.js';
 
 /** How long a settlement waits for another instance settling the same payment. */
 const SETTLE_WAIT_MS = 10_000;
@@ -102,7 +103,7 @@ export async function releaseEndedAuthorization(context: CheckoutContext, payerI
   if (attempt?.kind !== 'authorization' || attempt.captureOf !== undefined) return false;
   let status: string;
   try {
-    status = (await context.client.cardAuthorizations.get(payerId, { signal: call.signal, deadlineMs: context.serviceDeadlineMs })).status;
+    status = (await context.client.cardAuthorizations.get(payerId, { signal: call.signal, deadlineMs: serviceDeadlineMs(context, call) })).status;
   } catch (error) {
     throw upstreamRefusal(error);
   }
@@ -343,7 +344,7 @@ async function decideCapture(
   if (base.currency !== attempt.currency) return { ...base, outcome: 'amount_mismatch' };
   let captured: number;
   try {
-    captured = (await context.client.cardAuthorizations.get(cardAuthorizationId, { signal: call.signal, deadlineMs: context.serviceDeadlineMs })).capturedAmount ?? 0;
+    captured = (await context.client.cardAuthorizations.get(cardAuthorizationId, { signal: call.signal, deadlineMs: serviceDeadlineMs(context, call) })).capturedAmount ?? 0;
   } catch (error) {
     throw upstreamRefusal(error);
   }
@@ -362,7 +363,7 @@ async function readPaymentTaken(
   payment: SucceededPayment,
   call: HttpCall,
 ): Promise<{ amount: number; currency: string; referenceId: string; paymentMethodType: string } | undefined> {
-  const options = { signal: call.signal, deadlineMs: context.serviceDeadlineMs };
+  const options = { signal: call.signal, deadlineMs: serviceDeadlineMs(context, call) };
   try {
     if (payment.kind === 'authorization') {
       const authorization = await context.client.cardAuthorizations.get(payment.chargeId, options);

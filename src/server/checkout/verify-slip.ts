@@ -7,6 +7,7 @@ import { CHECKOUT_MAX_BODY_BYTES } from './checkout-options.js';
 import { parseRequest, readJson, requireStatusToken } from './checkout-request.js';
 import { jsonAnswer } from './json-response.js';
 import { noteStatus } from './status-cache.js';
+import { serviceDeadlineMs } from './request-deadline.js';
 
 /**
  * `POST /charges/{chargeId}/slip`: checks the QR text of the shopper's bank transfer slip with the
@@ -24,7 +25,7 @@ export async function verifySlip(context: CheckoutContext, { call, params, entry
   const { raw } = parseRequest(CheckoutSlipRequestSchema, body);
   let verified;
   try {
-    verified = await context.client.charges.verifyQrSlip({ format: 'RAW', raw }, { signal: call.signal, deadlineMs: context.serviceDeadlineMs });
+    verified = await context.client.charges.verifyQrSlip({ format: 'RAW', raw }, { signal: call.signal, deadlineMs: serviceDeadlineMs(context, call) });
   } catch (error) {
     if (error instanceof NotFoundError) {
       throw new CheckoutError(404, 'SLIP_NOT_FOUND', 'This slip does not match a payment.', serviceCause(error));

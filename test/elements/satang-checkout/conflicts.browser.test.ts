@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { userEvent } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 import '../../../src/elements/index.js';
 import type { SatangCheckout } from '../../../src/elements/index.js';
 import { SANDBOX_DEFAULTS } from '../../../src/sandbox/defaults.js';
-import { withPageOrderToken } from '../../support/page-tokens.js';
+import { pageOrderToken, withPageOrderToken } from '../../support/page-tokens.js';
 
 /**
  * `<satang-checkout>` when the shop's server will not charge (409 AMOUNT_CHANGED,
@@ -28,8 +28,8 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-async function mount(attributes: Record<string, string> = {}): Promise<SatangCheckout> {
-  const element = document.createElement('satang-checkout');
+async function mount(attributes: Record<string, string> = {}, into: Document = document): Promise<SatangCheckout> {
+  const element = into.createElement('satang-checkout');
   const all: Record<string, string> = {
     'merchant-id': SANDBOX_DEFAULTS.merchantId,
     'publishable-key': SANDBOX_DEFAULTS.publishableKey,
@@ -41,7 +41,7 @@ async function mount(attributes: Record<string, string> = {}): Promise<SatangChe
     ...attributes,
   };
   for (const [name, value] of Object.entries(await withPageOrderToken(all))) element.setAttribute(name, value);
-  document.body.append(element);
+  into.body.append(element);
   await element.updateComplete;
   // The card form's rules come right after its first render.
   await element.shadowRoot?.querySelector('satang-card-form')?.whenReady();
@@ -70,6 +70,22 @@ async function chooseMethod(element: SatangCheckout, label: string) {
 
 function next<K extends keyof GlobalEventHandlersEventMap>(target: EventTarget, type: K): Promise<GlobalEventHandlersEventMap[K]> {
   return new Promise((resolve) => target.addEventListener(type, resolve as EventListener, { once: true }));
+}
+
+/**
+ * Resolves once the server has answered the page's read of the state of the order `reference`
+ * (`GET …/orders/:ref/state`, asked just after the first frame): what it answered was decided then.
+ */
+function orderStateRead(reference: string): Promise<void> {
+  const path = `/api/checkout/orders/${encodeURIComponent(reference)}/state`;
+  return new Promise((resolve) => {
+    const observer = new PerformanceObserver((list) => {
+      if (!list.getEntries().some((entry) => new URL(entry.name).pathname === path)) return;
+      observer.disconnect();
+      resolve();
+    });
+    observer.observe({ type: 'resource', buffered: true });
+  });
 }
 
 /** Every event of these types the page hears, in order. */
@@ -124,7 +140,7 @@ function routeCardChargeWithOutcome(outcome: string): SentCharge[] {
 async function qrChargeElsewhere(orderReference: string, amount: number): Promise<{ chargeId: string; rawData: string }> {
   const answer = await fetch('/api/checkout/charges', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+    headers: { 'content-type': 'application/json', 'Idempotency-Key': crypto.randomUUID(), 'X-Satang-Order-Token': await pageOrderToken(orderReference) },
     body: JSON.stringify({ orderReference, paymentMethod: { type: 'QR_PROMPT_PAY' }, amount, currency: 'THB' }),
   });
   expect(answer.status).toBe(201);
@@ -204,9 +220,15 @@ describe('<satang-checkout> and the amount it shows', () => {
 describe('<satang-checkout> when the order is being paid elsewhere', () => {
   it('says so, naming the other method, and pays here instead only when asked, with replace and a new key', async () => {
     const reference = orderFor(12_345);
-    const qr = await qrChargeElsewhere(reference, 12_345);
-    const sent = watch();
     const element = await mount({ 'order-reference': reference });
+    // The other payment starts once this page has read its order's state (open), and on a device
+    // whose tabs this browser does not hear: the page learns of it only when it pays. (Started
+    // before that read, the page shows that payment instead of its form.)
+    await orderStateRead(reference);
+    const qr = await qrChargeElsewhere(reference, 12_345);
+    expect(formShown(element)).toBe(true);
+    // This page's charge requests, from here on.
+    const sent = watch();
     await fillCard(element);
     await userEvent.click(part(element, 'pay-button')!);
     await vi.waitFor(() => expect(part(element, 'replace-button')).not.toBeNull());
@@ -214,6 +236,7 @@ describe('<satang-checkout> when the order is being paid elsewhere', () => {
     expect(text(part(element, 'replace-button'))).toBe('Pay here instead');
     await vi.waitFor(() => expect(root(element).activeElement?.tagName).toBe('H2'));
     expect((await chargesOf(reference)).map((c) => c.chargeId)).toEqual([qr.chargeId]);
+    expect(sent).toHaveLength(1);
     expect(sent[0]!.body).not.toHaveProperty('replace');
 
     const success = next(element, 'satang-success');
@@ -256,10 +279,10 @@ describe('<satang-checkout> when the order is being paid elsewhere', () => {
     // Another device: it has not kept this tab's paid attempt (which would show the order paid at once).
     sessionStorage.clear();
 
+    // Its page asks the server where the order stands, and shows the answer before any press of pay.
     const events = heard('satang-success', 'satang-failure', 'satang-already-paid', 'satang-error');
-    const element = await mount({ 'order-reference': reference, methods: 'promptpay' });
     const alreadyPaid = next(document, 'satang-already-paid');
-    await userEvent.click(part(element, 'pay-button')!);
+    const element = await mount({ 'order-reference': reference, methods: 'promptpay' });
     expect((await alreadyPaid).orderReference).toBe(reference);
     await element.updateComplete;
     expect(text(part(element, 'conflict'))).toContain('This order has already been paid');
@@ -284,30 +307,81 @@ describe('<satang-checkout> and what a payment did for its order', () => {
   }
 
   /**
-   * Another window (a session storage of its own) pays `reference` by card, told first that the QR
-   * is open and choosing to pay here instead; `beforePaying` runs just before that choice.
+   * Another window of this browser: a document and a script realm of its own, with the elements
+   * loaded there (`otherWindow.document`), and a session storage of its own, as a second tab has (a
+   * frame would share this page's; an in-memory one stands for it). It shares this origin's
+   * `BroadcastChannel`s with this page, as the tabs of one browser do. Gone with the test's body.
+   */
+  async function otherWindow(): Promise<{ frame: HTMLIFrameElement; document: Document }> {
+    const frame = document.createElement('iframe');
+    frame.style.cssText = 'width: 480px; height: 960px; border: 0';
+    document.body.append(frame);
+    const win = frame.contentWindow!;
+    const kept = new Map<string, string>();
+    const storage = {
+      get length() {
+        return kept.size;
+      },
+      key: (index: number) => [...kept.keys()][index] ?? null,
+      getItem: (key: string) => kept.get(key) ?? null,
+      setItem: (key: string, value: string) => void kept.set(key, value),
+      removeItem: (key: string) => void kept.delete(key),
+      clear: () => kept.clear(),
+    } satisfies Storage;
+    Object.defineProperty(win, 'sessionStorage', { configurable: true, value: storage });
+    // Vitest serves modules with their dynamic imports wrapped by its runner, which only this page
+    // has; a window of their own runs them as they are (as Vitest does in a worker).
+    Object.assign(win, { __vitest_browser_runner__: { wrapDynamicImport: (load: () => unknown) => load() } });
+    const script = win.document.createElement('script');
+    script.type = 'module';
+    script.src = new URL('../../../src/elements/index.ts', import.meta.url).href;
+    const loaded = new Promise((resolve, reject) => {
+      script.addEventListener('load', resolve, { once: true });
+      script.addEventListener('error', () => reject(new Error(`the elements did not load in the other window from ${script.src}`)), { once: true });
+    });
+    win.document.head.append(script);
+    await loaded;
+    await win.customElements.whenDefined('satang-checkout');
+    return { frame, document: win.document };
+  }
+
+  /**
+   * Another window of this browser (see `otherWindow`) pays `reference` by card: shown the
+   * order's QR open (the order's state), the shopper chooses another method and pays by card
+   * there, as a shopper does, with the mouse and the keyboard; `beforePaying` runs just before the
+   * press of pay.
    */
   async function payByCardElsewhere(reference: string, beforePaying: () => void = () => undefined): Promise<void> {
-    sessionStorage.clear();
-    const card = await mount({ 'order-reference': reference });
-    await fillCard(card);
-    await userEvent.click(part(card, 'pay-button')!);
-    await vi.waitFor(() => expect(part(card, 'replace-button')).not.toBeNull());
+    const other = await otherWindow();
+    // Its address is the shop's page, as this one's (the frame's own is about:blank).
+    const card = await mount({ 'order-reference': reference, 'return-url': location.href }, other.document);
+    const there = page.frameLocator(page.elementLocator(other.frame));
+    await userEvent.click(there.getByRole('button', { name: 'Choose another method' }));
+    await vi.waitFor(() => expect(formShown(card)).toBe(true));
+    expect(root(card).querySelector('satang-qr-payment')).toBeNull();
+    await userEvent.click(there.getByRole('radio', { name: 'Card' }));
+    await userEvent.type(there.getByLabelText('Card number'), '4111111111111111');
+    await userEvent.type(there.getByLabelText('Expiry date'), `12${YEAR}`);
+    await userEvent.type(there.getByLabelText('Security code'), '123');
+    await userEvent.type(there.getByLabelText('Name on card'), 'Somchai Jaidee');
     const cardPaid = next(card, 'satang-success');
     beforePaying();
-    await userEvent.click(part(card, 'replace-button')!);
+    await userEvent.click(there.getByRole('button', { name: /^Pay ฿/ }));
     await cardPaid;
   }
 
   it('leaves its QR for "already paid" as soon as another window of this browser paid the order', async () => {
     const reference = orderFor(12_345);
     const element = await showingQr(reference);
-    let told: Promise<Event> | undefined;
+    const events = heard('satang-success', 'satang-failure', 'satang-already-paid');
+    let told: Promise<GlobalEventHandlersEventMap['satang-already-paid']> | undefined;
     await payByCardElsewhere(reference, () => {
       told = next(element, 'satang-already-paid');
     });
-    await told;
+    expect((await told!).orderReference).toBe(reference);
     await element.updateComplete;
+    // Not this page's payment: the order is paid, by another.
+    expect(events.map((e) => e.type)).toEqual(['satang-already-paid']);
     expect(root(element).querySelector('satang-qr-payment')).toBeNull();
     expect(text(part(element, 'conflict'))).toContain('This order has already been paid');
     expect(part(element, 'pay-button')?.closest('.form')?.hasAttribute('hidden')).toBe(true);

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_STATUS_TOKEN_HEADER } from '../../../src/core/constants.js';
 import { ConfigurationError } from '../../../src/server/index.js';
 import { SERVICE_DEADLINE_MS } from '../../../src/server/checkout/checkout-options.js';
@@ -95,5 +95,49 @@ describe('serviceDeadlineMs', () => {
   it.each([0, 50, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])('refuses %s', (serviceDeadlineMs) => {
     expect(() => createCheckoutHandler({ ...base, serviceDeadlineMs })).toThrow(ConfigurationError);
     expect(() => createCheckoutHandler({ ...base, serviceDeadlineMs })).toThrow(/serviceDeadlineMs/);
+  });
+});
+
+describe('one deadline per shopper request (requestDeadlineMs)', () => {
+  it('answers a second tab’s charge, whose service calls each answer in time but add up past it, by the request’s deadline; the retry gets the one charge made', async () => {
+    const slow = { ms: 0 };
+    const held = { calls: 0 };
+    let sandboxFetch: (request: Request) => Promise<Response> = () => Promise.reject(new Error('not yet'));
+    harness = createCheckoutHarness(ORDERS, { serviceDeadlineMs: 3_000, requestDeadlineMs: DEADLINE_MS, rateLimit: false }, {}, async (request) => {
+      if (slow.ms > 0) {
+        held.calls += 1;
+        await new Promise((resolve) => setTimeout(resolve, slow.ms));
+      }
+      return sandboxFetch(request);
+    });
+    sandboxFetch = harness.sandbox.fetch;
+    const qr = await harness.call('POST', '/charges', { body: { orderReference: 'cart-qr', paymentMethod: { type: 'QR_PROMPT_PAY' } }, headers: { [CHECKOUT_IDEMPOTENCY_HEADER]: 'tab-a' } });
+    expect(qr.status).toBe(201);
+
+    // Each call now takes 2.5 s, under serviceDeadlineMs (3 s): the second tab's charge reads the
+    // open QR, then creates its own, 5 s in all without the request's deadline (1 s).
+    slow.ms = 2_500;
+    const cardTokenId = await harness.service.tokenize('4111111111111111');
+    const request = { body: { orderReference: 'cart-qr', replace: true, paymentMethod: { type: 'CARD_TOKEN', cardTokenId, securityCode: '123' } }, headers: { [CHECKOUT_IDEMPOTENCY_HEADER]: 'tab-b' } };
+    const { value: answer, tookMs } = await timed(harness.call('POST', '/charges', request));
+    expect(tookMs).toBeLessThan(DEADLINE_MS + MARGIN_MS);
+    expect(answer.status).toBe(503);
+    expect(answer.body.error).toMatchObject({ errorCode: 'UPSTREAM_UNAVAILABLE', retryable: true });
+    expect(answer.headers.get('retry-after')).toBe('1');
+
+    // What was under way goes on: the card is charged once, and the retry under the same key learns it.
+    await vi.waitFor(async () => expect((await harness.service.request('GET', '/api/v1/charges?referenceId=cart-qr')).body.totalCount).toBe(2), { timeout: 15_000 });
+    slow.ms = 0;
+    const retried = await harness.call('POST', '/charges', request);
+    expect(retried.status).toBe(201);
+    const charges = (await harness.service.request('GET', '/api/v1/charges?referenceId=cart-qr')).body.data as { chargeId: string }[];
+    expect(charges.map((c) => c.chargeId).sort()).toEqual([qr.body.chargeId, retried.body.chargeId].sort());
+    expect(held.calls).toBeGreaterThanOrEqual(2);
+  });
+
+  it('takes only a whole number of milliseconds, at least 100, saying what to set', () => {
+    const options = { service: SERVICE, resolveOrder: () => null };
+    for (const requestDeadlineMs of [0, 99, 1.5, Number.NaN]) expect(() => createCheckoutHandler({ ...options, requestDeadlineMs })).toThrow(/requestDeadlineMs must be a whole number/);
+    expect(() => createCheckoutHandler({ ...options, requestDeadlineMs: 100 })).not.toThrow(ConfigurationError);
   });
 });

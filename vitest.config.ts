@@ -6,6 +6,13 @@ import { BROWSER_PAGE_PORT, BROWSER_SANDBOX_PORT, BROWSER_SHOP_PORT } from './te
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const BROWSER_TESTS = 'test/**/*.browser.test.ts';
+/**
+ * What `npm run test:quick` leaves to `npm test`: the suites that build and start whole apps (Next.js,
+ * the packed package, bundlers, the size budget). Everything else runs, against the real sandbox
+ * and redis-server as always.
+ */
+const SLOW_SUITES = ['test/next/**', 'test/build/**', 'test/size-budget.test.ts'];
+const QUICK = process.env.TEST_QUICK === '1';
 
 export default defineConfig({
   test: {
@@ -21,7 +28,7 @@ export default defineConfig({
           name: 'unit',
           environment: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, BROWSER_TESTS],
+          exclude: [...configDefaults.exclude, BROWSER_TESTS, ...(QUICK ? SLOW_SUITES : [])],
         },
       },
       {

@@ -57,10 +57,27 @@ export async function fetchJson(url: string, init: RequestInit, signal?: AbortSi
   const stop = () => controller.abort();
   if (signal?.aborted) stop();
   else signal?.addEventListener('abort', stop, { once: true });
+  // Over at the abort, whether or not the fetch underneath notices it.
+  const ended = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener(
+      'abort',
+      () => {
+        // At once, not a turn later: an aborted call leaves no timer behind.
+        clearTimeout(timer);
+        reject(new CheckoutClientError('aborted', 'aborted', '', false));
+      },
+      { once: true },
+    );
+  });
+  ended.catch(() => undefined);
+  const settle = <T>(work: Promise<T>): Promise<T> => {
+    work.catch(() => undefined);
+    return Promise.race([work, ended]);
+  };
   try {
-    const response = await send(url, { ...init, signal: controller.signal });
-    if (!response.ok) throw await errorFromAnswer(response);
-    return await response.json();
+    const response = await settle(send(url, { ...init, signal: controller.signal }));
+    if (!response.ok) throw await settle(errorFromAnswer(response));
+    return await settle(response.json() as Promise<unknown>);
   } catch (error) {
     if (deadline.passed) throw new CheckoutClientError('network', 'no answer in time', 'TIMEOUT');
     if (controller.signal.aborted) throw new CheckoutClientError('aborted', 'aborted', '', false);

@@ -108,7 +108,8 @@ function statusEndpoint(chargeId: string, replies: (CheckoutStatusResponse['stat
       return Promise.resolve(answer(reply, { code: errorCode, message: 'no', error: { errorCode, errorMessage: 'no', retryable: reply >= 500 } }));
     }
     const [status, failureCode = null] = reply.split(':');
-    return Promise.resolve(answer(200, { chargeId, status, failureCode }));
+    // A success is answered with what it did for its order, as the shop's server always does.
+    return Promise.resolve(answer(200, { chargeId, status, failureCode, ...(status === 'SUCCEEDED' ? { outcome: 'paid' } : {}) }));
   });
   return calls;
 }

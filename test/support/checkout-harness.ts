@@ -1,5 +1,6 @@
 import { expect, vi } from 'vitest';
 import type { WebhookEvent } from '../../src/core/schemas/webhook-events.js';
+import { SERVICE_HEADERS } from '../../src/core/constants.js';
 import { Sandbox, SANDBOX_DEFAULTS, type SandboxOptions } from '../../src/sandbox/index.js';
 import { createCheckoutHandler, type CheckoutHandler, type CheckoutHandlerOptions, type CheckoutLogEntry, type ResolvedOrder } from '../../src/server/index.js';
 import { SandboxClient } from './sandbox-client.js';
@@ -8,6 +9,8 @@ export const SHOP = 'https://shop.example';
 /** Where the harness mounts the checkout handler. */
 export const BASE = `${SHOP}/api/checkout`;
 export const WEBHOOK_KEY = SANDBOX_DEFAULTS.webhookKeyBase64;
+/** The header naming a webhook's event, as the sandbox sends it. */
+const SANDBOX_WEBHOOK_EVENT_HEADER = SERVICE_HEADERS.event;
 export const SERVICE = { baseUrl: 'http://127.0.0.1:4010', merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey };
 
 export interface CheckoutHarness {
@@ -27,6 +30,12 @@ export interface CheckoutHarness {
    * widget sends the one its page was rendered with, unless `headers` names `X-Satang-Order-Token`.
    */
   call(method: string, path: string, init?: { body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; text: string; body: any }>;
+  /**
+   * From now on the sandbox's webhooks of `event` (`charge.succeeded`…) are kept in the list it
+   * answers, not delivered (the sandbox hears 204): the test hands them to `handler` when it wants
+   * them to arrive, late.
+   */
+  holdWebhooks(event: string): Request[];
 }
 
 /**
@@ -44,9 +53,16 @@ export function createCheckoutHarness(
   const logs: CheckoutLogEntry[] = [];
   const serviceReads: string[] = [];
   let deliver: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
+  const held = new Map<string, Request[]>();
+  const deliverOrHold = (request: Request): Promise<Response> => {
+    const holding = held.get(request.headers.get(SANDBOX_WEBHOOK_EVENT_HEADER) ?? '');
+    if (holding === undefined) return deliver(request);
+    holding.push(request);
+    return Promise.resolve(new Response(null, { status: 204 }));
+  };
   const sandbox = new Sandbox({
     refundSettleDelayMs: 0,
-    webhook: { url: `${BASE}/webhooks`, webhookKeyBase64: WEBHOOK_KEY, retryBaseDelayMs: 5, fetch: (input, init) => deliver(new Request(input, init)) },
+    webhook: { url: `${BASE}/webhooks`, webhookKeyBase64: WEBHOOK_KEY, retryBaseDelayMs: 5, fetch: (input, init) => deliverOrHold(new Request(input, init)) },
     ...sandboxOptions,
   });
   const handler: CheckoutHandler = createCheckoutHandler({
@@ -78,6 +94,11 @@ export function createCheckoutHarness(
     events,
     logs,
     serviceReads,
+    holdWebhooks(event) {
+      const list = held.get(event) ?? [];
+      held.set(event, list);
+      return list;
+    },
     async call(method, path, init = {}) {
       const headers: Record<string, string> = { ...init.headers };
       let body = init.raw;

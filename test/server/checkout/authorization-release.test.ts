@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_STATUS_TOKEN_HEADER, SERVICE_HEADERS } from '../../../src/core/constants.js';
+import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_STATUS_TOKEN_HEADER } from '../../../src/core/constants.js';
 import { cancelAuthorization, captureAuthorization, ServiceClient, type OrderEvent } from '../../../src/server/index.js';
-import { BASE, createCheckoutHarness, SERVICE, WEBHOOK_KEY, type CheckoutHarness } from '../../support/checkout-harness.js';
+import { createCheckoutHarness, SERVICE, type CheckoutHarness } from '../../support/checkout-harness.js';
 
 /**
  * An order held by a card authorization (outcome `authorized`) is free again once that
@@ -69,26 +69,10 @@ describe('an order authorized, then its authorization canceled', () => {
 
 describe('a duplicate authorization the shop canceled before the handler could', () => {
   it('counts as released: no new cancel key tried again and again, and onOrder hears of it', async () => {
-    // The authorizations' own webhooks are held, to be delivered once the shop has canceled the duplicate.
-    const held: Request[] = [];
-    const delivery: { to?: (request: Request) => Promise<Response> } = {};
-    harness = createCheckoutHarness(ORDERS, { rateLimit: false, onOrder: (event) => void told.push(event) }, {
-      webhook: {
-        url: `${BASE}/webhooks`,
-        webhookKeyBase64: WEBHOOK_KEY,
-        retryBaseDelayMs: 5,
-        fetch: async (input, init) => {
-          const request = new Request(input, init);
-          if (request.headers.get(SERVICE_HEADERS.event) === 'card_authorization.authorized') {
-            held.push(request);
-            return new Response(null, { status: 204 });
-          }
-          return delivery.to!(request);
-        },
-      },
-    });
     const told: OrderEvent[] = [];
-    delivery.to = harness.handler;
+    harness = createCheckoutHarness(ORDERS, { rateLimit: false, onOrder: (event) => void told.push(event) });
+    // The authorizations' own webhooks are held, to be delivered once the shop has canceled the duplicate.
+    const held = harness.holdWebhooks('card_authorization.authorized');
     const client = new ServiceClient({ ...SERVICE, fetch: harness.sandbox.fetch });
     // A first tab's authorization waits on its 3-D Secure page; a second tab pays here instead and is
     // authorized at once; then the first tab's shopper finishes the 3-D Secure step all the same.

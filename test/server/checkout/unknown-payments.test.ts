@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SERVICE_HEADERS } from '../../../src/core/constants.js';
 import { Sandbox } from '../../../src/sandbox/index.js';
 import { createCheckoutHandler, MemoryCheckoutStore, ServiceClient, type CheckoutHandler, type OrderEvent } from '../../../src/server/index.js';
 import { BASE, createCheckoutHarness, SERVICE, SHOP, WEBHOOK_KEY, type CheckoutHarness } from '../../support/checkout-harness.js';
@@ -146,30 +145,9 @@ describe('a shop restarted with its in-memory store while a QR code of an order 
 
 describe('a refund heard before its charge', () => {
   it('reads the order refunded, not paid, once the late charge.succeeded comes', async () => {
+    harness = createCheckoutHarness({ 'cart-1': { amount: PRICE, currency: 'THB', referenceId: 'order-1' } });
     // charge.succeeded deliveries are held back until the test lets them go; the others pass.
-    const held: Request[] = [];
-    let holding = true;
-    const delivery: { to?: CheckoutHandler } = {};
-    harness = createCheckoutHarness(
-      { 'cart-1': { amount: PRICE, currency: 'THB', referenceId: 'order-1' } },
-      {},
-      {
-        webhook: {
-          url: `${BASE}/webhooks`,
-          webhookKeyBase64: WEBHOOK_KEY,
-          retryBaseDelayMs: 5,
-          fetch: async (input, init) => {
-            const request = new Request(input, init);
-            if (holding && request.headers.get(SERVICE_HEADERS.event) === 'charge.succeeded') {
-              held.push(request);
-              return new Response(null, { status: 204 });
-            }
-            return delivery.to!(request);
-          },
-        },
-      },
-    );
-    delivery.to = harness.handler;
+    const held = harness.holdWebhooks('charge.succeeded');
     // The charge is made, but its answer is lost on the way back to the shop.
     const lost = harness.sandbox.faults.add({ method: 'POST', path: '/api/v1/charges', kind: 'reset', when: 'after', times: 100 });
     const card = { type: 'CARD_TOKEN', cardTokenId: await harness.service.tokenize('4111111111111111'), securityCode: '123' };
@@ -184,7 +162,6 @@ describe('a refund heard before its charge', () => {
     await client.refunds.create({ chargeId: charge!.chargeId, reason: 'customer asked' }, { idempotencyKey: 'dashboard-refund-1' });
     await vi.waitFor(() => expect(harness!.events.map((e) => e.name)).toContain('refund.succeeded'));
 
-    holding = false;
     for (const request of held.splice(0)) expect((await harness.handler(request)).status).toBe(200);
     const state = await harness.call('GET', '/orders/cart-1/state', { headers: { 'X-Satang-Order-Token': await harness.handler.orderToken('cart-1') } });
     expect(state.body).toMatchObject({ state: 'refunded', paidBy: charge!.chargeId });

@@ -159,12 +159,15 @@ export type CheckoutSlipRequest = z.infer<typeof CheckoutSlipRequestSchema>;
 
 /**
  * The answer of `POST {endpoint}/charges/{id}/slip` when the slip paid this charge: it is
- * SUCCEEDED, by this slip (`UPDATED_TO_SUCCEEDED`) or already before (`ALREADY_SUCCEEDED`).
+ * SUCCEEDED, by this slip (`UPDATED_TO_SUCCEEDED`) or already before (`ALREADY_SUCCEEDED`), with
+ * what it did for its order (`outcome`), as the status would say.
  */
 export const CheckoutSlipResponseSchema = z.looseObject({
   chargeId: z.string(),
   status: z.literal('SUCCEEDED'),
   verificationResult: z.enum(QR_SLIP_VERIFICATION_RESULTS),
+  /** What the payment did for its order, as a status answer says it (see {@link CHECKOUT_ORDER_OUTCOMES}). */
+  outcome: z.optional(z.string()),
 });
 export type CheckoutSlipResponse = z.infer<typeof CheckoutSlipResponseSchema>;
 

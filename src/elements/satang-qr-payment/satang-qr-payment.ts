@@ -156,7 +156,7 @@ export class SatangQrPayment extends LitElement {
     this,
     this.#localize,
     (text) => (this.announcement = text),
-    (chargeId) => this.#succeed(chargeId),
+    (chargeId, outcome) => this.#succeed(chargeId, outcome),
   );
 
   /**

@@ -43,7 +43,7 @@ export class SlipUpload implements ReactiveController {
     /** Reads each step out to screen readers. */
     private readonly announce: (text: string) => void,
     /** The slip proved the charge paid. */
-    private readonly onPaid: (chargeId: string) => void,
+    private readonly onPaid: (chargeId: string, orderOutcome: string | undefined) => void,
   ) {
     host.addController(this);
   }
@@ -98,8 +98,9 @@ export class SlipUpload implements ReactiveController {
     }
     this.#step('verifying');
     const request = (this.#request = new AbortController());
+    let outcome: string | undefined;
     try {
-      await verifyCheckoutSlip(endpoint, chargeId, statusToken, raw, request.signal);
+      ({ outcome } = await verifyCheckoutSlip(endpoint, chargeId, statusToken, raw, request.signal));
     } catch (error) {
       if (attempt !== this.#attempt) return;
       // INVALID_REQUEST: a QR code far longer than a slip's, some other kind of code.
@@ -110,7 +111,7 @@ export class SlipUpload implements ReactiveController {
     if (attempt !== this.#attempt) return;
     this.#request = undefined;
     this.#show(undefined);
-    this.onPaid(chargeId);
+    this.onPaid(chargeId, outcome);
   };
 
   #step(state: SlipState): void {

@@ -8,18 +8,20 @@ import { parseRequest, readJson, requireStatusToken } from './checkout-request.j
 import { jsonAnswer } from './json-response.js';
 import { noteStatus } from './status-cache.js';
 import { serviceDeadlineMs } from './request-deadline.js';
+import { settlePayment } from './settle-payment.js';
 
 /**
  * `POST /charges/{chargeId}/slip`: checks the QR text of the shopper's bank transfer slip with the
  * service, which sets the charge the transfer paid SUCCEEDED. Only the holder of the charge's
  * status token may send one (a card authorization is never paid by transfer, so its tokens are
  * refused). A slip of another charge is refused (409 SLIP_MISMATCH) saying only that the payment it
- * is for is paid (`slipPaymentStatus: 'SUCCEEDED'`), never which one.
+ * is for is paid (`slipPaymentStatus: 'SUCCEEDED'`), never which one. A slip of this charge settles
+ * it (the order paid, or the payment refunded), and the answer says what it did (`outcome`).
  */
 export async function verifySlip(context: CheckoutContext, { call, params, entry }: RouteCall): Promise<HttpAnswer> {
   const { chargeId = '' } = params;
   entry.chargeId = chargeId;
-  await requireStatusToken(context.tokens, chargeId, call.header(CHECKOUT_STATUS_TOKEN_HEADER), ['charge']);
+  const { order } = await requireStatusToken(context.tokens, chargeId, call.header(CHECKOUT_STATUS_TOKEN_HEADER), ['charge']);
   await context.limiter.check(call, 'slips');
   const body = await readJson(call, context.options.maxBodyBytes ?? CHECKOUT_MAX_BODY_BYTES);
   const { raw } = parseRequest(CheckoutSlipRequestSchema, body);
@@ -41,6 +43,8 @@ export async function verifySlip(context: CheckoutContext, { call, params, entry
       details: { slipPayment: 'another', slipPaymentStatus: 'SUCCEEDED' },
     });
   }
-  const answer: CheckoutSlipResponse = { chargeId, status: 'SUCCEEDED', verificationResult: verified.verificationResult };
+  // Paid by this slip: settled as a status read settles it, and answered with what it did for the order.
+  const outcome = await settlePayment(context, { chargeId, kind: 'charge', order }, { call, fromWebhook: false });
+  const answer: CheckoutSlipResponse = { chargeId, status: 'SUCCEEDED', verificationResult: verified.verificationResult, ...(outcome ? { outcome } : {}) };
   return jsonAnswer(200, answer);
 }

@@ -62,7 +62,7 @@ describe('POST /charges/:id/slip', () => {
       const answer = await sendSlip(charge.chargeId, charge.statusToken, { raw: await slipOf(charge.chargeId) });
 
       expect(answer.status, answer.text).toBe(200);
-      expect(CheckoutSlipResponseSchema.parse(answer.body)).toEqual({ chargeId: charge.chargeId, status: 'SUCCEEDED', verificationResult: 'UPDATED_TO_SUCCEEDED' });
+      expect(CheckoutSlipResponseSchema.parse(answer.body)).toEqual({ chargeId: charge.chargeId, status: 'SUCCEEDED', verificationResult: 'UPDATED_TO_SUCCEEDED', outcome: 'paid' });
       expect(answer.headers.get('cache-control')).toBe('no-store');
       expect(await service.getCharge(charge.chargeId)).toMatchObject({ status: 'SUCCEEDED', amount: 12_345 });
       expect((await status(charge.chargeId, charge.statusToken)).body).toEqual({ chargeId: charge.chargeId, status: 'SUCCEEDED', failureCode: null, outcome: 'paid' });
@@ -79,7 +79,7 @@ describe('POST /charges/:id/slip', () => {
       const again = await sendSlip(charge.chargeId, charge.statusToken, { raw });
 
       expect(again.status).toBe(200);
-      expect(again.body).toEqual({ chargeId: charge.chargeId, status: 'SUCCEEDED', verificationResult: 'ALREADY_SUCCEEDED' });
+      expect(again.body).toEqual({ chargeId: charge.chargeId, status: 'SUCCEEDED', verificationResult: 'ALREADY_SUCCEEDED', outcome: 'paid' });
       expect(await service.getCharge(charge.chargeId)).toEqual(before);
       expect((await service.get('/api/v1/transactions?referenceId=order-2001')).body.data).toHaveLength(1);
     });

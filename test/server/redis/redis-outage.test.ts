@@ -83,7 +83,9 @@ describe('when Redis is restarted under two instances', () => {
     expect([again.status, again.body.chargeId]).toEqual([201, qr.body.chargeId]);
     expect(chargesOf(shop, 'order-1')).toHaveLength(1);
     // The status the empty Redis no longer held is read again from the service, on either instance,
-    // and the payment the wipe left unsettled pays its order now.
+    // and the payment the wipe left unsettled pays its order now. Instance a's client reconnects on
+    // its own backoff, which its failed calls during the outage lengthened: asked once it answers.
+    await vi.waitFor(() => a.store.get('reconnected?'), { timeout: 10_000, interval: 100 });
     expect((await readStatus(a, qr.body.chargeId, qr.body.statusToken)).body).toMatchObject({ chargeId: qr.body.chargeId, status: 'SUCCEEDED', outcome: 'paid' });
 
     // A new checkout after the restart is taken, paid and settled once, across both instances.

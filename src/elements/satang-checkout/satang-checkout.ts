@@ -44,8 +44,9 @@ const panels = lazyModule(() => import('./pay-path.js'));
  *
  * `order-token` (signed for the order by the merchant's server) is the key to the order: the server
  * charges nothing without it. With it, the checkout asks the server where the order stands once
- * it has rendered, and whenever another tab of the order says it changed: a paid order shows paid in any tab or device, and a payment under way there (a QR
- * code, a bank or 3-D Secure page) is shown here too. A press of pay meanwhile waits for the answer.
+ * it has rendered, and whenever another tab of the order says it changed: a paid order shows paid
+ * in any tab or device, and a payment under way there (a QR code, a bank or 3-D Secure page) is
+ * shown here too. A press of pay meanwhile waits for the answer.
  *
  * A reload, Back, or the return from a bank, wallet or 3-D Secure page shows the same payment:
  * the QR code again with the time it has left, the charge being checked, or the order paid (with

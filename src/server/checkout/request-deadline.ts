@@ -23,19 +23,28 @@ const LEAST_CALL_MS = 1;
 export function withinRequestDeadline(context: CheckoutContext, call: HttpCall, work: () => Promise<HttpAnswer>): Promise<HttpAnswer> {
   const at = Date.now() + context.requestDeadlineMs;
   deadlines.set(call, at);
-  const answer = work();
-  return new Promise<HttpAnswer>((resolve, reject) => {
+  return byDeadline(work(), at, () =>
+    Promise.reject(
+      new CheckoutError(503, 'UPSTREAM_UNAVAILABLE', 'The payment service is slow to answer. Please try again in a moment: nothing is charged twice.', {
+        retryable: true,
+        headers: { 'retry-after': '1' },
+      }),
+    ),
+  );
+}
+
+/**
+ * Settles like `work`, or as `fallback()` does once `at` (as `Date.now()` counts) has passed,
+ * whichever is first. The work left running is not cancelled, and what it throws later is not
+ * unhandled.
+ */
+export function byDeadline<T>(work: Promise<T>, at: number, fallback: () => T | Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
-      // Left running; what it throws later has no one to answer.
-      answer.catch(() => undefined);
-      reject(
-        new CheckoutError(503, 'UPSTREAM_UNAVAILABLE', 'The payment service is slow to answer. Please try again in a moment: nothing is charged twice.', {
-          retryable: true,
-          headers: { 'retry-after': '1' },
-        }),
-      );
+      work.catch(() => undefined);
+      resolve(fallback());
     }, Math.max(0, at - Date.now()));
-    answer.finally(() => clearTimeout(timer)).then(resolve, reject);
+    work.finally(() => clearTimeout(timer)).then(resolve, reject);
   });
 }
 

@@ -10,6 +10,7 @@ import type { CardAuthorization } from '../../core/schemas/card-authorization.js
 import type { Charge } from '../../core/schemas/charge.js';
 import type { CheckoutStatusResponse } from '../../core/schemas/checkout.js';
 import type { CheckoutContext } from './checkout-context.js';
+import { byDeadline } from './request-deadline.js';
 import { settlePayment } from './settle-payment.js';
 import { stateVersion, versionNow } from '../webhooks/webhook-state.js';
 import { CheckoutError, upstreamRefusal } from './checkout-error.js';
@@ -97,18 +98,6 @@ export interface StatusReadLimits {
 /** A payment's PENDING status, as the widget follows it. */
 function pendingStatus(id: string, kind: StatusTokenKind): CheckoutStatusResponse {
   return { chargeId: id, status: 'PENDING', failureCode: null, ...(kind === 'authorization' ? { authorizationStatus: 'PENDING' } : {}) };
-}
-
-/** Settles like `work`, or with `fallback()` once `at` has passed, whichever is first. */
-function byDeadline<T>(work: Promise<T>, at: number, fallback: () => T): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      // The work left running may still reject; it must not surface as unhandled.
-      work.catch(() => undefined);
-      resolve(fallback());
-    }, Math.max(0, at - Date.now()));
-    work.finally(() => clearTimeout(timer)).then(resolve, reject);
-  });
 }
 
 async function readSettledStatus(

@@ -8,7 +8,7 @@ export { findCardData } from './checkout/find-card-data.js';
 export type { CheckoutHandlerOptions, CheckoutLogEntry, ResolvedOrder, ResolveOrderPurpose } from './checkout/checkout-options.js';
 export { ORDER_RECORD_TTL_MS, ORDER_TOKEN_TTL_MS, STATUS_CACHE_TTL_MS, WEBHOOK_MAX_BODY_BYTES } from './checkout/checkout-options.js';
 export type { OrderEvent, OrderEventType } from './checkout/order-events.js';
-export { ATTEMPT_CREATE_TTL_MS, ATTEMPT_OPEN_TTL_MS } from './checkout/order-attempts.js';
+export { ATTEMPT_CREATE_TTL_MS, ATTEMPT_OPEN_TTL_MS } from './checkout/order-decisions.js';
 export { CheckoutStoreError, MemoryCheckoutStore, type CheckoutStore } from './checkout/checkout-store.js';
 export { CheckoutRecordError } from './checkout/checkout-records.js';
 export { CLIENT_ADDRESS_HEADER } from '../node/client-address.js';

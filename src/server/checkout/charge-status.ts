@@ -5,8 +5,8 @@ import { CheckoutError } from './checkout-error.js';
 import { STATUS_ANSWER_MARGIN_MS, STATUS_FALLBACK_POLL_MS, STATUS_POLL_INTERVAL_MS } from './checkout-options.js';
 import { requireStatusToken } from './checkout-request.js';
 import { jsonAnswer } from './json-response.js';
-import { payerOf } from './settle-payment.js';
-import { readStatus } from './status-cache.js';
+import { readOrder } from './order-book.js';
+import { readSettledStatus } from './settlement.js';
 import { watchStatus } from './status-watch.js';
 
 /**
@@ -38,7 +38,7 @@ export async function chargeStatus(context: CheckoutContext, { call, params, ent
   // by then answers the status last known (PENDING); within a wait, a failed read is no news.
   const answerBy = Date.now() + waitSeconds * 1000 + STATUS_ANSWER_MARGIN_MS;
   // A success is settled against the token's order, even one whose records the store lost.
-  const readStatusNow = () => readStatus(context, chargeId, kind, call, { order }, { answerBy, pendingOnFailure: waitSeconds > 0 });
+  const readStatusNow = () => readSettledStatus(context, chargeId, kind, call, order, { answerBy, pendingOnFailure: waitSeconds > 0 });
   if (waitSeconds === 0) return jsonAnswer(200, await withOrder(context, await readStatusNow(), order.referenceId));
 
   const deadline = Date.now() + waitSeconds * 1000;
@@ -90,8 +90,8 @@ export async function chargeStatus(context: CheckoutContext, { call, params, ent
  */
 async function withOrder(context: CheckoutContext, status: CheckoutStatusResponse, referenceId: string): Promise<CheckoutStatusResponse> {
   if (status.status !== 'PENDING') return status;
-  const payer = await payerOf(context, referenceId);
-  return payer !== undefined && payer !== status.chargeId ? { ...status, order: 'paid' } : status;
+  const { paidBy } = await readOrder(context, referenceId);
+  return paidBy !== undefined && paidBy !== status.chargeId ? { ...status, order: 'paid' } : status;
 }
 
 /** The fallback poll of a payment's waiters: the option, else 2 s without webhooks, else a random 15 to 30 s. */

@@ -12,24 +12,11 @@
  */
 
 import * as z from 'zod/mini';
-import { IDEMPOTENCY_KEY_TTL_MS } from '../../core/constants.js';
-import { ActionRequiredSchema, EncodedImageSchema, RedirectSchema } from '../../core/schemas/charge.js';
-import { CHECKOUT_INTENTS, CHECKOUT_ORDER_OUTCOMES, CheckoutStatusResponseSchema, type CheckoutStatusResponse } from '../../core/schemas/checkout.js';
+import { CHECKOUT_ORDER_OUTCOMES, CheckoutStatusResponseSchema, type CheckoutStatusResponse } from '../../core/schemas/checkout.js';
 import { ORDER_RECORD_TTL_MS, STATUS_CACHE_TTL_MS, STATUS_READ_REUSE_MS, WEBHOOK_DEDUPE_TTL_MS } from './checkout-options.js';
 import type { CheckoutStore } from './checkout-store.js';
+import { OrderRecordSchema, type OrderRecord } from './order-record.js';
 
-/** How long an attempt may take to create its charge before another attempt may go ahead. */
-export const ATTEMPT_CREATE_TTL_MS = 2 * 60 * 1000;
-/** How long an open attempt (a QR shown, a redirect followed) holds its order. */
-export const ATTEMPT_OPEN_TTL_MS = 24 * 60 * 60 * 1000;
-/** How long a charge's answer is kept for retries of the attempt that made it: as long as the service keeps its idempotency keys. */
-export const CHARGE_REPLAY_TTL_MS = IDEMPOTENCY_KEY_TTL_MS;
-/** How long one instance may hold a payment's settlement before another may take it over. */
-export const SETTLE_LEASE_MS = 30_000;
-/** How long one instance has to free an order once it marked the authorization released; then another may. */
-export const RELEASE_MARK_TTL_MS = 30_000;
-/** How long `onOrder` may be in hand for one event before another instance may tell it. */
-export const TELL_IN_HAND_MS = 60_000;
 /**
  * How long a webhook state stays marked in hand: longer than any handling takes, short beside the
  * service's retries, so a delivery whose handler died is handled on a later retry.
@@ -56,28 +43,6 @@ export class CheckoutRecordError extends Error {
 
 const StatusTokenKindSchema = z.enum(['charge', 'authorization']);
 
-/** What `POST /charges` answered an attempt, its status token apart (signed afresh for each holder). */
-export const AttemptAnswerSchema = z.object({
-  chargeId: z.string(),
-  intent: z.optional(z.enum(CHECKOUT_INTENTS)),
-  actionRequired: ActionRequiredSchema,
-  redirect: z.optional(z.nullable(RedirectSchema)),
-  encodedImage: z.optional(z.nullable(EncodedImageSchema)),
-});
-export type AttemptAnswer = z.infer<typeof AttemptAnswerSchema>;
-
-/** An attempt's answer as kept for its retries (`charge:{attempt}`). */
-export const ChargeReplaySchema = z.object({ answer: AttemptAnswerSchema, referenceId: z.string(), kind: StatusTokenKindSchema });
-export type ChargeReplay = z.infer<typeof ChargeReplaySchema>;
-
-/** The order an attempt charges, as `resolveOrder` gave it (`sent:{attempt}`). */
-export const SentOrderSchema = z.object({
-  amount: z.number(),
-  currency: z.string(),
-  referenceId: z.string(),
-  intent: z.optional(z.enum(CHECKOUT_INTENTS)),
-});
-
 /** An attempt as the handler started it: the order and the amount the shopper approved (`attempt:{chargeId}`, and each of `pending:{referenceId}`). */
 export const AttemptRecordSchema = z.object({
   referenceId: z.string(),
@@ -93,23 +58,6 @@ export const AttemptRecordSchema = z.object({
   attempt: z.optional(z.string()),
 });
 export type AttemptRecord = z.infer<typeof AttemptRecordSchema>;
-
-export const ORDER_LOCK_STATES = ['creating', 'open', 'released'] as const;
-
-/** The order's live attempt (`order-lock:{referenceId}`), its version counting the attempts. */
-export const OrderLockSchema = z.object({
-  generation: z.number(),
-  state: z.enum(ORDER_LOCK_STATES),
-  /** The widget's attempt (its idempotency key, as the handler prefixes it). */
-  attempt: z.string(),
-  paymentMethodType: z.string(),
-  amount: z.number(),
-  currency: z.string(),
-  chargeId: z.optional(z.string()),
-  kind: z.optional(StatusTokenKindSchema),
-  answer: z.optional(AttemptAnswerSchema),
-});
-export type OrderLock = z.infer<typeof OrderLockSchema>;
 
 /** The decided outcome of one payment, and how far its consequences went (`outcome:{chargeId}`). */
 export const OutcomeRecordSchema = z.object({
@@ -143,10 +91,6 @@ export type RefundsRecord = z.infer<typeof RefundsRecordSchema>;
 
 /** An id the record holds on its own (a charge's, an order's, an attempt's): never empty. */
 const IdTextSchema = z.string().check(z.minLength(1));
-
-/** `onOrder` being told of an outcome (for {@link TELL_IN_HAND_MS} at most), then told. */
-export const TOLD_MARKS = ['telling', 'told'] as const;
-export type ToldMark = (typeof TOLD_MARKS)[number];
 
 /** A webhook state being handled (for {@link WEBHOOK_IN_HAND_MS} at most), then handled. */
 export const WEBHOOK_MARKS = { inHand: 'in-hand', handled: '1' } as const;
@@ -326,32 +270,13 @@ export class StatusChannel {
 
 const keyedById = (id: string) => id;
 
-const CHARGE_REPLAY = defineRecord<string, ChargeReplay>({ prefix: 'charge:', suffix: keyedById, format: 'json', schema: ChargeReplaySchema, ttlMs: fixedTtl(CHARGE_REPLAY_TTL_MS), relearnable: true });
-const SENT_ORDER = defineRecord({ prefix: 'sent:', suffix: keyedById, format: 'json', schema: SentOrderSchema, ttlMs: fixedTtl(CHARGE_REPLAY_TTL_MS), relearnable: true });
-const ANSWERED_ATTEMPT = defineRecord({ prefix: 'answered:', suffix: keyedById, format: 'text', schema: IdTextSchema, ttlMs: fixedTtl(CHARGE_REPLAY_TTL_MS), relearnable: true });
-const ORDER_LOCK = defineRecord<string, OrderLock>({
-  prefix: 'order-lock:',
-  suffix: keyedById,
-  format: 'json',
-  schema: OrderLockSchema,
-  ttlMs: (lock) => (lock.state === 'open' ? ATTEMPT_OPEN_TTL_MS : ATTEMPT_CREATE_TTL_MS),
-});
+const ORDER = defineRecord<string, OrderRecord>({ prefix: 'order:', suffix: keyedById, format: 'json', schema: OrderRecordSchema, ttlMs: fixedTtl(ORDER_RECORD_TTL_MS) });
 const ORDER_REFERENCE = defineRecord({ prefix: 'order-reference:', suffix: keyedById, format: 'text', schema: IdTextSchema, ttlMs: fixedTtl(ORDER_RECORD_TTL_MS) });
-const PENDING_ATTEMPTS = defineRecord({ prefix: 'pending:', suffix: keyedById, format: 'json', schema: z.array(AttemptRecordSchema), ttlMs: fixedTtl(ORDER_RECORD_TTL_MS) });
-const ATTEMPT = defineRecord<string, AttemptRecord>({ prefix: 'attempt:', suffix: keyedById, format: 'json', schema: AttemptRecordSchema, ttlMs: fixedTtl(ORDER_RECORD_TTL_MS) });
-const PAID_BY = defineRecord({ prefix: 'paid:', suffix: keyedById, format: 'text', schema: IdTextSchema, ttlMs: fixedTtl(ORDER_RECORD_TTL_MS) });
-const SETTLE_LEASE = defineRecord({ prefix: 'settling:', suffix: keyedById, format: 'text', schema: IdTextSchema, ttlMs: fixedTtl(SETTLE_LEASE_MS) });
-const RELEASE_MARK = defineRecord({ prefix: 'released:', suffix: keyedById, format: 'text', schema: IdTextSchema, ttlMs: fixedTtl(RELEASE_MARK_TTL_MS) });
-const REFUNDS = defineRecord<string, RefundsRecord>({ prefix: 'refunds:', suffix: keyedById, format: 'json', schema: RefundsRecordSchema, ttlMs: fixedTtl(ORDER_RECORD_TTL_MS) });
-const OUTCOME = defineRecord<string, OutcomeRecord>({ prefix: 'outcome:', suffix: keyedById, format: 'json', schema: OutcomeRecordSchema, ttlMs: fixedTtl(ORDER_RECORD_TTL_MS) });
-const AUTO_REFUND = defineRecord({ prefix: 'auto-refund:', suffix: keyedById, format: 'text', schema: IdTextSchema, ttlMs: fixedTtl(ORDER_RECORD_TTL_MS) });
-const TOLD = defineRecord<{ chargeId: string; outcome: string }, ToldMark>({
-  prefix: 'told:',
-  suffix: ({ chargeId, outcome }) => `${chargeId}:${outcome}`,
-  format: 'text',
-  schema: z.enum(TOLD_MARKS),
-  ttlMs: (mark) => (mark === 'telling' ? TELL_IN_HAND_MS : ORDER_RECORD_TTL_MS),
-});
+// Written by the version before the one order record: read only, as an order of then is met again.
+const LEGACY_ATTEMPT = defineRecord<string, AttemptRecord>({ prefix: 'attempt:', suffix: keyedById, format: 'json', schema: AttemptRecordSchema, ttlMs: fixedTtl(ORDER_RECORD_TTL_MS) });
+const LEGACY_PAID_BY = defineRecord({ prefix: 'paid:', suffix: keyedById, format: 'text', schema: IdTextSchema, ttlMs: fixedTtl(ORDER_RECORD_TTL_MS) });
+const LEGACY_REFUNDS = defineRecord<string, RefundsRecord>({ prefix: 'refunds:', suffix: keyedById, format: 'json', schema: RefundsRecordSchema, ttlMs: fixedTtl(ORDER_RECORD_TTL_MS) });
+const LEGACY_OUTCOME = defineRecord<string, OutcomeRecord>({ prefix: 'outcome:', suffix: keyedById, format: 'json', schema: OutcomeRecordSchema, ttlMs: fixedTtl(ORDER_RECORD_TTL_MS) });
 // `status:read:` first: a `status:` key is a final status only when it is not a read.
 const RECENT_STATUS = defineRecord<string, CheckoutStatusResponse>({
   prefix: 'status:read:',
@@ -395,7 +320,7 @@ function webhookNewestSpec(ttlMs: number) {
  * Key prefixes of what the handler can learn again (see {@link RecordSpec.relearnable}): the
  * in-memory store evicts these before anything else.
  */
-export const RELEARNABLE_KEY_PREFIXES: readonly string[] = [CHARGE_REPLAY, SENT_ORDER, ANSWERED_ATTEMPT, FINAL_STATUS].map((s) => s.prefix);
+export const RELEARNABLE_KEY_PREFIXES: readonly string[] = [RECENT_STATUS, FINAL_STATUS].map((s) => s.prefix);
 
 /** The webhook ledger's records, remembered for `ttlMs` once handled. */
 export class WebhookRecords {
@@ -415,34 +340,17 @@ export class WebhookRecords {
  * written only the way it is meant to be (`set`, `setIfAbsent`, `setIfNewer`) with its own expiry.
  */
 export class CheckoutRecords {
-  /** An attempt's answer for its retries, by attempt (its key and a hash of its body). */
-  readonly chargeReplay: PlainRecord<string, ChargeReplay>;
-  /** The order an attempt charged, by attempt: a retry after the order was paid charges the same. */
-  readonly sentOrder: PlainRecord<string, z.infer<typeof SentOrderSchema>>;
-  /** The attempt (its idempotency key) answered last for an order, by `referenceId`. */
-  readonly answeredAttempt: PlainRecord<string, string>;
-  /** The order's live attempt, by `referenceId`: written only with `setIfNewer`. */
-  readonly orderLock: VersionedRecord<string, OrderLock>;
+  /** The order's one record, by `referenceId`: written only with `setIfNewer`, its `v` the version (see order-book.ts). */
+  readonly order: VersionedRecord<string, OrderRecord>;
   /** The order (`referenceId`) a page's `orderReference` was charged for. */
   readonly orderReference: PlainRecord<string, string>;
-  /** The attempts of an order waiting for an answer that may never come, by `referenceId`. */
-  readonly pendingAttempts: PlainRecord<string, AttemptRecord[]>;
-  /** The attempt that made a payment, and the amount approved, by payment id. */
-  readonly attempt: PlainRecord<string, AttemptRecord>;
-  /** The payment that paid an order, by `referenceId`: claimed with `setIfAbsent`. */
-  readonly paidBy: PlainRecord<string, string>;
-  /** One instance's lease on settling a payment (its holder's id), by payment id. */
-  readonly settleLease: PlainRecord<string, string>;
-  /** One instance freeing the order held by an ended card authorization (the status it ended with). */
-  readonly releaseMark: PlainRecord<string, string>;
-  /** The refunds heard of for a payment, by payment id: written only with `setIfNewer`, their count the version. */
-  readonly refunds: VersionedRecord<string, RefundsRecord>;
-  /** What a success did for its order, by payment id. */
-  readonly outcome: PlainRecord<string, OutcomeRecord>;
-  /** The payment a refund of the handler's own undid, by refund id. */
-  readonly autoRefund: PlainRecord<string, string>;
-  /** `onOrder` being told, then told, of one outcome of a payment. */
-  readonly told: PlainRecord<{ chargeId: string; outcome: string }, ToldMark>;
+  /** What the version before the one order record wrote, read only: an order's payer, a payment's attempt, outcome and refunds. */
+  readonly legacy: {
+    readonly paidBy: StoredRecord<string, string>;
+    readonly attempt: StoredRecord<string, AttemptRecord>;
+    readonly outcome: StoredRecord<string, OutcomeRecord>;
+    readonly refunds: StoredRecord<string, RefundsRecord>;
+  };
   /** A payment's final status, by payment id: written only with `setIfNewer`. */
   readonly finalStatus: VersionedRecord<string, CheckoutStatusResponse>;
   /** A PENDING status read from the service moments ago, by payment id. */
@@ -453,20 +361,14 @@ export class CheckoutRecords {
   readonly statusChannel: StatusChannel;
 
   constructor(store: CheckoutStore) {
-    this.chargeReplay = new PlainRecord(store, CHARGE_REPLAY);
-    this.sentOrder = new PlainRecord(store, SENT_ORDER);
-    this.answeredAttempt = new PlainRecord(store, ANSWERED_ATTEMPT);
-    this.orderLock = new VersionedRecord(store, ORDER_LOCK);
+    this.order = new VersionedRecord(store, ORDER);
     this.orderReference = new PlainRecord(store, ORDER_REFERENCE);
-    this.pendingAttempts = new PlainRecord(store, PENDING_ATTEMPTS);
-    this.attempt = new PlainRecord(store, ATTEMPT);
-    this.paidBy = new PlainRecord(store, PAID_BY);
-    this.settleLease = new PlainRecord(store, SETTLE_LEASE);
-    this.releaseMark = new PlainRecord(store, RELEASE_MARK);
-    this.refunds = new VersionedRecord(store, REFUNDS);
-    this.outcome = new PlainRecord(store, OUTCOME);
-    this.autoRefund = new PlainRecord(store, AUTO_REFUND);
-    this.told = new PlainRecord(store, TOLD);
+    this.legacy = {
+      paidBy: new StoredRecord(store, LEGACY_PAID_BY),
+      attempt: new StoredRecord(store, LEGACY_ATTEMPT),
+      outcome: new StoredRecord(store, LEGACY_OUTCOME),
+      refunds: new StoredRecord(store, LEGACY_REFUNDS),
+    };
     this.finalStatus = new VersionedRecord(store, FINAL_STATUS);
     this.recentStatus = new PlainRecord(store, RECENT_STATUS);
     this.rate = new RateCounter(store);

@@ -17,11 +17,10 @@ import { parseRequest, readJson, requireOrderToken } from './checkout-request.js
 import { findCardData } from './find-card-data.js';
 import { jsonAnswer } from './json-response.js';
 import { checkedPaymentMethod } from './payment-method.js';
-import type { AttemptAnswer, ChargeReplay } from './checkout-records.js';
-import { claimOrder, recordCreated, releaseClaim, type AttemptInput } from './order-attempts.js';
-import { forgetPendingAttempt, rememberPendingAttempt } from './pending-attempts.js';
+import { claimOrder, recordCreated, recordFailed, type AttemptInput } from './order-attempts.js';
+import { readOrder, referenceIdOf } from './order-book.js';
+import type { AttemptAnswer, OrderRecord } from './order-record.js';
 import { resolveOrder } from './resolve-order.js';
-import { paymentOfOrder, rememberOrderReference } from './settle-payment.js';
 import type { StatusTokenKind } from './status-tokens.js';
 import { serviceDeadlineMs } from './request-deadline.js';
 
@@ -74,7 +73,7 @@ export async function createCharge(context: CheckoutContext, { call, entry }: Ro
  * which charge it made rather than hear the order is gone.
  *
  * Nothing is charged unless the shopper approved the server's amount (else 409 AMOUNT_CHANGED
- * with that amount), and only under the order's attempt lock (see `order-attempts.ts`).
+ * with that amount), and only once the attempt took the order (see `order-decisions.ts`).
  *
  * The call to the service is not tied to any one request: every submit of the attempt waits on
  * it, so the first one going away (a closed tab, a fetch the page aborted) must not fail the
@@ -89,15 +88,13 @@ async function chargeOnce(
   paymentMethod: PaymentMethodRequest,
   idempotencyKey: string,
 ): Promise<CheckoutChargeResponse> {
-  const { records } = context;
-  const attempt = `${idempotencyKey}:${await sha256Base64Url(inputJson)}`;
-  const kept = await records.chargeReplay.get(attempt);
-  if (kept) {
+  const id = `${idempotencyKey}:${await sha256Base64Url(inputJson)}`;
+  const { order, record } = await attemptOrder(context, input.orderReference, call, id, idempotencyKey);
+  const replay = replayOf(record, id);
+  if (replay) {
     // The first answer again, with a token signed now: the first one may be near its expiry.
-    const { answer, referenceId, kind } = kept;
-    return { ...answer, statusToken: await context.tokens.sign(answer.chargeId, kind, { referenceId, orderReference: input.orderReference }) };
+    return { ...replay.answer, statusToken: await context.tokens.sign(replay.answer.chargeId, replay.kind, { referenceId: order.referenceId, orderReference: input.orderReference }) };
   }
-  const order = await attemptOrder(context, input.orderReference, call, attempt, idempotencyKey);
   const intent = input.intent ?? 'charge';
   if ((order.intent ?? 'charge') !== intent) {
     throw new CheckoutError(400, 'INTENT_MISMATCH', `This order is ${order.intent === 'authorize' ? 'authorized now and charged later' : 'charged now'}: the checkout's intent must be ${order.intent ?? 'charge'}.`, {
@@ -111,24 +108,21 @@ async function chargeOnce(
       details: { amount: order.amount, currency: order.currency },
     });
   }
-  const claimInput: AttemptInput = {
+  const attemptInput: AttemptInput = {
     order,
     orderReference: input.orderReference,
+    id,
     attempt: idempotencyKey,
     paymentMethodType: paymentMethod.paymentMethodType,
     intent,
     replace: input.replace ?? false,
     call,
   };
-  const claim = await claimOrder(context, claimInput);
+  const claim = await claimOrder(context, attemptInput, record);
   let started: { answer: AttemptAnswer; kind: StatusTokenKind };
   if (claim.kind === 'resume') {
     started = { answer: claim.answer, kind: claim.statusKind };
   } else {
-    // Kept only now that the attempt may charge: a refused request leaves nothing behind.
-    await records.sentOrder.set(attempt, order);
-    await rememberOrderReference(context, claimInput);
-    await rememberPendingAttempt(context, claimInput);
     try {
       started =
         intent === 'authorize'
@@ -137,45 +131,57 @@ async function chargeOnce(
     } catch (error) {
       // The order is free for another attempt. After a fault the charge may exist all the same: a
       // retry of this attempt (same key) gets that charge back, and otherwise its webhook finds
-      // this attempt, still kept as pending, and settles it like any other (the later of two
-      // successes refunded). A refusal made nothing: the attempt is forgotten.
-      if (error instanceof CheckoutError && error.status < 500) await forgetPendingAttempt(context, { referenceId: order.referenceId, attempt: idempotencyKey });
-      await releaseClaim(context, claimInput, claim.generation);
+      // this attempt, still pending, and settles it like any other (the later of two successes
+      // refunded). A refusal made nothing: the attempt is forgotten.
+      await recordFailed(context, attemptInput, claim.generation, error instanceof CheckoutError && error.status < 500);
       throw error;
     }
-    await recordCreated(context, claimInput, claim.generation, started.answer, started.kind);
-    await forgetPendingAttempt(context, { referenceId: order.referenceId, attempt: idempotencyKey });
+    await recordCreated(context, attemptInput, claim.generation, started.answer, started.kind);
   }
-  const replay: ChargeReplay = { answer: started.answer, referenceId: order.referenceId, kind: started.kind };
-  await records.chargeReplay.set(attempt, replay);
-  await records.answeredAttempt.set(order.referenceId, idempotencyKey);
   return { ...started.answer, statusToken: await context.tokens.sign(started.answer.chargeId, started.kind, { referenceId: order.referenceId, orderReference: input.orderReference }) };
 }
 
+/** The answer an attempt (its key and body) already got, from the order's record: its payment, as answered then. */
+function replayOf(record: OrderRecord, id: string): { answer: AttemptAnswer; kind: StatusTokenKind } | undefined {
+  const chargeId = record.attempts[id]?.chargeId;
+  const entry = chargeId === undefined ? undefined : record.payments[chargeId];
+  if (chargeId === undefined || entry === undefined) return undefined;
+  const answer = entry.answer ?? { chargeId, actionRequired: 'NONE' as const, ...(entry.kind === 'authorization' ? { intent: 'authorize' as const } : {}) };
+  return { answer, kind: entry.kind };
+}
+
 /**
- * The order an attempt charges. It is kept before the service is called: when the service made
- * the charge but its answer was lost, that charge may have paid the order by the time the
- * shopper retries, and `resolveOrder` no longer offers it. The retry must still send the service
- * the same request under the same key, which answers with the charge it made instead of making
- * another. Unless another attempt of this shop already got a charge for the order: then this one
- * is refused as before, since it may never have reached the service.
+ * The order an attempt charges, and its record. `resolveOrder` prices it; when it no longer offers
+ * the order, the attempt may still be a retry whose charge was made but whose answer was lost, and
+ * that charge may have paid the order meanwhile: the order's record (found through the page's
+ * reference) keeps what each attempt charged, so the retry sends the service the same request
+ * under the same key, which answers with the charge it made instead of making another. Unless
+ * another attempt already got a charge for the order: then this one is refused as before, since
+ * it may never have reached the service.
  */
-async function attemptOrder(context: CheckoutContext, orderReference: string, call: HttpCall, attempt: string, idempotencyKey: string): Promise<ResolvedOrder> {
-  const { records } = context;
-  return resolveOrder(context.options, orderReference, call).catch(async (error: unknown) => {
+async function attemptOrder(context: CheckoutContext, orderReference: string, call: HttpCall, id: string, idempotencyKey: string): Promise<{ order: ResolvedOrder; record: OrderRecord }> {
+  let order: ResolvedOrder;
+  try {
+    order = await resolveOrder(context.options, orderReference, call);
+  } catch (error) {
     if (!(error instanceof CheckoutError) || error.code !== 'ORDER_NOT_FOUND') throw error;
-    const kept = await records.sentOrder.get(attempt);
-    const answered = kept ? await records.answeredAttempt.get(kept.referenceId) : undefined;
-    if (kept && (answered === undefined || answered === idempotencyKey)) return kept;
+    const referenceId = await referenceIdOf(context, orderReference);
+    if (referenceId === undefined) throw error;
+    const record = await readOrder(context, referenceId);
+    const kept = record.attempts[id];
+    const intent = (kept?.intent ?? 'charge') === 'authorize' ? { intent: 'authorize' as const } : {};
+    if (kept && (record.answered === undefined || record.answered === idempotencyKey)) return { order: { amount: kept.amount, currency: kept.currency, referenceId, ...intent }, record };
     // No longer for sale because this checkout was paid: this very attempt, whose answer was lost,
     // goes on to learn its charge; any other (a reload, a second tab) is told the order is paid,
     // not that it does not exist.
-    const paid = await paymentOfOrder(context, orderReference);
-    const mine = paid?.attempt;
-    if (mine?.attempt === idempotencyKey) return { amount: mine.amount, currency: mine.currency, referenceId: mine.referenceId, ...(mine.kind === 'authorization' ? { intent: 'authorize' as const } : {}) };
-    if (paid) throw new CheckoutError(409, 'ORDER_ALREADY_PAID', 'This order has already been paid.');
+    const payer = record.paidBy === undefined ? undefined : record.payments[record.paidBy];
+    if (payer?.attempt === idempotencyKey) {
+      return { order: { amount: payer.amount, currency: payer.currency, referenceId, ...(payer.kind === 'authorization' ? { intent: 'authorize' as const } : {}) }, record };
+    }
+    if (payer) throw new CheckoutError(409, 'ORDER_ALREADY_PAID', 'This order has already been paid.');
     throw error;
-  });
+  }
+  return { order, record: await readOrder(context, order.referenceId) };
 }
 
 async function startCharge(

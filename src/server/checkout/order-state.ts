@@ -3,8 +3,10 @@ import { CHECKOUT_ORDER_TOKEN_HEADER, type CheckoutOrderPayment, type CheckoutOr
 import type { CheckoutContext, RouteCall } from './checkout-context.js';
 import { requireOrderToken } from './checkout-request.js';
 import { jsonAnswer } from './json-response.js';
-import { openPaymentState, readOrderAttempt, type OrderAttempt } from './order-attempts.js';
-import { payerOfOrder, referenceIdOf, type OrderPayer } from './settle-payment.js';
+import { orderAttemptOf, type OrderAttempt } from './order-attempts.js';
+import { readOrder, referenceIdOf } from './order-book.js';
+import { payerOf, type OrderPayer } from './order-record.js';
+import { openPaymentState } from './settlement.js';
 import type { PaymentOrder } from './status-tokens.js';
 
 /**
@@ -32,15 +34,16 @@ async function stateOfOrder(context: CheckoutContext, orderReference: string, ca
   // The page's reference names the order (its referenceId) it was charged for; never charged, it is open.
   const referenceId = await referenceIdOf(context, orderReference);
   if (referenceId === undefined) return { orderReference, state: 'open' };
-  const payer = await payerOfOrder(context, referenceId);
+  const order = await readOrder(context, referenceId);
+  const payer = payerOf(order);
   if (payer) return paidState(orderReference, payer);
-  const attempt = await readOrderAttempt(context, referenceId);
+  const attempt = orderAttemptOf(order, Date.now());
   if (attempt.state === 'creating') return { orderReference, state: 'paying' };
   if (attempt.state === 'none') return { orderReference, state: 'open' };
-  const live = await openPaymentState(context, attempt, call);
+  const live = await openPaymentState(context, referenceId, attempt, call);
   if (live === 'pending') return { orderReference, state: 'paying', payment: await openPaymentAnswer(context, attempt, { referenceId, orderReference }) };
   // Settled just now, or over: whichever payment paid the order (this one, or another before it), if any.
-  const settled = await payerOfOrder(context, referenceId);
+  const settled = payerOf(await readOrder(context, referenceId));
   return settled ? paidState(orderReference, settled) : { orderReference, state: 'open' };
 }
 

@@ -4,30 +4,71 @@ import { parseWebhookEvent, type WebhookEvent } from '../../core/schemas/webhook
 import { verifyWebhookSignature } from '../../core/webhook-signature.js';
 import { eventStatusMismatch, webhookState } from '../webhooks/webhook-state.js';
 import type { CheckoutContext, RouteCall } from './checkout-context.js';
-import { bodyRefusal, CheckoutError } from './checkout-error.js';
+import { bodyRefusal, CheckoutError, upstreamRefusal } from './checkout-error.js';
 import { WEBHOOK_MAX_BODY_BYTES } from './checkout-options.js';
 import { jsonAnswer } from './json-response.js';
-import { noteRefund, noteRefundFailed, settlePayment } from './settle-payment.js';
+import { NotFoundError } from '../errors.js';
+import { readOrder } from './order-book.js';
+import { serviceDeadlineMs } from './request-deadline.js';
+import { noteRefund, noteRefundFailed, settlePayment } from './settlement.js';
 import { authorizationStatus, chargeStatusOf, noteStatus } from './status-cache.js';
 
 /**
  * What a webhook settles for the orders the handler takes payments for, before the status is
  * noted (so a woken long-poll finds the outcome) and before `onEvent`: a succeeded charge or an
  * authorized card pays its order or is refunded, a failed refund of the handler's own is told, and
- * a refund of one of its payments is kept (the order's state tells a paid order refunded in full).
+ * a refund of any payment is kept in its order's ledger (the order's state tells a paid order
+ * refunded in full). The order is the payment's `referenceId`; a capture's, its authorization's.
  */
 async function settleFromWebhook(context: CheckoutContext, event: WebhookEvent, call: HttpCall): Promise<void> {
   if (event.name === 'charge.succeeded') {
-    const { chargeId, amount, currency, referenceId, source, sourceId } = event.payload;
-    await settlePayment(context, { chargeId, kind: 'charge', amount, currency, ...(referenceId ? { referenceId } : {}), ...(sourceId ? { sourceId } : {}), source }, { call, fromWebhook: true });
+    const { chargeId, amount, currency, source, sourceId } = event.payload;
+    const referenceId = await orderOfCharge(context, event.payload, call);
+    if (referenceId === undefined) return;
+    await settlePayment(context, { chargeId, kind: 'charge', amount, currency, referenceId, ...(sourceId ? { sourceId } : {}), source }, { call, fromWebhook: true });
   } else if (event.name === 'card_authorization.authorized') {
-    const { cardAuthorizationId, amount, currency } = event.payload;
-    await settlePayment(context, { chargeId: cardAuthorizationId, kind: 'authorization', amount, currency }, { call, fromWebhook: true });
-  } else if (event.name === 'refund.succeeded') {
+    const { cardAuthorizationId, amount, currency, referenceId } = event.payload;
+    if (!referenceId) return;
+    await settlePayment(context, { chargeId: cardAuthorizationId, kind: 'authorization', amount, currency, referenceId }, { call, fromWebhook: true });
+  } else if (event.name === 'refund.succeeded' || event.name === 'refund.failed') {
     const { refundId, chargeId, amount, currency } = event.payload;
-    await noteRefund(context, { refundId, chargeId, amount, currency });
-  } else if (event.name === 'refund.failed') {
-    await noteRefundFailed(context, event.payload.refundId, event.payload.failureCode ?? '');
+    const referenceId = named(event.payload.referenceId) ?? (await referenceIdOfCharge(context, chargeId, call));
+    if (!referenceId) return;
+    if (event.name === 'refund.succeeded') await noteRefund(context, { refundId, chargeId, amount, currency, referenceId });
+    else await noteRefundFailed(context, { refundId, chargeId, referenceId, errorCode: event.payload.failureCode ?? '' }, call);
+  }
+}
+
+/**
+ * The order a succeeded charge is for: its `referenceId`; for a capture (an API charge whose
+ * `sourceId` is a card authorization the order's record does not hold), the authorization's.
+ */
+async function orderOfCharge(context: CheckoutContext, charge: { referenceId?: string | null; source?: string; sourceId?: string | null }, call: HttpCall): Promise<string | undefined> {
+  const { referenceId, source, sourceId } = charge;
+  const own = named(referenceId);
+  if (source !== 'API' || !sourceId) return own;
+  if (own !== undefined && (await readOrder(context, own)).payments[sourceId] !== undefined) return own;
+  try {
+    return named((await context.client.cardAuthorizations.get(sourceId, { signal: call.signal, deadlineMs: serviceDeadlineMs(context, call) })).referenceId) ?? own;
+  } catch (error) {
+    // Not an authorization (another kind of source): the charge's own order.
+    if (error instanceof NotFoundError) return own;
+    throw upstreamRefusal(error);
+  }
+}
+
+/** A reference as the service wrote it: none when null, absent or empty. */
+function named(referenceId: string | null | undefined): string | undefined {
+  return referenceId === null || referenceId === '' ? undefined : referenceId;
+}
+
+/** The order of a charge the refund webhook did not name, as the service holds the charge. */
+async function referenceIdOfCharge(context: CheckoutContext, chargeId: string, call: HttpCall): Promise<string | undefined> {
+  try {
+    return named((await context.client.charges.get(chargeId, { signal: call.signal, deadlineMs: serviceDeadlineMs(context, call) })).referenceId);
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw upstreamRefusal(error);
   }
 }
 

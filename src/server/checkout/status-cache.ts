@@ -11,12 +11,11 @@ import type { Charge } from '../../core/schemas/charge.js';
 import type { CheckoutStatusResponse } from '../../core/schemas/checkout.js';
 import type { CheckoutContext } from './checkout-context.js';
 import { byDeadline } from './request-deadline.js';
-import { settlePayment } from './settle-payment.js';
 import { stateVersion, versionNow } from '../webhooks/webhook-state.js';
 import { CheckoutError, upstreamRefusal } from './checkout-error.js';
 import { untilGone } from '../abortable.js';
 import type { CheckoutRecords } from './checkout-records.js';
-import type { PaymentOrder, StatusTokenKind } from './status-tokens.js';
+import type { StatusTokenKind } from './status-tokens.js';
 
 /** A failure code as the widget reads it: none is null, whether the service wrote null, nothing or ''. */
 function failureCodeOf(code: string | null | undefined): string | null {
@@ -58,60 +57,42 @@ async function saveFinalStatus(records: CheckoutRecords, status: CheckoutStatusR
 
 /**
  * A final status learnt from a webhook, else the service's answer: the charge's, or the card
- * authorization's in the widget's terms (AUTHORIZED, or already captured, is a success). With
- * `settle` (the shopper's own read, with the order its status token names), a success is settled
- * first and carries its `outcome` for the order; one that cannot be settled yet (the store or the
- * service failing) answers PENDING, never a success without what it did for the order. The read is given up when the caller of `call` goes away (without one, it is the
- * watch's own, see status-watch.ts).
- *
- * With `limits.answerBy` (a time, as `Date.now()` counts), a read not done by then answers
- * PENDING, the status last known to the shopper: a service that does not answer, or a settlement
- * waiting on it, never holds a long-poll past its wait. The read goes on, and what it learns is
- * kept for the next one. With `limits.pendingOnFailure`, a service that failed (a retryable
+ * authorization's in the widget's terms (AUTHORIZED, or already captured, is a success). The read
+ * is given up when the caller of `call` goes away (without one, it is the watch's own, see
+ * status-watch.ts). What a success did for its order is settlement.ts's (`readSettledStatus`).
+ */
+export function readStatus(context: CheckoutContext, id: string, kind: StatusTokenKind, call?: HttpCall): Promise<CheckoutStatusResponse> {
+  return readBareStatus(context, id, kind, call);
+}
+
+/**
+ * A status read held to `limits`: with `answerBy` (a time, as `Date.now()` counts), a read not done
+ * by then answers PENDING, the status last known to the shopper: a service that does not answer, or
+ * a settlement waiting on it, never holds a long-poll past its wait. The read goes on, and what it
+ * learns is kept for the next one. With `pendingOnFailure`, a service that failed (a retryable
  * error) is no news either: PENDING too.
  */
-export async function readStatus(
-  context: CheckoutContext,
-  id: string,
-  kind: StatusTokenKind,
-  call?: HttpCall,
-  settle: false | { order: PaymentOrder } = false,
-  limits: StatusReadLimits = {},
-): Promise<CheckoutStatusResponse> {
-  let read = readSettledStatus(context, id, kind, call, settle);
+export function limitStatusRead(read: Promise<CheckoutStatusResponse>, id: string, kind: StatusTokenKind, call: HttpCall | undefined, limits: StatusReadLimits): Promise<CheckoutStatusResponse> {
+  let limited = read;
   if (limits.pendingOnFailure) {
-    read = read.catch((error: unknown) => {
+    limited = limited.catch((error: unknown) => {
       if (error instanceof CheckoutError && error.retryable && error.status >= 500 && !call?.gone) return pendingStatus(id, kind);
       throw error;
     });
   }
-  if (limits.answerBy === undefined) return read;
-  return byDeadline(read, limits.answerBy, () => pendingStatus(id, kind));
+  if (limits.answerBy === undefined) return limited;
+  return byDeadline(limited, limits.answerBy, () => pendingStatus(id, kind));
 }
 
-/** How long a status read may take, and what it answers instead (see {@link readStatus}). */
+/** How long a status read may take, and what it answers instead (see {@link limitStatusRead}). */
 export interface StatusReadLimits {
   answerBy?: number;
   pendingOnFailure?: boolean;
 }
 
 /** A payment's PENDING status, as the widget follows it. */
-function pendingStatus(id: string, kind: StatusTokenKind): CheckoutStatusResponse {
+export function pendingStatus(id: string, kind: StatusTokenKind): CheckoutStatusResponse {
   return { chargeId: id, status: 'PENDING', failureCode: null, ...(kind === 'authorization' ? { authorizationStatus: 'PENDING' } : {}) };
-}
-
-async function readSettledStatus(
-  context: CheckoutContext,
-  id: string,
-  kind: StatusTokenKind,
-  call: HttpCall | undefined,
-  settle: false | { order: PaymentOrder },
-): Promise<CheckoutStatusResponse> {
-  const status = await readBareStatus(context, id, kind, call);
-  if (status.status !== 'SUCCEEDED' || !settle || call === undefined) return status;
-  // A success is only news for the shopper with what it did for the order (see settle-payment.ts).
-  const outcome = await settlePayment(context, { chargeId: id, kind, order: settle.order }, { call, fromWebhook: false });
-  return outcome === undefined ? pendingStatus(id, kind) : { ...status, outcome };
 }
 
 async function readBareStatus(context: CheckoutContext, id: string, kind: StatusTokenKind, call: HttpCall | undefined): Promise<CheckoutStatusResponse> {

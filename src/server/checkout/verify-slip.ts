@@ -8,7 +8,7 @@ import { parseRequest, readJson, requireStatusToken } from './checkout-request.j
 import { jsonAnswer } from './json-response.js';
 import { noteStatus } from './status-cache.js';
 import { serviceDeadlineMs } from './request-deadline.js';
-import { settlePayment } from './settle-payment.js';
+import { settlePayment } from './settlement.js';
 
 /**
  * `POST /charges/{chargeId}/slip`: checks the QR text of the shopper's bank transfer slip with the

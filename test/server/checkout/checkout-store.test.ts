@@ -57,18 +57,18 @@ describe('MemoryCheckoutStore', () => {
     expect(store.size).toBe(2);
   });
 
-  it('evicts what can be read again (replays, statuses) before any payment record, however many are written', async () => {
+  it('evicts what can be read again (statuses) before any order record, however many are written', async () => {
     const store = new MemoryCheckoutStore({ maxEntries: 4 });
-    await store.set('paid:order-1', 'ch_1', 60_000);
-    await store.setIfNewer('order-lock:order-1', 3, 'open', 60_000);
-    for (let i = 0; i < 1_000; i += 1) await store.set(`${['charge:', 'sent:', 'answered:', 'status:'][i % 4]!}${i}`, 'x', 60_000);
+    await store.set('order-reference:cart-1', 'order-1', 60_000);
+    await store.setIfNewer('order:order-1', 3, '{"paidBy":"ch_1"}', 60_000);
+    for (let i = 0; i < 1_000; i += 1) await store.set(`${['status:', 'status:read:'][i % 2]!}${i}`, 'x', 60_000);
     expect(store.size).toBe(4);
-    expect(await store.get('paid:order-1')).toBe('ch_1');
-    expect(await store.get('order-lock:order-1')).toBe('open');
+    expect(await store.get('order-reference:cart-1')).toBe('order-1');
+    expect(await store.get('order:order-1')).toBe('{"paidBy":"ch_1"}');
     // Records alone past the cap: then the oldest record goes.
-    for (let i = 0; i < 4; i += 1) await store.set(`outcome:ch_${i}`, 'paid', 60_000);
+    for (let i = 0; i < 4; i += 1) await store.set(`order-reference:cart-${i + 2}`, 'order-2', 60_000);
     expect(store.size).toBe(4);
-    expect(await store.get('paid:order-1')).toBeUndefined();
+    expect(await store.get('order-reference:cart-1')).toBeUndefined();
   });
 
   it('delivers a published message to subscribers until they leave', async () => {

@@ -20,16 +20,18 @@ describe('CheckoutRecords on Redis', () => {
       const records = new CheckoutRecords(store);
       await raw('paid:order-9', '|ch_9');
       await raw('outcome:ch_9', '|{"amount":500,"currency":"THB","told":true,"outcome":"paid"}');
-      await raw('order-lock:order-9', '3|{"generation":2,"state":"released","attempt":"checkout-k","paymentMethodType":"CARD_TOKEN","amount":500,"currency":"THB"}');
+      await raw('order:order-9', '3|{"v":3,"referenceId":"order-9","orderReferences":["cart-9"],"paidBy":"ch_9","payments":{},"refunds":{},"pending":[],"attempts":{}}');
       await raw('refunds:ch_9', '1|{"refunds":{"rf_9":{"amount":500,"currency":"THB"}}}');
       await raw('webhook-newest:charge:ch_9', '14054112000002|14054112000002');
-      expect(await records.paidBy.get('order-9')).toBe('ch_9');
-      expect(await records.outcome.get('ch_9')).toEqual({ amount: 500, currency: 'THB', told: true, outcome: 'paid' });
-      expect(await records.orderLock.get('order-9')).toMatchObject({ generation: 2, state: 'released', attempt: 'checkout-k' });
-      expect(await records.refunds.get('ch_9')).toEqual({ refunds: { rf_9: { amount: 500, currency: 'THB' } } });
+      expect(await records.legacy.paidBy.get('order-9')).toBe('ch_9');
+      expect(await records.legacy.outcome.get('ch_9')).toEqual({ amount: 500, currency: 'THB', told: true, outcome: 'paid' });
+      expect(await records.order.get('order-9')).toMatchObject({ v: 3, paidBy: 'ch_9' });
+      expect(await records.legacy.refunds.get('ch_9')).toEqual({ refunds: { rf_9: { amount: 500, currency: 'THB' } } });
       expect(await new WebhookRecords(store).newest.get('charge:ch_9')).toBe(14_054_112_000_002);
-      // The lock's version is still the one it was written with: an older write does not replace it.
-      expect(await records.orderLock.setIfNewer('order-9', 2, { generation: 1, state: 'open', attempt: 'x', paymentMethodType: 'CARD_TOKEN', amount: 1, currency: 'THB' })).toBe(false);
+      // The record's version is the one it was written with: a step decided on an older one is not written.
+      const stale = { v: 3, referenceId: 'order-9', orderReferences: [], payments: {}, refunds: {}, pending: [], attempts: {} };
+      expect(await records.order.setIfNewer('order-9', 3, stale)).toBe(false);
+      expect(await records.order.setIfNewer('order-9', 4, { ...stale, v: 4 })).toBe(true);
     });
   });
 
@@ -37,7 +39,7 @@ describe('CheckoutRecords on Redis', () => {
     recordsTest('refuses it with an error naming the key, without the store’s prefix', async ({ raw, redisClient, redisStore }) => {
       const store = redisStore({ client: redisClient, keyPrefix: PREFIX });
       await raw('attempt:ch_bad', '|{"referenceId":"order-9","amount":500}');
-      const error = await new CheckoutRecords(store).attempt.get('ch_bad').catch((thrown: unknown) => thrown);
+      const error = await new CheckoutRecords(store).legacy.attempt.get('ch_bad').catch((thrown: unknown) => thrown);
       expect(error).toBeInstanceOf(CheckoutRecordError);
       expect(error).toMatchObject({ key: 'attempt:ch_bad' });
     });

@@ -1,0 +1,335 @@
+/**
+ * Settling a payment's news against its order: what a decision of `payment-decisions.ts` needs to
+ * know is learnt here (what the payment took, the order's price now, an authorization's captures
+ * or status), the step is taken on the order's record (`order-book.ts`), and the effects the
+ * record says are owed run after it: a refund (one idempotency key per payment and try, so a retry
+ * on any instance makes the same refund) and `onOrder` (claimed in the record, so two instances
+ * never tell it at once). Runs wherever a success is learnt: a webhook, a status read, a slip, or
+ * a second attempt finding the first one's payment.
+ */
+
+import type { HttpCall } from '../../core/http-call.js';
+import type { CheckoutOrderOutcome, CheckoutStatusResponse } from '../../core/schemas/checkout.js';
+import { ServiceError, StateConflictError } from '../errors.js';
+import type { CheckoutContext } from './checkout-context.js';
+import { CheckoutError, upstreamRefusal } from './checkout-error.js';
+import { ENDED_AUTHORIZATION_STATUSES, releaseIfEnded, type Facts, type Need } from './order-decisions.js';
+import { orderEventType } from './order-events.js';
+import { legacyPayment, readOrder, rememberOrderReference, simpleStep, step } from './order-book.js';
+import type { OrderRecord } from './order-record.js';
+import {
+  decideRefundFailed,
+  decideRefundHeard,
+  decideRefundResult,
+  decideSuccess,
+  decideTellClaim,
+  decideTold,
+  owedEffects,
+  type Effect,
+  type RefundResult,
+  type SuccessFacts,
+  type SuccessNeed,
+  type SuccessNews,
+} from './payment-decisions.js';
+import { resolveOrder } from './resolve-order.js';
+import { serviceDeadlineMs } from './request-deadline.js';
+import { limitStatusRead, pendingStatus, readStatus, type StatusReadLimits } from './status-cache.js';
+import type { PaymentOrder, StatusTokenKind } from './status-tokens.js';
+
+/** How long `onOrder` may be in hand for one event before another instance may tell it. */
+export const TELL_IN_HAND_MS = 60_000;
+
+/** Who settles what: a webhook's failures are thrown (the service brings it again), a shopper's read is answered with what is decided. */
+export interface SettleTrigger {
+  call: HttpCall;
+  fromWebhook: boolean;
+}
+
+/**
+ * Decides (once) what a SUCCEEDED payment does for its order, carries it out and tells `onOrder`.
+ * The order is the one its status token names (`news.order`), else its `referenceId`. Undefined for
+ * a payment this handler did not start, or one not succeeded after all.
+ */
+export async function settlePayment(context: CheckoutContext, news: SuccessNews, trigger: SettleTrigger): Promise<CheckoutOrderOutcome | undefined> {
+  const referenceId = news.order?.referenceId ?? news.referenceId;
+  if (referenceId === undefined || referenceId === '') return undefined;
+  return context.settlements.run(news.chargeId, async () => {
+    const known = await readOrder(context, referenceId);
+    const facts: SuccessFacts = {};
+    if (known.payments[news.chargeId] === undefined) {
+      // A payment of the version before, still open at the upgrade.
+      const legacy = await legacyPayment(context, news.chargeId, referenceId);
+      if (legacy) facts.legacy = { [news.chargeId]: legacy };
+    }
+    const holder = crypto.randomUUID();
+    const nowMs = Date.now();
+    const { order, result } = await step<SuccessNeed, CheckoutOrderOutcome | undefined, SuccessFacts>(
+      context,
+      referenceId,
+      (record, learnt) => {
+        const decided = decideSuccess(record, news, learnt, nowMs);
+        if ('need' in decided || decided.result === undefined) return decided;
+        // Nothing to refund: the event for onOrder is claimed in the same step.
+        const after = decided.order ?? record;
+        const claimed = owedEffects(after, news.chargeId)[0]?.type === 'tell' ? decideTellClaim(after, news.chargeId, holder, nowMs, nowMs + TELL_IN_HAND_MS) : undefined;
+        return { order: claimed ?? decided.order, result: decided.result };
+      },
+      (need, learnt) => learnForSuccess(context, need, learnt, trigger.call),
+      facts,
+      known,
+    );
+    if (result === undefined) return undefined;
+    const payer = order.paidBy === news.chargeId && known.paidBy !== news.chargeId ? order.payments[news.chargeId] : undefined;
+    // Written again beside the order's record once it is paid, so a store that pushes out its least
+    // recently written entries first keeps the way from the page to the paid order as long as the order.
+    if (payer) await rememberOrderReference(context, payer.orderReference, referenceId);
+    const settled = await runEffects(context, order, news.chargeId, trigger, holder);
+    return settled.payments[news.chargeId]?.outcome?.outcome ?? result;
+  });
+}
+
+/** Learns what a success's decision needs. */
+async function learnForSuccess(context: CheckoutContext, need: SuccessNeed, facts: SuccessFacts, call: HttpCall): Promise<void> {
+  const options = { signal: call.signal, deadlineMs: serviceDeadlineMs(context, call) };
+  try {
+    switch (need.need) {
+      case 'taken': {
+        facts.taken = { ...facts.taken, [need.chargeId]: await readPaymentTaken(context, need.chargeId, need.kind, options) };
+        return;
+      }
+      case 'price': {
+        facts.price = { ...facts.price, [need.orderReference]: await currentPrice(context, need.orderReference, call) };
+        return;
+      }
+      case 'captured': {
+        const authorization = await context.client.cardAuthorizations.get(need.authorizationId, options);
+        facts.captured = { ...facts.captured, [need.authorizationId]: authorization.capturedAmount ?? 0 };
+        return;
+      }
+      case 'authorization-status':
+        await learnAuthorizationStatus(context, need.chargeId, facts, call);
+        return;
+      case 'open-payment':
+        throw new Error('a success never asks where an open payment stands');
+    }
+  } catch (error) {
+    if (error instanceof CheckoutError) throw error;
+    throw upstreamRefusal(error);
+  }
+}
+
+/** An authorization's status at the service, for a decision that must know whether it still holds money. */
+export async function learnAuthorizationStatus(context: CheckoutContext, chargeId: string, facts: Facts, call: HttpCall): Promise<void> {
+  try {
+    const { status } = await context.client.cardAuthorizations.get(chargeId, { signal: call.signal, deadlineMs: serviceDeadlineMs(context, call) });
+    facts.authorizationStatus = { ...facts.authorizationStatus, [chargeId]: status };
+  } catch (error) {
+    throw upstreamRefusal(error);
+  }
+}
+
+/** The payment as the service holds it, once it succeeded (an authorization: AUTHORIZED or CAPTURED); null otherwise. */
+async function readPaymentTaken(context: CheckoutContext, chargeId: string, kind: StatusTokenKind, options: { signal: AbortSignal | undefined; deadlineMs: number }) {
+  if (kind === 'authorization') {
+    const authorization = await context.client.cardAuthorizations.get(chargeId, options);
+    if (authorization.status !== 'AUTHORIZED' && authorization.status !== 'CAPTURED') return null;
+    const { amount, currency, referenceId, paymentMethod } = authorization;
+    return { amount, currency, referenceId: referenceId ?? '', paymentMethodType: paymentMethod?.paymentMethodType ?? 'CARD_TOKEN' };
+  }
+  const charge = await context.client.charges.get(chargeId, options);
+  if (charge.status !== 'SUCCEEDED') return null;
+  return { amount: charge.amount, currency: charge.currency, referenceId: charge.referenceId ?? '', paymentMethodType: charge.paymentMethod.paymentMethodType };
+}
+
+/** The order's price as the merchant sets it now; null when it can no longer be paid. */
+async function currentPrice(context: CheckoutContext, orderReference: string, call: HttpCall): Promise<{ amount: number; currency: string } | null> {
+  try {
+    const order = await resolveOrder(context.options, orderReference, call, 'confirm');
+    return { amount: order.amount, currency: order.currency };
+  } catch (error) {
+    if (error instanceof CheckoutError && error.code === 'ORDER_NOT_FOUND') return null;
+    throw error;
+  }
+}
+
+/** A refund that cannot be made now but may be later: tried again on the next news of the order. */
+class RefundLater extends Error {
+  constructor(cause: unknown) {
+    super('the refund will be tried again', { cause });
+    this.name = 'RefundLater';
+  }
+}
+
+/** Most effects run for one news: a refund, then its event. */
+const MOST_EFFECTS = 4;
+
+/**
+ * Runs what the record says is owed for the payment `chargeId`, each result one step on the
+ * record; the record as it is after them. A refund that must wait is answered 503 to a webhook
+ * (brought again) and left for the next news otherwise.
+ */
+async function runEffects(context: CheckoutContext, known: OrderRecord, chargeId: string, trigger: SettleTrigger, holder: string): Promise<OrderRecord> {
+  let order = known;
+  for (let ran = 0; ran < MOST_EFFECTS; ran++) {
+    const effect = owedEffects(order, chargeId)[0];
+    if (effect === undefined) return order;
+    if (effect.type === 'refund') {
+      let result: RefundResult;
+      try {
+        result = await makeRefund(context, effect);
+      } catch (error) {
+        if (!(error instanceof RefundLater)) throw error;
+        if (trigger.fromWebhook) throw new CheckoutError(503, 'UPSTREAM_UNAVAILABLE', 'The refund of this payment could not be made yet; it will be retried.', { retryable: true, cause: error.cause });
+        return order;
+      }
+      order = (await simpleStep(context, order.referenceId, (record) => ({ order: decideRefundResult(record, chargeId, result), result: undefined }))).order;
+      if ('refusedForNow' in result) {
+        if (trigger.fromWebhook) throw new CheckoutError(503, 'UPSTREAM_UNAVAILABLE', 'The refund of this payment could not be made yet; it will be retried.', { retryable: true });
+        return order;
+      }
+    } else {
+      const told = await tell(context, order, effect, trigger, holder);
+      if (told === undefined) return order;
+      order = told;
+    }
+  }
+  return order;
+}
+
+/**
+ * Refunds (a card authorization: cancels) a payment that must not stand. A refusal by the service
+ * is final (`refund_failed`, for the merchant to settle by hand); a fault is a {@link RefundLater}.
+ */
+async function makeRefund(context: CheckoutContext, effect: Extract<Effect, { type: 'refund' }>): Promise<RefundResult> {
+  const { chargeId, idempotencyKey } = effect;
+  const options = { idempotencyKey, deadlineMs: context.serviceDeadlineMs };
+  try {
+    if (effect.kind === 'authorization') {
+      await context.client.cardAuthorizations.cancel(chargeId, options);
+      return { made: chargeId };
+    }
+    const reason = effect.reason === 'duplicate_refunded' ? 'the order was already paid' : 'the order changed after this payment started';
+    return { made: (await context.client.refunds.create({ chargeId, reason }, options)).refundId };
+  } catch (error) {
+    // Refunded in full already (by the shop, from its dashboard): nothing is left to undo.
+    if (error instanceof ServiceError && error.status === 409) return { made: '' };
+    // Canceled or expired already (by the shop, or by time): nothing is held any more, as a cancel would leave it.
+    if (effect.kind === 'authorization' && error instanceof StateConflictError && (await authorizationEnded(context, chargeId))) return { made: chargeId };
+    // A refund of the charge still pending (one at a time): the next try gets a key of its own.
+    if (error instanceof StateConflictError) return { refusedForNow: true };
+    if (!(error instanceof ServiceError) || error.retryable) throw new RefundLater(error);
+    return { failed: error.errorCode };
+  }
+}
+
+/** Whether the card authorization no longer holds money, as the service says now; a fault is tried again later. */
+async function authorizationEnded(context: CheckoutContext, cardAuthorizationId: string): Promise<boolean> {
+  try {
+    const { status } = await context.client.cardAuthorizations.get(cardAuthorizationId, { deadlineMs: context.serviceDeadlineMs });
+    return ENDED_AUTHORIZATION_STATUSES.has(status);
+  } catch (error) {
+    throw new RefundLater(error);
+  }
+}
+
+/**
+ * Tells `onOrder` of the outcome, under the claim `holder` took in the record (taken here when the
+ * settling step did not). Undefined when another instance holds the claim; the record after it
+ * otherwise. A failing `onOrder` lets the claim go: a webhook is answered 500 (brought again), a
+ * shopper's read only logs it (the next news tells it again).
+ */
+async function tell(context: CheckoutContext, known: OrderRecord, effect: Extract<Effect, { type: 'tell' }>, trigger: SettleTrigger, holder: string): Promise<OrderRecord | undefined> {
+  const { chargeId, event } = effect;
+  const outcome = known.payments[chargeId]?.outcome?.outcome;
+  if (outcome === undefined) return undefined;
+  let order = known;
+  if (order.payments[chargeId]?.telling?.holder !== holder) {
+    const nowMs = Date.now();
+    const claimed = await simpleStep(context, order.referenceId, (record) => {
+      const next = decideTellClaim(record, chargeId, holder, nowMs, nowMs + TELL_IN_HAND_MS);
+      return { order: next, result: next !== undefined };
+    });
+    if (!claimed.result) return undefined;
+    order = claimed.order;
+  }
+  let told = true;
+  try {
+    await context.options.onOrder?.(event);
+  } catch (error) {
+    told = false;
+    if (trigger.fromWebhook) {
+      await simpleStep(context, order.referenceId, (record) => ({ order: decideTold(record, chargeId, holder, outcome, false), result: undefined }));
+      throw new CheckoutError(500, 'INTERNAL_ERROR', 'The order event could not be handled; it will be retried.', { retryable: true, cause: error });
+    }
+    context.options.log?.({ method: 'EVENT', path: orderEventType(outcome), status: 500, durationMs: 0, chargeId, error });
+  }
+  const after = await simpleStep(context, order.referenceId, (record) => ({ order: decideTold(record, chargeId, holder, outcome, told), result: undefined }));
+  return told ? after.order : undefined;
+}
+
+/**
+ * Keeps a refund of a payment heard of (from its `refund.succeeded` webhook), whoever made it, in
+ * the ledger of its order, so the order's state can tell a paid order refunded in full since.
+ */
+export async function noteRefund(context: CheckoutContext, refund: { refundId: string; chargeId: string; amount: number; currency: string; referenceId: string }): Promise<void> {
+  await simpleStep(context, refund.referenceId, (order) => ({ order: decideRefundHeard(order, refund), result: undefined }));
+}
+
+/**
+ * A refund the handler made to undo a payment failed at the service after it was accepted: the
+ * payment's outcome becomes `refund_failed`, and `onOrder` hears it. False when the refund is not
+ * one of the handler's.
+ */
+export async function noteRefundFailed(context: CheckoutContext, refund: { refundId: string; chargeId: string; referenceId: string; errorCode: string }, call: HttpCall): Promise<boolean> {
+  const { order, result } = await simpleStep(context, refund.referenceId, (record) => {
+    const next = decideRefundFailed(record, refund);
+    return { order: next, result: next !== undefined || record.payments[refund.chargeId]?.outcome?.outcome === 'refund_failed' };
+  });
+  if (result) await runEffects(context, order, refund.chargeId, { call, fromWebhook: true }, crypto.randomUUID());
+  return result;
+}
+
+/**
+ * Where an order's open payment stands: still payable, paid the order, or over (failed, refunded,
+ * or an authorization that holds no money any more). A success found here is settled, as a status
+ * read settles it.
+ */
+export async function openPaymentState(context: CheckoutContext, referenceId: string, { chargeId, kind }: { chargeId: string; kind: StatusTokenKind }, call: HttpCall): Promise<'pending' | 'paid' | 'over'> {
+  const status = await readStatus(context, chargeId, kind, call);
+  if (status.status === 'PENDING') return 'pending';
+  if (status.status === 'FAILED') return 'over';
+  const outcome = await settlePayment(context, { chargeId, kind, referenceId }, { call, fromWebhook: false });
+  if (outcome === 'authorized' && (await freeIfEnded(context, referenceId, chargeId, call))) return 'over';
+  return outcome === 'paid' || outcome === 'authorized' ? 'paid' : 'over';
+}
+
+/** Frees the order an authorization paid once it holds no money (canceled, expired, failed); true when the order is free of it. */
+async function freeIfEnded(context: CheckoutContext, referenceId: string, chargeId: string, call: HttpCall): Promise<boolean> {
+  const { order } = await step<Need, undefined, Facts>(
+    context,
+    referenceId,
+    (record, facts) => {
+      if (record.paidBy !== chargeId) return { order: undefined, result: undefined };
+      const freed = releaseIfEnded(record, facts);
+      return 'need' in freed ? freed : { order: freed === record ? undefined : freed, result: undefined };
+    },
+    (need, facts) => learnAuthorizationStatus(context, need.chargeId, facts, call),
+    {},
+  );
+  return order.paidBy !== chargeId;
+}
+
+/**
+ * A payment's status for the shopper holding its token: a success is settled against the order
+ * the token names, and carries its `outcome`; one that cannot be settled yet (the store or the
+ * service failing) answers PENDING, never a success without what it did for the order.
+ */
+export function readSettledStatus(context: CheckoutContext, id: string, kind: StatusTokenKind, call: HttpCall, order: PaymentOrder, limits: StatusReadLimits = {}): Promise<CheckoutStatusResponse> {
+  const read = (async () => {
+    const status = await readStatus(context, id, kind, call);
+    if (status.status !== 'SUCCEEDED') return status;
+    const outcome = await settlePayment(context, { chargeId: id, kind, order }, { call, fromWebhook: false });
+    return outcome === undefined ? pendingStatus(id, kind) : { ...status, outcome };
+  })();
+  return limitStatusRead(read, id, kind, call, limits);
+}

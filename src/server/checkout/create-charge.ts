@@ -18,7 +18,7 @@ import { findCardData } from './find-card-data.js';
 import { jsonAnswer } from './json-response.js';
 import { checkedPaymentMethod } from './payment-method.js';
 import { claimOrder, recordCreated, recordFailed, type AttemptInput } from './order-attempts.js';
-import { readOrder, referenceIdOf } from './order-book.js';
+import { readOrder, readOrderRecord, referenceIdOf } from './order-book.js';
 import type { AttemptAnswer, OrderRecord } from './order-record.js';
 import { resolveOrder } from './resolve-order.js';
 import type { StatusTokenKind } from './status-tokens.js';
@@ -118,7 +118,7 @@ async function chargeOnce(
     replace: input.replace ?? false,
     call,
   };
-  const claim = await claimOrder(context, attemptInput, record);
+  const { claim, order: claimed } = await claimOrder(context, attemptInput, record);
   let started: { answer: AttemptAnswer; kind: StatusTokenKind };
   if (claim.kind === 'resume') {
     started = { answer: claim.answer, kind: claim.statusKind };
@@ -133,10 +133,10 @@ async function chargeOnce(
       // retry of this attempt (same key) gets that charge back, and otherwise its webhook finds
       // this attempt, still pending, and settles it like any other (the later of two successes
       // refunded). A refusal made nothing: the attempt is forgotten.
-      await recordFailed(context, attemptInput, claim.generation, error instanceof CheckoutError && error.status < 500);
+      await recordFailed(context, attemptInput, claim.generation, error instanceof CheckoutError && error.status < 500, claimed);
       throw error;
     }
-    await recordCreated(context, attemptInput, claim.generation, started.answer, started.kind);
+    await recordCreated(context, attemptInput, claim.generation, started.answer, started.kind, claimed);
   }
   return { ...started.answer, statusToken: await context.tokens.sign(started.answer.chargeId, started.kind, { referenceId: order.referenceId, orderReference: input.orderReference }) };
 }
@@ -181,7 +181,7 @@ async function attemptOrder(context: CheckoutContext, orderReference: string, ca
     if (payer) throw new CheckoutError(409, 'ORDER_ALREADY_PAID', 'This order has already been paid.');
     throw error;
   }
-  return { order, record: await readOrder(context, order.referenceId) };
+  return { order, record: await readOrderRecord(context, order.referenceId) };
 }
 
 async function startCharge(

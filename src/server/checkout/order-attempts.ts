@@ -33,11 +33,11 @@ export interface AttemptInput {
 export type Claim = Extract<ClaimResult, { kind: 'create' | 'resume' }>;
 
 /** Takes the order for this attempt, or says why not (409 ORDER_ALREADY_PAID, 409 PAYMENT_IN_PROGRESS): see `decideClaim`. */
-export async function claimOrder(context: CheckoutContext, input: AttemptInput, known: OrderRecord): Promise<Claim> {
+export async function claimOrder(context: CheckoutContext, input: AttemptInput, known: OrderRecord): Promise<{ claim: Claim; order: OrderRecord }> {
   const { referenceId } = input.order;
   const nowMs = Date.now();
   const page = { named: false };
-  const { result } = await step<Need, ClaimResult, Facts>(
+  const { order, result } = await step<Need, ClaimResult, Facts>(
     context,
     referenceId,
     (record, facts) => {
@@ -59,18 +59,18 @@ export async function claimOrder(context: CheckoutContext, input: AttemptInput, 
   if (result.kind === 'busy') throw inProgress(result.replaceable, result.paymentMethodType);
   // The page's reference leads to the order from now on (its state), unless it already did.
   if (result.kind === 'create' && !page.named) await rememberOrderReference(context, input.orderReference, referenceId);
-  return result;
+  return { claim: result, order };
 }
 
-/** Records the payment an attempt created: in the order's ledger, with the amount the shopper approved, and the lock open on it. */
-export async function recordCreated(context: CheckoutContext, input: AttemptInput, generation: number, answer: AttemptAnswer, kind: StatusTokenKind): Promise<void> {
+/** Records the payment an attempt created: in the order's ledger, with the amount the shopper approved, and the lock open on it. `known`: the record as the claim left it. */
+export async function recordCreated(context: CheckoutContext, input: AttemptInput, generation: number, answer: AttemptAnswer, kind: StatusTokenKind, known: OrderRecord): Promise<void> {
   const created = { id: input.id, attempt: input.attempt, generation, orderReference: input.orderReference, paymentMethodType: input.paymentMethodType, kind, answer, nowMs: Date.now() };
-  await simpleStep(context, input.order.referenceId, (order) => ({ order: decideCreated(order, { ...created, amount: input.order.amount, currency: input.order.currency }), result: undefined }));
+  await simpleStep(context, input.order.referenceId, (order) => ({ order: decideCreated(order, { ...created, amount: input.order.amount, currency: input.order.currency }), result: undefined }), known);
 }
 
 /** Frees the order after its attempt was refused by the service (`refused`: nothing was made) or got no answer. */
-export async function recordFailed(context: CheckoutContext, input: AttemptInput, generation: number, refused: boolean): Promise<void> {
-  await simpleStep(context, input.order.referenceId, (order) => ({ order: decideFailed(order, { attempt: input.attempt, generation, refused }), result: undefined }));
+export async function recordFailed(context: CheckoutContext, input: AttemptInput, generation: number, refused: boolean, known: OrderRecord): Promise<void> {
+  await simpleStep(context, input.order.referenceId, (order) => ({ order: decideFailed(order, { attempt: input.attempt, generation, refused }), result: undefined }), known);
 }
 
 /**

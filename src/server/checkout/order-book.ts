@@ -14,16 +14,28 @@
 import type { CheckoutContext } from './checkout-context.js';
 import { CheckoutError } from './checkout-error.js';
 import type { Need } from './order-decisions.js';
-import { emptyOrder, type OrderRecord, type PaymentEntry } from './order-record.js';
+import { emptyOrder, withLegacyPayer, type LegacyPayer, type OrderRecord, type PaymentEntry } from './order-record.js';
 
 /** Most tries of one step while other instances keep writing the same order. */
 const STEP_TRIES = 16;
 /** Most facts one step learns (all its tries together). */
 const MOST_NEEDS = 32;
 
-/** The order as its record has it (an order never seen: empty, version 0). */
+/**
+ * The order as its record has it; an order with no record yet is read from the records of the
+ * version before (its payer, if it was paid then), else empty, version 0.
+ */
 export async function readOrder(context: CheckoutContext, referenceId: string): Promise<OrderRecord> {
-  return (await context.records.order.get(referenceId)) ?? (await legacyOrder(context, referenceId)) ?? emptyOrder(referenceId);
+  return (await context.records.order.get(referenceId)) ?? withLegacyPayer(emptyOrder(referenceId), await legacyPayer(context, referenceId));
+}
+
+/**
+ * The order as its record has it, without looking at the records of the version before: for a
+ * new charge, which then costs one read. Its success is settled with them read (see
+ * `legacyRead`), so an order paid before the upgrade is never paid twice.
+ */
+export async function readOrderRecord(context: CheckoutContext, referenceId: string): Promise<OrderRecord> {
+  return (await context.records.order.get(referenceId)) ?? emptyOrder(referenceId);
 }
 
 /** What one try of a step decides: what it needs to know first, or the record it writes (undefined: nothing) and its result. */
@@ -84,21 +96,19 @@ export function referenceIdOf(context: CheckoutContext, orderReference: string):
 }
 
 /**
- * An order paid before the upgrade to one record: its payer (told already), what it took, and the
- * refunds heard of it. Undefined when the order has no payer of then.
+ * The payer of an order paid before the upgrade to one record (told already), what it took, and
+ * the refunds heard of it; null when the order had no payer then.
  */
-async function legacyOrder(context: CheckoutContext, referenceId: string): Promise<OrderRecord | undefined> {
+export async function legacyPayer(context: CheckoutContext, referenceId: string): Promise<LegacyPayer | null> {
   const { legacy } = context.records;
   const paidBy = await legacy.paidBy.get(referenceId);
-  if (paidBy === undefined) return undefined;
+  if (paidBy === undefined) return null;
   const [attempt, outcome, refunds] = await Promise.all([legacy.attempt.get(paidBy), legacy.outcome.get(paidBy), legacy.refunds.get(paidBy)]);
-  const order = emptyOrder(referenceId);
-  if (attempt === undefined) return { ...order, paidBy };
-  const entry: PaymentEntry = {
+  const entry: PaymentEntry | undefined = attempt && {
     ...legacyEntry(attempt),
     outcome: { outcome: outcome?.outcome ?? (attempt.kind === 'authorization' ? 'authorized' : 'paid'), amount: outcome?.amount ?? attempt.amount, currency: outcome?.currency ?? attempt.currency, told: true },
   };
-  return { ...order, orderReferences: [attempt.orderReference], paidBy, payments: { [paidBy]: entry }, refunds: refunds ? { [paidBy]: refunds.refunds } : {} };
+  return { paidBy, entry, refunds: refunds?.refunds };
 }
 
 /** A payment of the version before, whose success was not settled then (an open QR at the upgrade); undefined when there is none. */

@@ -134,6 +134,8 @@ export const OrderRecordSchema = z.object({
   attempts: z.record(z.string(), AttemptSchema),
   /** The attempt (its key) answered last. */
   answered: z.optional(z.string()),
+  /** Whether the records of the version before the one order record were read for a payer of the order (see order-book.ts). */
+  legacyRead: z.optional(z.boolean()),
 });
 export type OrderRecord = z.infer<typeof OrderRecordSchema>;
 
@@ -147,6 +149,26 @@ export const ORDER_REFERENCES_KEPT = 8;
 /** A record never written yet. */
 export function emptyOrder(referenceId: string): OrderRecord {
   return { v: 0, referenceId, orderReferences: [], payments: {}, refunds: {}, pending: [], attempts: {} };
+}
+
+/** The payer of an order as the version before the one order record kept it: its id, and what is known of it. */
+export interface LegacyPayer {
+  paidBy: string;
+  entry: PaymentEntry | undefined;
+  refunds: Record<string, { amount: number; currency: string }> | undefined;
+}
+
+/** The record with the payer of the version before (null: there was none) taken in. */
+export function withLegacyPayer(order: OrderRecord, legacy: LegacyPayer | null): OrderRecord {
+  if (legacy === null || order.paidBy !== undefined) return { ...order, legacyRead: true };
+  const { paidBy, entry, refunds } = legacy;
+  return {
+    ...order,
+    legacyRead: true,
+    paidBy,
+    ...(entry ? { payments: { ...order.payments, [paidBy]: entry }, orderReferences: order.orderReferences.length > 0 ? order.orderReferences : [entry.orderReference] } : {}),
+    ...(refunds ? { refunds: { ...order.refunds, [paidBy]: refunds } } : {}),
+  };
 }
 
 /** What the refunds heard of for a payment add up to, in `currency`. */

@@ -14,7 +14,7 @@
 import type { CheckoutOrderOutcome } from '../../core/schemas/checkout.js';
 import { releaseIfEnded, type Facts, type Need } from './order-decisions.js';
 import type { OrderEvent } from './order-events.js';
-import type { Outcome, OrderRecord, PaymentEntry } from './order-record.js';
+import { withLegacyPayer, type LegacyPayer, type Outcome, type OrderRecord, type PaymentEntry } from './order-record.js';
 
 /** A payment's success as it was learnt; what the news carried (a webhook: the whole charge) besides its id. */
 export interface SuccessNews {
@@ -47,13 +47,16 @@ export interface SuccessFacts extends Facts {
   captured?: Record<string, number>;
   /** A payment the version before this one recorded, still open at the upgrade. */
   legacy?: Record<string, PaymentEntry>;
+  /** The order's payer as the version before kept it (null: none). */
+  legacyPayer?: LegacyPayer | null;
 }
 
 export type SuccessNeed =
   | Need
   | { need: 'taken'; chargeId: string; kind: PaymentEntry['kind'] }
   | { need: 'price'; orderReference: string }
-  | { need: 'captured'; authorizationId: string };
+  | { need: 'captured'; authorizationId: string }
+  | { need: 'legacy-payer' };
 
 /** The payment the news is about, as the ledger should hold it: known, a capture, an attempt whose answer was lost, or adopted by its token. */
 function entryOf(order: OrderRecord, news: SuccessNews, facts: SuccessFacts, nowMs: number): SuccessNeed | { entry: PaymentEntry; order: OrderRecord } | undefined {
@@ -115,6 +118,11 @@ export function decideSuccess(record: OrderRecord, news: SuccessNews, facts: Suc
   } else if (money.amount !== entry.amount || money.currency !== entry.currency) {
     outcome = { ...base, outcome: 'amount_mismatch' };
   } else {
+    if (order.paidBy === undefined && order.legacyRead !== true) {
+      // Paid before the upgrade to one record? Read once per order, before anything pays it.
+      if (facts.legacyPayer === undefined) return { need: 'legacy-payer' };
+      order = withLegacyPayer(order, facts.legacyPayer);
+    }
     if (order.paidBy !== undefined && order.paidBy !== news.chargeId) {
       // An authorization canceled, expired or failed since it held the order holds it no more.
       const freed = releaseIfEnded(order, facts);

@@ -15,7 +15,7 @@ import type { CheckoutContext } from './checkout-context.js';
 import { CheckoutError, upstreamRefusal } from './checkout-error.js';
 import { ENDED_AUTHORIZATION_STATUSES, releaseIfEnded, type Facts, type Need } from './order-decisions.js';
 import { orderEventType } from './order-events.js';
-import { legacyPayment, readOrder, rememberOrderReference, simpleStep, step } from './order-book.js';
+import { legacyPayer, legacyPayment, readOrder, rememberOrderReference, simpleStep, step } from './order-book.js';
 import type { OrderRecord } from './order-record.js';
 import {
   decideRefundFailed,
@@ -74,7 +74,7 @@ export async function settlePayment(context: CheckoutContext, news: SuccessNews,
         const claimed = owedEffects(after, news.chargeId)[0]?.type === 'tell' ? decideTellClaim(after, news.chargeId, holder, nowMs, nowMs + TELL_IN_HAND_MS) : undefined;
         return { order: claimed ?? decided.order, result: decided.result };
       },
-      (need, learnt) => learnForSuccess(context, need, learnt, trigger.call),
+      (need, learnt) => learnForSuccess(context, referenceId, need, learnt, trigger.call),
       facts,
       known,
     );
@@ -89,7 +89,7 @@ export async function settlePayment(context: CheckoutContext, news: SuccessNews,
 }
 
 /** Learns what a success's decision needs. */
-async function learnForSuccess(context: CheckoutContext, need: SuccessNeed, facts: SuccessFacts, call: HttpCall): Promise<void> {
+async function learnForSuccess(context: CheckoutContext, referenceId: string, need: SuccessNeed, facts: SuccessFacts, call: HttpCall): Promise<void> {
   const options = { signal: call.signal, deadlineMs: serviceDeadlineMs(context, call) };
   try {
     switch (need.need) {
@@ -108,6 +108,9 @@ async function learnForSuccess(context: CheckoutContext, need: SuccessNeed, fact
       }
       case 'authorization-status':
         await learnAuthorizationStatus(context, need.chargeId, facts, call);
+        return;
+      case 'legacy-payer':
+        facts.legacyPayer = await legacyPayer(context, referenceId);
         return;
       case 'open-payment':
         throw new Error('a success never asks where an open payment stands');
@@ -182,7 +185,7 @@ async function runEffects(context: CheckoutContext, known: OrderRecord, chargeId
         if (trigger.fromWebhook) throw new CheckoutError(503, 'UPSTREAM_UNAVAILABLE', 'The refund of this payment could not be made yet; it will be retried.', { retryable: true, cause: error.cause });
         return order;
       }
-      order = (await simpleStep(context, order.referenceId, (record) => ({ order: decideRefundResult(record, chargeId, result), result: undefined }))).order;
+      order = (await simpleStep(context, order.referenceId, (record) => ({ order: decideRefundResult(record, chargeId, result), result: undefined }), order)).order;
       if ('refusedForNow' in result) {
         if (trigger.fromWebhook) throw new CheckoutError(503, 'UPSTREAM_UNAVAILABLE', 'The refund of this payment could not be made yet; it will be retried.', { retryable: true });
         return order;
@@ -245,10 +248,15 @@ async function tell(context: CheckoutContext, known: OrderRecord, effect: Extrac
   let order = known;
   if (order.payments[chargeId]?.telling?.holder !== holder) {
     const nowMs = Date.now();
-    const claimed = await simpleStep(context, order.referenceId, (record) => {
-      const next = decideTellClaim(record, chargeId, holder, nowMs, nowMs + TELL_IN_HAND_MS);
-      return { order: next, result: next !== undefined };
-    });
+    const claimed = await simpleStep(
+      context,
+      order.referenceId,
+      (record) => {
+        const next = decideTellClaim(record, chargeId, holder, nowMs, nowMs + TELL_IN_HAND_MS);
+        return { order: next, result: next !== undefined };
+      },
+      order,
+    );
     if (!claimed.result) return undefined;
     order = claimed.order;
   }
@@ -258,12 +266,12 @@ async function tell(context: CheckoutContext, known: OrderRecord, effect: Extrac
   } catch (error) {
     told = false;
     if (trigger.fromWebhook) {
-      await simpleStep(context, order.referenceId, (record) => ({ order: decideTold(record, chargeId, holder, outcome, false), result: undefined }));
+      await simpleStep(context, order.referenceId, (record) => ({ order: decideTold(record, chargeId, holder, outcome, false), result: undefined }), order);
       throw new CheckoutError(500, 'INTERNAL_ERROR', 'The order event could not be handled; it will be retried.', { retryable: true, cause: error });
     }
     context.options.log?.({ method: 'EVENT', path: orderEventType(outcome), status: 500, durationMs: 0, chargeId, error });
   }
-  const after = await simpleStep(context, order.referenceId, (record) => ({ order: decideTold(record, chargeId, holder, outcome, told), result: undefined }));
+  const after = await simpleStep(context, order.referenceId, (record) => ({ order: decideTold(record, chargeId, holder, outcome, told), result: undefined }), order);
   return told ? after.order : undefined;
 }
 

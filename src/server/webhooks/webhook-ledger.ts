@@ -37,7 +37,6 @@ export class WebhookLedger {
     // Older than anything still remembered: whether it was seen can no longer be told.
     if (olderThan(state, Date.now() - this.#ttlMs)) return 'stale';
     const { handled, newest: newestOf } = this.#records;
-    if ((await handled.get(state)) === WEBHOOK_MARKS.handled) return 'duplicate';
     return this.#queue.run(state.resource, async () => {
       // The gate: of any number of deliveries of one state, at once or not, one gets past it. It
       // is marked in hand for a short while only, so a process that dies handling it leaves the

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CHECKOUT_ORDER_TOKEN_HEADER } from '../../../src/core/constants.js';
 import { CheckoutRecordError, CheckoutRecords, WebhookRecords } from '../../../src/server/checkout/checkout-records.js';
 import type { OrderRecord } from '../../../src/server/checkout/order-record.js';
@@ -133,16 +133,22 @@ describe('the checkout handler on records written before an upgrade', () => {
     expect(answer.body).toEqual({ orderReference: 'cart-1', state: 'paid', paidBy: 'ch_first', outcome: 'paid' });
   });
 
-  it('refuses a new payment of an order paid before the upgrade, and keeps it paid by its payer', async () => {
+  it('refunds a payment made after the upgrade of an order paid before it, and keeps the order paid by its payer', async () => {
     const store = new MemoryCheckoutStore();
     await store.set('order-reference:cart-1', 'order-1001', 60_000);
     await store.setIfAbsent('paid:order-1001', 'ch_first', 60_000);
     await store.set('attempt:ch_first', ATTEMPT_JSON, 60_000);
-    harness = createCheckoutHarness(ORDERS, { store });
+    const told: string[] = [];
+    harness = createCheckoutHarness(ORDERS, { store, onOrder: (event) => void told.push(event.type) });
     const cardTokenId = await harness.service.tokenize('4111111111111111');
     const answer = await harness.call('POST', '/charges', { body: { orderReference: 'cart-1', paymentMethod: { type: 'CARD_TOKEN', cardTokenId, securityCode: '123' } } });
-    expect([answer.status, answer.body.error?.errorCode]).toEqual([409, 'ORDER_ALREADY_PAID']);
-    expect([...harness.sandbox.store.charges.values()].filter((r) => r.charge.referenceId === 'order-1001')).toHaveLength(0);
+    expect(answer.status).toBe(201);
+    const chargeId = answer.body.chargeId as string;
+    await vi.waitFor(() => expect([...harness!.sandbox.store.refunds.values()].map((r) => r.refund).filter((r) => r.chargeId === chargeId && r.status === 'SUCCEEDED')).toHaveLength(1));
+    expect(told).toEqual(['order.duplicate_refunded']);
+    const token = await harness.handler.orderToken('cart-1');
+    const state = await harness.call('GET', '/orders/cart-1/state', { headers: { [CHECKOUT_ORDER_TOKEN_HEADER]: token } });
+    expect(state.body).toMatchObject({ state: 'paid', paidBy: 'ch_first' });
   });
 
   it('answers 500 and logs the record’s key when the payer’s record does not fit, rather than guess the order’s state', async () => {

@@ -9,6 +9,7 @@ import { measureCheckoutLoad } from './checkout-load.js';
 import { measureChargeProxy } from './charge-proxy.js';
 import { measureProxy } from './proxy.js';
 import { measureStatusWaiters } from './status-waiters.js';
+import { measureStoreCalls } from './store-calls.js';
 import { goalsOf, renderMarkdown, renderTable, type BenchResults, type PerfBefore, type SizeRow } from './report.js';
 import type { SandboxLoadResult } from './sandbox-load.js';
 import { measureSandboxMemory } from './sandbox-memory.js';
@@ -155,6 +156,8 @@ async function main(): Promise<void> {
   // ---- Node: proxy overhead, then the sandbox (each in processes of their own).
   step('proxy overhead (autocannon and sequential latency)');
   const proxy = await measureProxy();
+  step('store calls of a charge, its webhook and an order state read');
+  const storeCalls = await measureStoreCalls();
   step('charge creation: the checkout handler against a bare forwarding proxy');
   const chargeProxy = await measureChargeProxy();
   step('waiting shoppers: 1,000 long-polls on 10 pending charges, and the node:http floor');
@@ -192,6 +195,7 @@ async function main(): Promise<void> {
     checkoutLoad,
     chargeProxy,
     statusWaiters,
+    storeCalls,
     perfBefore: await readPerfBefore(),
     goals: [],
   };

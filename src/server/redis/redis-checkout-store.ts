@@ -54,7 +54,7 @@ interface Channel {
 
 /**
  * The checkout handler's store on Redis, so every instance behind a load balancer shares one
- * attempt lock per order, one settlement per payment, one ledger of handled webhooks, the same
+ * record per order (its lock, payer and ledger), one ledger of handled webhooks, the same
  * rate-limit counts, and wakes each other's long-polls. Pass the same store (each instance its
  * own `RedisCheckoutStore` on the same Redis and `keyPrefix`) and the same `statusTokenSecret` to
  * every instance.

@@ -98,7 +98,7 @@ describe('toNodeListener', () => {
 
     const created = await fetch(
       `${shop}/api/checkout/charges`,
-      json({ orderReference: 'cart-1', amount: 12_900, currency: 'THB', paymentMethod: { type: 'TRUE_MONEY' } }, { 'x-satang-order-token': await checkout.orderToken('cart-1') }),
+      json({ orderReference: 'cart-1', amount: 12_900, currency: 'THB', paymentMethod: { type: 'TRUE_MONEY' } }, { 'idempotency-key': 'express-1', 'x-satang-order-token': await checkout.orderToken('cart-1') }),
     );
     expect(created.status).toBe(201);
     const { chargeId, redirect, statusToken } = await created.json();
@@ -154,7 +154,7 @@ describe('the checkout handler in a Fetch-style framework', () => {
     const created = await app.fetch(
       new Request(
         'https://shop.example/api/checkout/charges',
-        json({ orderReference: 'cart-1', amount: 12_900, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } }, { 'x-satang-order-token': await checkout.orderToken('cart-1') }),
+        json({ orderReference: 'cart-1', amount: 12_900, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } }, { 'idempotency-key': 'hono-route-1', 'x-satang-order-token': await checkout.orderToken('cart-1') }),
       ),
     );
     expect(created.status).toBe(201);

@@ -56,7 +56,7 @@ function raw(url: string, text: string): Promise<string> {
 async function qrCharge(shop: string, handler: CheckoutHandler): Promise<{ chargeId: string; statusToken: string }> {
   const created = await fetch(`${shop}/api/checkout/charges`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-satang-order-token': await handler.orderToken('cart-1') },
+    headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID(), 'x-satang-order-token': await handler.orderToken('cart-1') },
     body: JSON.stringify({ orderReference: 'cart-1', amount: 12_900, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } }),
   });
   return (await created.json()) as { chargeId: string; statusToken: string };
@@ -82,7 +82,7 @@ describe('the checkout handler on node:http', () => {
 
     const created = await fetch(`${shop}/api/checkout/charges`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: 'session=abc', 'x-satang-order-token': await handler.orderToken('cart-1') },
+      headers: { 'content-type': 'application/json', cookie: 'session=abc', 'idempotency-key': 'node-call-1', 'x-satang-order-token': await handler.orderToken('cart-1') },
       body: JSON.stringify({ orderReference: 'cart-1', amount: 12_900, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } }),
     });
     expect(created.status).toBe(201);
@@ -228,7 +228,7 @@ describe('the checkout handler on node:http', () => {
     const viaFetch = await listen(toNodeListener((request) => handler(request)));
     const body = JSON.stringify({ orderReference: 'nope', paymentMethod: { type: 'ALIPAY' } });
     const token = await handler.orderToken('nope');
-    const request = `POST /api/checkout/charges HTTP/1.1\r\nHost: shop\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Type: text/plain\r\nX-Satang-Order-Token: ${token}\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    const request = `POST /api/checkout/charges HTTP/1.1\r\nHost: shop\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Type: text/plain\r\nIdempotency-Key: twice-1\r\nX-Satang-Order-Token: ${token}\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
     const [a, b] = [await raw(native, request), await raw(viaFetch, request)];
     expect(a.split('\r\n')[0]).toBe('HTTP/1.1 404 Not Found');
     expect(b.split('\r\n')[0]).toBe(a.split('\r\n')[0]);

@@ -107,6 +107,7 @@ export function createCheckoutHarness(
         headers['content-type'] ??= 'application/json';
       }
       await withOrderToken(handler, method, path, init.body, headers);
+      withAttemptKey(method, path, headers);
       const response = await handler(new Request(`${BASE}${path}`, { method, headers, body }));
       const text = await response.text();
       return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
@@ -123,6 +124,12 @@ export async function withOrderToken(handler: Pick<CheckoutHandler, 'orderToken'
   const reference = typeof body === 'object' && body !== null ? (body as { orderReference?: unknown }).orderReference : undefined;
   if (typeof reference !== 'string' || reference === '' || reference.length > 255) return;
   headers['X-Satang-Order-Token'] = await handler.orderToken(reference);
+}
+
+/** A charge request as the widget sends it: with an `Idempotency-Key` of its own (a new attempt), unless the caller set the header. */
+export function withAttemptKey(method: string, path: string, headers: Record<string, string>): void {
+  if (method !== 'POST' || path !== '/charges' || Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key')) return;
+  headers['Idempotency-Key'] = `attempt-${crypto.randomUUID()}`;
 }
 
 /** A charge request as the widget sends it: with the total it shows, the order's. */

@@ -49,11 +49,14 @@ export async function createCharge(context: CheckoutContext, { call, entry }: Ro
   // Checked and sent on in one form: the URL as a parser writes it, so what was checked is what the service gets.
   if (input.returnUrl !== undefined) input.returnUrl = checkedReturnUrl(context, input.returnUrl);
 
+  // Required: it names the attempt, so a retry of a request whose answer was lost makes no second
+  // charge. A caller that sends none could never retry safely.
   const key = call.header(CHECKOUT_IDEMPOTENCY_HEADER);
-  if (key !== null && !/^[\x21-\x7e]{1,200}$/.test(key)) {
-    throw new CheckoutError(400, 'INVALID_REQUEST', `The ${CHECKOUT_IDEMPOTENCY_HEADER} header must be 1 to 200 visible ASCII characters.`, { field: CHECKOUT_IDEMPOTENCY_HEADER });
+  if (key === null || !/^[\x21-\x7e]{1,200}$/.test(key)) {
+    const problem = key === null ? 'is required: one new key per payment attempt, the same on its retries' : 'must be 1 to 200 visible ASCII characters';
+    throw new CheckoutError(400, 'INVALID_REQUEST', `The ${CHECKOUT_IDEMPOTENCY_HEADER} header ${problem}.`, { field: CHECKOUT_IDEMPOTENCY_HEADER });
   }
-  const idempotencyKey = `checkout-${key ?? crypto.randomUUID()}`;
+  const idempotencyKey = `checkout-${key}`;
   // A double click sends the same key twice at once: both wait on one call to the service.
   const inputJson = JSON.stringify(input);
   const flightKey = `${idempotencyKey}\u0000${inputJson}`;

@@ -2,8 +2,11 @@ import { passesLuhn } from '../../core/card.js';
 
 /** Keys that carry card data, which never comes to the merchant's server. */
 const CARD_DATA_KEY = /^(pan|primary_?account_?number|card_?number|cc_?number|cc_?num|expiry|expiry_?(month|year|date)|exp_?(month|year|date)|expiration(_?(month|year|date))?|track_?[12]?)$/i;
-/** Fields whose values are the merchant's or the service's own ids, not card data. */
-const ID_FIELDS = new Set(['orderReference', 'cardTokenId']);
+/**
+ * Fields whose values are the merchant's own ids, not card data. (A card token id is `ctk_…`, never
+ * a card number: one that is a card number was put where the token goes, and is refused as such.)
+ */
+const ID_FIELDS = new Set(['orderReference']);
 
 /** The path of the first field that looks like card data: a card-data key, or a card number as a value. */
 export function findCardData(value: unknown, path: string[] = []): string | undefined {

@@ -11,7 +11,7 @@ import {
   type CheckoutLogEntry,
   type ResolvedOrder,
 } from '../../../src/server/index.js';
-import { createCheckoutHarness, longPollListening, SERVICE, serviceReadsOf, SHOP, WEBHOOK_KEY, type CheckoutHarness } from '../../support/checkout-harness.js';
+import { BASE, createCheckoutHarness, longPollListening, SERVICE, serviceReadsOf, SHOP, WEBHOOK_KEY, type CheckoutHarness } from '../../support/checkout-harness.js';
 import type { SandboxClient } from '../../support/sandbox-client.js';
 
 const ORDERS: Record<string, ResolvedOrder> = {
@@ -83,6 +83,24 @@ describe('createCheckoutHandler', () => {
       const fresh = await payByCard('4111111111111111', {}, { 'Idempotency-Key': 'attempt-2' });
       expect([fresh.status, fresh.body.error.errorCode]).toEqual([409, 'ORDER_ALREADY_PAID']);
       expect((await service.get('/api/v1/charges?referenceId=order-1001')).body.totalCount).toBe(1);
+    });
+
+    it('charges nothing without an Idempotency-Key, and says that one is needed per attempt', async () => {
+      setUp();
+      const cardTokenId = await service.tokenize('4111111111111111');
+      for (const headers of [{ 'Idempotency-Key': '' }, { 'Idempotency-Key': 'é'.repeat(3) }, {}] as Record<string, string>[]) {
+        const answer = await harness.handler(
+          new Request(`${BASE}/charges`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-satang-order-token': await harness.handler.orderToken('cart-1'), ...headers },
+            body: JSON.stringify({ orderReference: 'cart-1', amount: 12_345, currency: 'THB', paymentMethod: { type: 'CARD_TOKEN', cardTokenId, securityCode: '123' } }),
+          }),
+        );
+        const body = (await answer.json()) as { message: string; error: { errorCode: string; field: string } };
+        expect([answer.status, body.error.errorCode, body.error.field], JSON.stringify(headers)).toEqual([400, 'INVALID_REQUEST', 'Idempotency-Key']);
+        if (!('Idempotency-Key' in headers)) expect(body.message).toContain('is required');
+      }
+      expect(sandbox.store.charges.size).toBe(0);
     });
 
     it('charges nothing when the amount the shopper saw is not the server\'s: 409 AMOUNT_CHANGED with the server\'s amount', async () => {
@@ -162,6 +180,7 @@ describe('createCheckoutHandler', () => {
       ['an expiry month', { paymentMethod: { type: 'CARD_TOKEN', expiryMonth: 12 } }, 'paymentMethod.expiryMonth'],
       ['a card number hidden in another field', { paymentMethod: { type: 'QR_PROMPT_PAY' }, customer: { email: '4111111111111111' } }, 'customer.email'],
       ['a card number as a number', { paymentMethod: { type: 'QR_PROMPT_PAY' }, note: 4111111111111111 }, 'note'],
+      ['a card number where the card token goes', { paymentMethod: { type: 'CARD_TOKEN', cardTokenId: '4111111111111111', securityCode: '123' } }, 'paymentMethod.cardTokenId'],
     ];
     for (const [what, body, field] of cases) {
       it(`refuses ${what} with 400 CARD_DATA_REFUSED naming ${field}`, async () => {
@@ -594,7 +613,7 @@ describe('createCheckoutHandler', () => {
       const orderToken = await harness.handler.orderToken('cart-1');
       // A Next.js route handler's Request: its URL is the server's own address, not the shopper's.
       const from = (origin: string) =>
-        harness.handler(new Request('http://localhost:3000/api/checkout/charges', { method: 'POST', headers: { origin, 'content-type': 'application/json', 'x-satang-order-token': orderToken }, body }));
+        harness.handler(new Request('http://localhost:3000/api/checkout/charges', { method: 'POST', headers: { origin, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID(), 'x-satang-order-token': orderToken }, body }));
       const own = await from('https://shop.example');
       expect(own.status).toBe(201);
       expect(own.headers.get('access-control-allow-origin')).toBe('https://shop.example');

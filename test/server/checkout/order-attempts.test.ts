@@ -332,7 +332,7 @@ describe('paid means paid in full', () => {
     const created = await a(
       new Request(`${BASE}/charges`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-satang-order-token': await a.orderToken('cart-1') },
+        headers: { 'content-type': 'application/json', 'idempotency-key': 'slow-tell', 'x-satang-order-token': await a.orderToken('cart-1') },
         body: JSON.stringify({ orderReference: 'cart-1', amount: PRICE, currency: 'THB', paymentMethod: await card() }),
       }),
     );

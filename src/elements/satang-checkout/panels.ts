@@ -12,7 +12,7 @@ import type { LocalizeController } from '../controllers/localize-controller.js';
 import { useMessages } from '../i18n/localize.js';
 import { panelMessages } from '../i18n/panels.js';
 import { providerMark } from '../marks/provider-marks.js';
-import type { ProviderGroup } from './payment-methods.js';
+import type { MethodGroup, ProviderGroup } from './payment-methods.js';
 import { PROVIDER_NAMES } from './provider-names.js';
 
 useMessages(panelMessages);
@@ -93,4 +93,28 @@ export function providerView(
       )}
     </fieldset>
     <p part="notice" class="notice" role=${blocked ? 'alert' : nothing}>${notice}</p>`;
+}
+
+/** What the panel of the chosen method (not the card's) shows, and what the shopper may change in it. */
+export interface MethodPanelInput {
+  group: Exclude<MethodGroup, 'CARD'>;
+  amount: number;
+  currency: string;
+  amountText: string;
+  months: InstallmentPeriod | undefined;
+  providers: readonly CheckoutPaymentMethodType[];
+  provider: CheckoutPaymentMethodType | undefined;
+  /** Bank apps open on a phone only: on a computer, mobile banking cannot be paid with. */
+  blocked: boolean;
+  phone: boolean;
+  choosePlan: (months: InstallmentPeriod) => void;
+  chooseProvider: (provider: CheckoutPaymentMethodType) => void;
+}
+
+/** The chosen method's own panel: its plans, its wallets or bank apps, or how to pay a PromptPay QR. */
+export function methodPanelView(l: LocalizeController, input: MethodPanelInput): TemplateResult {
+  const { group } = input;
+  if (group === 'CARD_INSTALLMENTS') return installmentsView(l, input.amount, input.currency, input.months, input.choosePlan);
+  if (group === 'E_WALLET' || group === 'MOBILE_BANKING') return providerView(l, group, input.providers, input.provider ?? input.providers[0], input.blocked, input.chooseProvider);
+  return promptPayView(l, input.amountText, input.phone);
 }

@@ -16,7 +16,7 @@ export { syncOrder } from './order-sync.js';
 export { mayMove } from './payment-moves.js';
 export { declineView, failureText, problemText } from './error-text.js';
 // The other methods' panels come with it: one fetch after the first render, not two.
-export { installmentsView, promptPayView, providerView } from './panels.js';
+export { methodPanelView } from './panels.js';
 
 useMessages(outcomeMessages, conflictMessages, errorMessages);
 

@@ -1,5 +1,5 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { CURRENCY_THB, INSTALLMENT_MIN_AMOUNT_SATANG, INSTALLMENT_PERIODS, type InstallmentPeriod } from '../../core/constants.js';
+import { CURRENCY_THB, INSTALLMENT_PERIODS, type InstallmentPeriod } from '../../core/constants.js';
 import { deviceTypeFromUserAgent } from '../../core/device.js';
 import { formatAmount } from '../../core/money.js';
 import type { CheckoutIntent, CheckoutPaymentMethodType } from '../../core/schemas/checkout.js';
@@ -7,15 +7,13 @@ import type { DeviceType } from '../../core/schemas/payment-method.js';
 import { LocalizeController } from '../controllers/localize-controller.js';
 import { SatangChangeEvent, SatangErrorEvent, SatangReadyEvent } from '../events.js';
 import { checkoutMessages } from '../i18n/checkout.js';
-import type { MessageKey } from '../i18n/localize.js';
 import { paymentMessages } from '../i18n/payment.js';
 import { afterPaint, lazyModule, prefetch } from '../lazy.js';
-import { methodMark } from '../marks/method-marks.js';
 import type { SatangCardForm } from '../satang-card-form/satang-card-form.js';
-import { cardFormView, cardPayment, installmentsPayment } from './card-panel.js';
+import { cardFormView } from './card-panel.js';
 import { configProblem, offeredTypes, type ConfigProblem } from './checkout-config.js';
 import { CheckoutPayment } from './checkout-payment.js';
-import type { PaymentMethod } from './payment-state.js';
+import { groupOpen, methodPickerView, paymentOfChoice, planAllowed } from './method-picker.js';
 import { DEFAULT_METHODS, groupOf, isCardGroup, isCardType, type MethodGroup } from './payment-methods.js';
 import { loadQrElement } from './promptpay-panel.js';
 import { styles } from './satang-checkout.styles.js';
@@ -211,7 +209,11 @@ export class SatangCheckout extends LitElement {
 
   readonly #localize = new LocalizeController(this, checkoutMessages, paymentMessages);
   readonly #payment = new CheckoutPayment(this, this.#localize, {
-    chosen: () => this.#chosenPayment(),
+    // The chosen method's payment to send, or a message key saying what is missing.
+    chosen: () => {
+      const tokenize = { serviceUrl: this.serviceUrl, merchantId: this.merchantId, publishableKey: this.publishableKey };
+      return paymentOfChoice({ group: this.group, provider: this.provider ?? this.#providers()[0], blocked: this.#blocked, form: this.cardForm, tokenize, months: this.months });
+    },
     forgetToken: () => this.cardForm?.clearToken(),
     clearSecurityCode: () => this.cardForm?.clearSecurityCode(),
     focusMethod: (type, other) => this.#focusMethod(type, other),
@@ -258,23 +260,9 @@ export class SatangCheckout extends LitElement {
     return this.group === 'MOBILE_BANKING' && this.#onComputer;
   }
 
-  /**
-   * Whether a choice of the picker can be paid with: installments only from the shortest plan's
-   * minimum, the smallest. (Decided here rather than with `core/installments.ts`, which would add
-   * a module to the first download.)
-   */
-  #open(group: MethodGroup): boolean {
-    return group !== 'CARD_INSTALLMENTS' || this.#allows(INSTALLMENT_PERIODS[0]);
-  }
-
-  /** Whether the order's amount meets a plan's minimum. */
-  #allows(months: InstallmentPeriod): boolean {
-    return this.amount >= INSTALLMENT_MIN_AMOUNT_SATANG[months];
-  }
-
   /** Installments are chosen for an order below every plan's minimum: only when nothing else is offered. */
   get #noPlan(): boolean {
-    return this.group !== undefined && !this.#open(this.group);
+    return this.group !== undefined && !groupOpen(this.group, this.amount);
   }
 
   protected override firstUpdated(): void {
@@ -299,10 +287,10 @@ export class SatangCheckout extends LitElement {
     this.#problem = configProblem(this);
     // The amount changes when the page or a price change sets it: installments follow it, closed below
     // their minimum (another choice is made for the shopper then), and the plan is the first it allows.
-    if (!this.months || !this.#allows(this.months)) this.months = INSTALLMENT_PERIODS.find((m) => this.#allows(m));
+    if (!this.months || !planAllowed(this.months, this.amount)) this.months = INSTALLMENT_PERIODS.find((m) => planAllowed(m, this.amount));
     if (changed.has('methods') || changed.has('intent') || changed.has('amount') || this.group === undefined) {
       const groups = this.#groups;
-      const open = groups.filter((g) => this.#open(g));
+      const open = groups.filter((g) => groupOpen(g, this.amount));
       if (!this.group || !open.includes(this.group)) this.group = open[0] ?? groups[0];
       if (this.group === 'QR_PROMPT_PAY') prefetch(loadQrElement);
       if (!isCardGroup(this.group)) this.#loadPanels();
@@ -311,17 +299,12 @@ export class SatangCheckout extends LitElement {
 
   #loadPanels(): void {
     if (this.panelCode) return;
-    panels().then(
-      (code) => {
-        code.adoptPaymentStyles(this);
-        this.panelCode = code;
-      },
-      () => undefined, // Met again, and explained, when the shopper pays with such a method.
-    );
+    // A failure is met again, and explained, when the shopper pays with such a method.
+    panels().then((code) => void (code.adoptPaymentStyles(this), (this.panelCode = code)), () => undefined);
   }
 
   #choose(group: MethodGroup): void {
-    if (!this.#open(group)) return;
+    if (!groupOpen(group, this.amount)) return;
     this.group = group;
     if (group === 'QR_PROMPT_PAY') prefetch(loadQrElement);
     if (!isCardGroup(group)) this.#loadPanels();
@@ -340,7 +323,7 @@ export class SatangCheckout extends LitElement {
     const types: readonly string[] = this.#types;
     if (type && other) {
       const left = groupOf(type as CheckoutPaymentMethodType);
-      const next = this.#groups.find((g) => g !== left && this.#open(g));
+      const next = this.#groups.find((g) => g !== left && groupOpen(g, this.amount));
       if (next && this.group === left) this.#choose(next);
     } else if (type && types.includes(type)) {
       this.group = groupOf(type as CheckoutPaymentMethodType);
@@ -348,19 +331,6 @@ export class SatangCheckout extends LitElement {
     }
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLInputElement>('input[name="method"]:checked')?.focus();
-  }
-
-  /** The chosen method's payment to send, or a message key saying what is missing. */
-  async #chosenPayment(): Promise<PaymentMethod | MessageKey | null> {
-    const group = this.group;
-    const form = this.cardForm;
-    const tokenize = { serviceUrl: this.serviceUrl, merchantId: this.merchantId, publishableKey: this.publishableKey };
-    if (group === 'CARD') return form && cardPayment(form, tokenize);
-    if (group === 'CARD_INSTALLMENTS') return form && installmentsPayment(form, tokenize, this.months);
-    if (group === 'QR_PROMPT_PAY') return { type: 'QR_PROMPT_PAY' };
-    const provider = this.provider ?? this.#providers()[0];
-    if (!provider) return null;
-    return this.#blocked ? 'bank.needsPhone' : { type: provider };
   }
 
   /**
@@ -436,34 +406,9 @@ export class SatangCheckout extends LitElement {
     const plansFirst = this.group === 'CARD_INSTALLMENTS';
     const bankLeftOut = this.#onComputer && groups.length > 1 && this.#types.some((t) => groupOf(t) === 'MOBILE_BANKING');
     return html`<div class="form" ?hidden=${hidden}>
-      <fieldset part="methods" class="methods" ?disabled=${busy}>
-        <legend>${l.msg('method.label')}</legend>
-        ${groups.map((group) => {
-          // Closed (installments for too small an order): shown, never chosen, with the reason beside it
-          // once the panels' words and styles are here (it fits the choice's height: nothing moves then).
-          // The reason describes the radio; hidden from its name, which stays the method's.
-          const closed = !this.#open(group);
-          const reason = closed && this.panelCode;
-          return html`<label part="method" class="method">
-            <input
-              type="radio"
-              name="method"
-              .checked=${this.group === group}
-              ?disabled=${closed}
-              aria-describedby=${reason ? 'closed-reason' : nothing}
-              @change=${() => this.#choose(group)}
-            />
-            ${methodMark(group)}<span>${l.msg(`method.${group}`)}</span>
-            ${reason
-              ? html`<small part="method-reason" class="reason" id="closed-reason" aria-hidden="true">${l.msg('installments.from', { minimum: formatAmount(INSTALLMENT_MIN_AMOUNT_SATANG[INSTALLMENT_PERIODS[0]], this.currency) })}</small>`
-              : nothing}
-          </label>`;
-        })}
-      </fieldset>
+      ${methodPickerView(l, { groups, chosen: this.group, amount: this.amount, currency: this.currency, busy, reasons: Boolean(this.panelCode), choose: (group) => this.#choose(group) })}
       ${bankLeftOut && this.group !== 'QR_PROMPT_PAY' ? html`<p part="method-note" class="notice note">${l.msg('bank.onComputer')}</p>` : nothing}
-      ${noticeText
-        ? html`<div part="message" class="message" role="alert" tabindex="-1">${noticeText}</div>`
-        : nothing}
+      ${noticeText ? html`<div part="message" class="message" role="alert" tabindex="-1">${noticeText}</div>` : nothing}
       <div class="details">${plansFirst ? this.#panel() : nothing}${this.#cardForm()}${plansFirst ? nothing : this.#panel()}</div>
       <button part="pay-button" class="pay" ?disabled=${busy || this.#blocked || this.#noPlan} aria-busy=${busy ? 'true' : 'false'} @click=${this.#pay}>
         ${busy ? l.msg('pay.processing') : noticeText && retryable ? l.msg('error.retry') : l.msg('pay', { amount: this.#amountText })}
@@ -483,24 +428,14 @@ export class SatangCheckout extends LitElement {
 
   /** The chosen method's own panel, under the card form (above it for installments); fetched after the first render. */
   #panel(): TemplateResult | typeof nothing {
-    const code = this.panelCode;
-    const group = this.group;
+    const { panelCode: code, group } = this;
     if (!code || group === 'CARD' || !group) return nothing;
-    const l = this.#localize;
-    if (group === 'CARD_INSTALLMENTS') {
-      return code.installmentsView(l, this.amount, this.currency, this.months, (months) => {
-        this.months = months;
-        this.#payment.newAttempt();
-      });
-    }
-    if (group === 'E_WALLET' || group === 'MOBILE_BANKING') {
-      const providers = this.#providers();
-      return code.providerView(l, group, providers, this.provider ?? providers[0], this.#blocked, (provider) => {
-        this.provider = provider;
-        this.#payment.newAttempt();
-      });
-    }
-    return code.promptPayView(l, this.#amountText, !this.#onComputer);
+    return code.methodPanelView(this.#localize, {
+      ...{ group, amount: this.amount, currency: this.currency, amountText: this.#amountText, months: this.months },
+      ...{ providers: this.#providers(), provider: this.provider, blocked: this.#blocked, phone: !this.#onComputer },
+      choosePlan: (months) => { this.months = months; this.#payment.newAttempt(); },
+      chooseProvider: (provider) => { this.provider = provider; this.#payment.newAttempt(); },
+    });
   }
 }
 

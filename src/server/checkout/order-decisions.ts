@@ -102,15 +102,16 @@ export function decideClaim(record: OrderRecord, input: ClaimInput, facts: Facts
     const freed = releaseIfEnded(order, facts);
     if ('need' in freed) return freed;
     order = freed;
-    if (order.paidBy !== undefined) {
-      const payer = order.payments[order.paidBy];
-      if (payer?.attempt === input.attempt) {
-        // This very attempt paid it (its answer lost, its lock lapsed since): its charge again, to follow to its success.
-        const answer: AttemptAnswer = { chargeId: order.paidBy, actionRequired: 'NONE', ...(payer.kind === 'authorization' ? { intent: 'authorize' as const } : {}) };
-        return resumed(order, input, answer, payer.kind);
-      }
-      return { order: changed(record, order), result: { kind: 'paid' } };
+    const payer = order.paidBy === undefined ? undefined : order.payments[order.paidBy];
+    if (order.paidBy !== undefined && payer?.attempt === input.attempt && payer.answer !== undefined) {
+      // This very attempt paid it, as the service answered it (its answer lost on the way back, its
+      // lock lapsed since): its charge again, to follow to its success.
+      const answer: AttemptAnswer = { chargeId: order.paidBy, actionRequired: 'NONE', ...(payer.kind === 'authorization' ? { intent: 'authorize' as const } : {}) };
+      return resumed(order, input, answer, payer.kind);
     }
+    // A payer taken for this attempt's only by its order and amount (its answer never came): the
+    // retry sends its key to the service again, which answers with the charge that key made.
+    if (order.paidBy !== undefined && payer?.attempt !== input.attempt) return { order: changed(record, order), result: { kind: 'paid' } };
     if (held?.state === 'creating') return { order: changed(record, order), result: busy(held, false) };
     if (held?.state === 'open' && held.chargeId !== undefined && held.kind !== undefined) {
       const live = facts.openPayment?.[held.chargeId];

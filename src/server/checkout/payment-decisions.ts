@@ -14,7 +14,7 @@
 import type { CheckoutOrderOutcome } from '../../core/schemas/checkout.js';
 import { releaseIfEnded, type Facts, type Need } from './order-decisions.js';
 import type { OrderEvent } from './order-events.js';
-import { withLegacyPayer, type LegacyPayer, type Outcome, type OrderRecord, type PaymentEntry } from './order-record.js';
+import { withLegacyPayer, type LegacyPayer, type Outcome, type OrderRecord, type PaymentEntry, type PendingAttempt } from './order-record.js';
 
 /** A payment's success as it was learnt; what the news carried (a webhook: the whole charge) besides its id. */
 export interface SuccessNews {
@@ -27,6 +27,8 @@ export interface SuccessNews {
   source?: string;
   /** The charge's `sourceId`: for a capture, its card authorization. */
   sourceId?: string;
+  /** When the service made it (ISO 8601): an attempt that started after it did not make it. */
+  createdAt?: string;
   /** The order its status token names (a shopper's read): the handler signed it for this payment, so the payment is the checkout's even when the record does not know it. */
   order?: { referenceId: string; orderReference: string };
 }
@@ -49,6 +51,8 @@ export interface SuccessFacts extends Facts {
   legacy?: Record<string, PaymentEntry>;
   /** The order's payer as the version before kept it (null: none). */
   legacyPayer?: LegacyPayer | null;
+  /** The order's first success at the service (its earliest succeeded API charge), by order; null: none. */
+  firstSuccess?: string | null;
 }
 
 export type SuccessNeed =
@@ -56,7 +60,8 @@ export type SuccessNeed =
   | { need: 'taken'; chargeId: string; kind: PaymentEntry['kind'] }
   | { need: 'price'; orderReference: string }
   | { need: 'captured'; authorizationId: string }
-  | { need: 'legacy-payer' };
+  | { need: 'legacy-payer' }
+  | { need: 'first-success' };
 
 /** The payment the news is about, as the ledger should hold it: known, a capture, an attempt whose answer was lost, or adopted by its token. */
 function entryOf(order: OrderRecord, news: SuccessNews, facts: SuccessFacts, nowMs: number): SuccessNeed | { entry: PaymentEntry; order: OrderRecord } | undefined {
@@ -74,7 +79,7 @@ function entryOf(order: OrderRecord, news: SuccessNews, facts: SuccessFacts, now
   // An API charge of the order is the handler's only if one of its attempts lost its answer, for
   // that amount: the shop's own charges of the same order (from its back office) are not touched.
   if (api && news.referenceId === order.referenceId) {
-    const pending = order.pending.findLast((p) => news.amount === undefined || p.amount === news.amount);
+    const pending = pendingAttemptOf(order, news);
     if (pending) {
       const entry: PaymentEntry = { kind: 'charge', amount: pending.amount, currency: pending.currency, paymentMethodType: pending.paymentMethodType, orderReference: pending.orderReference, attempt: pending.attempt, createdAtMs: pending.createdAtMs };
       return { entry, order: { ...order, pending: order.pending.filter((p) => p !== pending) } };
@@ -87,6 +92,21 @@ function entryOf(order: OrderRecord, news: SuccessNews, facts: SuccessFacts, now
   if (taken?.referenceId !== order.referenceId) return undefined;
   const entry: PaymentEntry = { kind: news.kind, amount: taken.amount, currency: taken.currency, paymentMethodType: taken.paymentMethodType, orderReference: news.order.orderReference, createdAtMs: nowMs };
   return { entry, order };
+}
+
+/** How far the service's clock may run behind the shop's when an attempt is matched to a charge made after it started. */
+export const CLOCK_ALLOWANCE_MS = 2_000;
+
+/**
+ * The pending attempt of the order that made an API charge whose answer never came: one of that
+ * amount, the newest that started before the service made the charge (an attempt started after it
+ * cannot have made it), or, the clocks apart, within {@link CLOCK_ALLOWANCE_MS} of it.
+ */
+function pendingAttemptOf(order: OrderRecord, news: SuccessNews): PendingAttempt | undefined {
+  const candidates = order.pending.filter((p) => news.amount === undefined || p.amount === news.amount);
+  const madeAt = news.createdAt === undefined ? Number.NaN : Date.parse(news.createdAt);
+  if (Number.isNaN(madeAt)) return candidates.at(-1);
+  return candidates.findLast((p) => p.createdAtMs <= madeAt) ?? candidates.find((p) => p.createdAtMs <= madeAt + CLOCK_ALLOWANCE_MS);
 }
 
 /**
@@ -136,7 +156,17 @@ export function decideSuccess(record: OrderRecord, news: SuccessNews, facts: Suc
     } else {
       const price = facts.price?.[entry.orderReference];
       if (price === undefined) return { need: 'price', orderReference: entry.orderReference };
-      if (price?.amount !== entry.amount || price.currency !== entry.currency) {
+      // A payment the record did not know (its store emptied since), for an order no longer
+      // offered: the shop stops offering an order once paid, maybe by this very payment. The
+      // service says which success came first; that one paid it.
+      const first = price === null && entry.attempt === undefined ? facts.firstSuccess : undefined;
+      if (price === null && entry.attempt === undefined && first === undefined) return { need: 'first-success' };
+      if (first === news.chargeId) {
+        outcome = { ...base, outcome: success };
+        order = { ...order, paidBy: news.chargeId };
+      } else if (first !== undefined && first !== null) {
+        outcome = { ...base, outcome: 'duplicate_refunded', refundReason: 'duplicate_refunded', paidBy: first };
+      } else if (price?.amount !== entry.amount || price.currency !== entry.currency) {
         outcome = { ...base, outcome: 'repriced_refunded', refundReason: 'repriced_refunded', orderAmount: price?.amount ?? null };
       } else {
         outcome = { ...base, outcome: success };

@@ -22,10 +22,10 @@ import { authorizationStatus, chargeStatusOf, noteStatus } from './status-cache.
  */
 async function settleFromWebhook(context: CheckoutContext, event: WebhookEvent, call: HttpCall): Promise<void> {
   if (event.name === 'charge.succeeded') {
-    const { chargeId, amount, currency, source, sourceId } = event.payload;
+    const { chargeId, amount, currency, source, sourceId, createdAt } = event.payload;
     const referenceId = await orderOfCharge(context, event.payload, call);
     if (referenceId === undefined) return;
-    await settlePayment(context, { chargeId, kind: 'charge', amount, currency, referenceId, ...(sourceId ? { sourceId } : {}), source }, { call, fromWebhook: true });
+    await settlePayment(context, { chargeId, kind: 'charge', amount, currency, referenceId, ...(sourceId ? { sourceId } : {}), source, createdAt }, { call, fromWebhook: true });
   } else if (event.name === 'card_authorization.authorized') {
     const { cardAuthorizationId, amount, currency, referenceId } = event.payload;
     if (!referenceId) return;

@@ -112,6 +112,9 @@ async function learnForSuccess(context: CheckoutContext, referenceId: string, ne
       case 'legacy-payer':
         facts.legacyPayer = await legacyPayer(context, referenceId);
         return;
+      case 'first-success':
+        facts.firstSuccess = await firstSuccess(context, referenceId, options);
+        return;
       case 'open-payment':
         throw new Error('a success never asks where an open payment stands');
     }
@@ -142,6 +145,23 @@ async function readPaymentTaken(context: CheckoutContext, chargeId: string, kind
   const charge = await context.client.charges.get(chargeId, options);
   if (charge.status !== 'SUCCEEDED') return null;
   return { amount: charge.amount, currency: charge.currency, referenceId: charge.referenceId ?? '', paymentMethodType: charge.paymentMethod.paymentMethodType };
+}
+
+/** Most charges of one order read to find its first success. */
+const FIRST_SUCCESS_SCAN = 100;
+
+/** The order's earliest succeeded API charge at the service (captures of an authorization apart); null when it has none. */
+async function firstSuccess(context: CheckoutContext, referenceId: string, options: { signal: AbortSignal | undefined; deadlineMs: number }): Promise<string | null> {
+  let first: { chargeId: string; at: number } | undefined;
+  let seen = 0;
+  for await (const charge of context.client.charges.iterate({ referenceId }, options)) {
+    if (charge.status === 'SUCCEEDED' && charge.source === 'API' && !charge.sourceId) {
+      const at = Date.parse(charge.createdAt);
+      if (first === undefined || at < first.at) first = { chargeId: charge.chargeId, at };
+    }
+    if (++seen >= FIRST_SUCCESS_SCAN) break;
+  }
+  return first?.chargeId ?? null;
 }
 
 /** The order's price as the merchant sets it now; null when it can no longer be paid. */

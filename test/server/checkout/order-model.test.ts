@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MemoryCheckoutStore } from '../../../src/server/index.js';
+import { modelEvent, modelParameters, OrderModelRun, PRICE, printModelTally, runScenario, scenarios, type ModelBackend, type ModelStep, type Scenario } from '../../support/order-model.js';
+
+/**
+ * The order's money rules as a model: generated sequences of shoppers' tabs paying (cards, 3-D
+ * Secure, QR codes, "pay here instead"), payments approved, answers lost and retried, webhooks
+ * held, late, twice, out of order or at the other instance, status and state reads, restarts and
+ * reprices, on one or two handler instances sharing one in-memory store, against the sandbox.
+ * See test/support/order-model.ts for the events and the invariants.
+ */
+
+const memory: ModelBackend = { name: 'memory', openStore: () => new MemoryCheckoutStore(), restartLosesStore: true };
+
+afterAll(() => printModelTally('order model, in-memory store'));
+
+describe('one order under generated events, on the in-memory store', () => {
+  it('keeps the money, the ledger, the shown state and onOrder in agreement with the service', { timeout: 60_000 }, async () => {
+    const withoutRestarts = modelEvent.filter((event) => event.type !== 'restart');
+    await fc.assert(
+      fc.asyncProperty(scenarios({ events: withoutRestarts }), (scenario) => runScenario(scenario, memory)),
+      modelParameters(100, 40_000),
+    );
+  });
+
+  // A restart empties the in-memory store: what docs/server.md says it forgets is left out of the
+  // invariants (see checkInvariants), and the shop answers null for a paid order, as it must then.
+  it('keeps them across restarts of the process that holds the store', { timeout: 60_000 }, async () => {
+    await fc.assert(
+      fc.asyncProperty(scenarios({ forgetfulStore: true }), (scenario) => runScenario(scenario, memory)),
+      modelParameters(60, 40_000),
+    );
+  });
+});
+
+/** A scenario of one instance whose webhooks are held back until the end, with `events` one after the other. */
+function sequence(soldOutWhenPaid: boolean, ...events: ModelStep['event'][]): Scenario {
+  return { instances: 1, soldOutWhenPaid, webhooks: { live: false, to: 0 }, jitter: 0, steps: events.map((event) => ({ event, together: false })) };
+}
+
+/** Plays `scenario` to its end (everything landed, every payment read), then `check`s it; a failure carries the run's trace. */
+async function replay(scenario: Scenario, check: (run: OrderModelRun) => void): Promise<void> {
+  const run = new OrderModelRun(scenario, memory);
+  try {
+    await run.play();
+    await run.finish();
+    check(run);
+  } catch (error) {
+    if (error instanceof Error) error.message = `${error.message}\n${run.describe(undefined)}`;
+    throw error;
+  } finally {
+    run.close();
+  }
+}
+
+const card = { type: 'pay', via: 0, method: 'card', replace: false, lose: false } as const;
+const lostCard = { ...card, lose: true } as const;
+
+describe('sequences the model found', () => {
+  // Shrunk: pay by card | read its status (paid: onOrder hears order.paid) | restart | the page reads its status again.
+  it('keeps the payment that paid the order when its page reads its status after a restart emptied the store', async () => {
+    await replay(sequence(true, card, { type: 'status', payment: 0, via: 0 }, { type: 'restart', instance: 0 }), (run) => {
+      const chargeId = run.tabs[0]!.chargeId!;
+      expect(run.told.map((t) => `${t.event.type} ${t.event.chargeId}`)).toContain(`order.paid ${chargeId}`);
+      // The page read "paid" before the restart, and must read it after it too.
+      expect(run.shown.map((s) => s.outcome)).toEqual(['paid', 'paid']);
+      expect(run.told.map((t) => t.event.type)).not.toContain('order.repriced_refunded');
+      expect(run.refunded(chargeId, 'THB'), 'what the service gave back of the payment the shop was told paid the order').toBe(0);
+    });
+  });
+
+  // Shrunk: pay by card (its webhook held) | restart | pay by card, the answer lost | (the end: the held webhooks arrive, the tab retries with its key).
+  it('answers a retry after a restart with the charge its own key made, and keeps one payment for the order', async () => {
+    await replay(sequence(true, card, { type: 'restart', instance: 0 }, lostCard), (run) => {
+      const retried = run.tabs[1]!;
+      expect(retried.chargeId, 'the charge the retried tab is answered').toBe(run.made.get(retried.key));
+      const kept = run.chargesOfOrder().filter((c) => c.status === 'SUCCEEDED').reduce((sum, c) => sum + c.amount - run.refunded(c.chargeId, c.currency), 0);
+      expect(kept, 'what the service keeps for the order').toBe(PRICE);
+    });
+  });
+
+  // Shrunk (an extra invariant: each tab is answered the charge its key made): pay by card, the
+  // answer lost | again, the answer lost | (the end: the held webhooks arrive, each tab retries with its key).
+  it('answers a retry with the charge its own key made when two attempts lost their answers', async () => {
+    await replay(sequence(false, lostCard, lostCard), (run) => {
+      const kept = run.chargesOfOrder().filter((c) => c.status === 'SUCCEEDED' && run.refunded(c.chargeId, c.currency) === 0);
+      expect(kept).toHaveLength(1);
+      for (const tab of run.tabs.filter((t) => t.chargeId !== undefined)) expect(tab.chargeId, `the charge tab ${tab.n} is answered`).toBe(run.made.get(tab.key));
+    });
+  });
+});

@@ -79,10 +79,20 @@ function answerCall(handler: CallHandler, options: NodeListenerOptions, req: Inc
     .catch((error: unknown) => fail(error, res, next));
 }
 
-function refuseReadBody(req: IncomingMessage): void {
-  if (bodyAlreadyRead(req)) {
-    throw new Error('the request body was already read by another middleware (e.g. express.json()): mount the Satang handler before body parsers, since webhooks are verified over the raw bytes');
+/** A body parser (express.json()) ran before the handler: the body it needs is gone. */
+const BODY_ALREADY_READ = 'the request body was already read by another middleware (e.g. express.json()): mount the Satang handler before body parsers, since webhooks are verified over the raw bytes';
+
+class BodyAlreadyReadError extends Error {
+  constructor() {
+    super(BODY_ALREADY_READ);
+    this.name = 'BodyAlreadyReadError';
   }
+}
+
+let toldBodyAlreadyRead = false;
+
+function refuseReadBody(req: IncomingMessage): void {
+  if (bodyAlreadyRead(req)) throw new BodyAlreadyReadError();
 }
 
 /** Answers a failure: the connection dropped if part of the answer is out, else `next` or a 500. */
@@ -91,6 +101,16 @@ function fail(error: unknown, res: ServerResponse, next?: (error?: unknown) => v
   // Dropping the connection is the only way to tell the client the answer is incomplete.
   if (res.headersSent) {
     res.destroy();
+    return;
+  }
+  if (error instanceof BodyAlreadyReadError) {
+    // The shop's set-up, not a fault of the request: answered in the handler's own JSON, naming the
+    // fix (never a framework's HTML error page), and said once in the server's log.
+    if (!toldBodyAlreadyRead) console.error(`satang: ${BODY_ALREADY_READ}`);
+    toldBodyAlreadyRead = true;
+    res.statusCode = 500;
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    res.end(JSON.stringify({ code: 500, message: BODY_ALREADY_READ, error: { errorCode: 'INTERNAL_ERROR', errorMessage: BODY_ALREADY_READ } }));
     return;
   }
   if (next) {

@@ -265,6 +265,12 @@ function checkedReturnUrl(context: CheckoutContext, returnUrl: string): string {
     throw new CheckoutError(400, 'INVALID_RETURN_URL', 'The return address must not carry a user name or password.', { field: 'returnUrl' });
   }
   if (context.returnUrlOrigins.has(url.origin)) return url.href;
-  const hint = context.returnUrlOrigins.size === 0 ? ' (the shop has not set publicUrl)' : '';
+  // Says which origin was refused and what the shop allows (its own addresses, public anyway), so a
+  // publicUrl copied from an example, or a page on another origin, is found at once.
+  const allowed = context.publicOrigin ?? [...context.returnUrlOrigins][0];
+  const hint =
+    allowed === undefined
+      ? ' (the shop has not set publicUrl)'
+      : ` (${url.origin} is not ${allowed}: set publicUrl to the address shoppers use, or add the origin to returnUrlOrigins)`;
   throw new CheckoutError(400, 'INVALID_RETURN_URL', `The return address must be a page of this shop${hint}.`, { field: 'returnUrl' });
 }

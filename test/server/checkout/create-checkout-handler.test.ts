@@ -262,7 +262,11 @@ describe('createCheckoutHandler', () => {
     it('only lets returnUrl lead back to this shop', async () => {
       setUp({ returnUrlOrigins: ['https://pay.shop.example'] });
       const body = (returnUrl: string) => ({ orderReference: 'cart-1', returnUrl, paymentMethod: { type: 'TRUE_MONEY' } });
-      expect((await call('POST', '/charges', { body: body('https://evil.example/steal') })).body.error.errorCode).toBe('INVALID_RETURN_URL');
+      const refused = await call('POST', '/charges', { body: body('https://evil.example/steal') });
+      expect(refused.body.error.errorCode).toBe('INVALID_RETURN_URL');
+      // It names what was refused and what the shop takes, for the developer who set publicUrl wrong.
+      expect(refused.body.message).toContain(`https://evil.example is not ${SHOP}`);
+      expect(refused.body.message).toContain('returnUrlOrigins');
       expect((await call('POST', '/charges', { body: body(`${SHOP}/thanks`) })).status).toBe(201);
       expect((await call('POST', '/charges', { body: body('https://pay.shop.example/thanks') })).status).toBe(201);
     });

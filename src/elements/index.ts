@@ -35,7 +35,9 @@ export async function defineQrPayment(): Promise<void> {
  * page that never does never downloads it.
  */
 function defineQrElementOnUse(): void {
-  if (customElements.get(QR_TAG)) return;
+  // Imported by a server rendering the page (SvelteKit, Nuxt, Astro, plain Node): no document to
+  // watch there, and nothing to show; the browser's own import watches it.
+  if (typeof document === 'undefined' || customElements.get(QR_TAG)) return;
   if (document.querySelector(QR_TAG)) {
     void qrElement();
     return;

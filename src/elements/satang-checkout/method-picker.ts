@@ -25,60 +25,61 @@ export function groupOpen(group: MethodGroup, amount: number): boolean {
   return group !== 'CARD_INSTALLMENTS' || planAllowed(INSTALLMENT_PERIODS[0], amount);
 }
 
-export interface PickerInput {
-  groups: readonly MethodGroup[];
-  chosen: MethodGroup | undefined;
-  amount: number;
-  currency: string;
-  /** A payment is being sent: the choices are disabled. */
-  busy: boolean;
-  /** The words and styles of the panels are here: a closed choice's reason fits beside it then, so nothing moves. */
-  reasons: boolean;
-  choose: (group: MethodGroup) => void;
-}
-
 /**
- * The radio group of methods. A closed choice (installments for too small an order) is shown,
- * never chosen, with the reason beside it, which describes the radio (hidden from its name, which
- * stays the method's).
+ * The radio group of methods (`busy`: a payment is being sent, the choices are disabled). A
+ * closed choice (installments for too small an order) is shown, never chosen, with the reason
+ * beside it once the panels' words and styles are here (`reasons`: it fits the choice's height,
+ * nothing moves then); the reason describes the radio (hidden from its name, the method's).
  */
-export function methodPickerView(l: LocalizeController, input: PickerInput): TemplateResult {
-  return html`<fieldset part="methods" class="methods" ?disabled=${input.busy}>
+export function methodPickerView(
+  l: LocalizeController,
+  groups: readonly MethodGroup[],
+  chosen: MethodGroup | undefined,
+  amount: number,
+  currency: string,
+  busy: boolean,
+  reasons: boolean,
+  choose: (group: MethodGroup) => void,
+): TemplateResult {
+  return html`<fieldset part="methods" class="methods" ?disabled=${busy}>
     <legend>${l.msg('method.label')}</legend>
-    ${input.groups.map((group) => {
-      const closed = !groupOpen(group, input.amount);
-      const reason = closed && input.reasons;
+    ${groups.map((group) => {
+      const closed = !groupOpen(group, amount);
+      const reason = closed && reasons;
       return html`<label part="method" class="method">
         <input
           type="radio"
           name="method"
-          .checked=${input.chosen === group}
+          .checked=${chosen === group}
           ?disabled=${closed}
           aria-describedby=${reason ? 'closed-reason' : nothing}
-          @change=${() => input.choose(group)}
+          @change=${() => choose(group)}
         />
         ${methodMark(group)}<span>${l.msg(`method.${group}`)}</span>
         ${reason
-          ? html`<small part="method-reason" class="reason" id="closed-reason" aria-hidden="true">${l.msg('installments.from', { minimum: formatAmount(INSTALLMENT_MIN_AMOUNT_SATANG[INSTALLMENT_PERIODS[0]], input.currency) })}</small>`
+          ? html`<small part="method-reason" class="reason" id="closed-reason" aria-hidden="true">${l.msg('installments.from', { minimum: formatAmount(INSTALLMENT_MIN_AMOUNT_SATANG[INSTALLMENT_PERIODS[0]], currency) })}</small>`
           : nothing}
       </label>`;
     })}
   </fieldset>`;
 }
 
-/** The picker's choice as a payment to send, or a message key saying what is missing (null: nothing to pay with yet). */
-export async function paymentOfChoice(choice: {
-  group: MethodGroup | undefined;
-  provider: CheckoutPaymentMethodType | undefined;
-  blocked: boolean;
-  form: SatangCardForm | null;
-  tokenize: Parameters<typeof cardPayment>[1];
-  months: InstallmentPeriod | undefined;
-}): Promise<PaymentMethod | MessageKey | null> {
-  const { group, form } = choice;
-  if (group === 'CARD') return form && cardPayment(form, choice.tokenize);
-  if (group === 'CARD_INSTALLMENTS') return form && installmentsPayment(form, choice.tokenize, choice.months);
+/**
+ * The picker's choice as a payment to send, or a message key saying what is missing (null: nothing
+ * to pay with yet). Positional, as it is in the first download: a bundler cannot shorten names of
+ * an object's members.
+ */
+export async function paymentOfChoice(
+  group: MethodGroup | undefined,
+  provider: CheckoutPaymentMethodType | undefined,
+  blocked: boolean,
+  form: SatangCardForm | null,
+  tokenize: Parameters<typeof cardPayment>[1],
+  months: InstallmentPeriod | undefined,
+): Promise<PaymentMethod | MessageKey | null> {
+  if (group === 'CARD') return form && cardPayment(form, tokenize);
+  if (group === 'CARD_INSTALLMENTS') return form && installmentsPayment(form, tokenize, months);
   if (group === 'QR_PROMPT_PAY') return { type: 'QR_PROMPT_PAY' };
-  if (!choice.provider) return null;
-  return choice.blocked ? 'bank.needsPhone' : { type: choice.provider };
+  if (!provider) return null;
+  return blocked ? 'bank.needsPhone' : { type: provider };
 }

@@ -212,7 +212,7 @@ export class SatangCheckout extends LitElement {
     // The chosen method's payment to send, or a message key saying what is missing.
     chosen: () => {
       const tokenize = { serviceUrl: this.serviceUrl, merchantId: this.merchantId, publishableKey: this.publishableKey };
-      return paymentOfChoice({ group: this.group, provider: this.provider ?? this.#providers()[0], blocked: this.#blocked, form: this.cardForm, tokenize, months: this.months });
+      return paymentOfChoice(this.group, this.provider ?? this.#providers()[0], this.#blocked, this.cardForm, tokenize, this.months);
     },
     forgetToken: () => this.cardForm?.clearToken(),
     clearSecurityCode: () => this.cardForm?.clearSecurityCode(),
@@ -406,7 +406,7 @@ export class SatangCheckout extends LitElement {
     const plansFirst = this.group === 'CARD_INSTALLMENTS';
     const bankLeftOut = this.#onComputer && groups.length > 1 && this.#types.some((t) => groupOf(t) === 'MOBILE_BANKING');
     return html`<div class="form" ?hidden=${hidden}>
-      ${methodPickerView(l, { groups, chosen: this.group, amount: this.amount, currency: this.currency, busy, reasons: Boolean(this.panelCode), choose: (group) => this.#choose(group) })}
+      ${methodPickerView(l, groups, this.group, this.amount, this.currency, busy, Boolean(this.panelCode), (group) => this.#choose(group))}
       ${bankLeftOut && this.group !== 'QR_PROMPT_PAY' ? html`<p part="method-note" class="notice note">${l.msg('bank.onComputer')}</p>` : nothing}
       ${noticeText ? html`<div part="message" class="message" role="alert" tabindex="-1">${noticeText}</div>` : nothing}
       <div class="details">${plansFirst ? this.#panel() : nothing}${this.#cardForm()}${plansFirst ? nothing : this.#panel()}</div>

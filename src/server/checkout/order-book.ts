@@ -12,6 +12,7 @@
  */
 
 import type { CheckoutContext } from './checkout-context.js';
+import type { AttemptRecord } from './checkout-records.js';
 import { CheckoutError } from './checkout-error.js';
 import type { Need } from './order-decisions.js';
 import { emptyOrder, withLegacyPayer, type LegacyPayer, type OrderRecord, type PaymentEntry } from './order-record.js';
@@ -117,7 +118,7 @@ export async function legacyPayment(context: CheckoutContext, chargeId: string, 
   return attempt?.referenceId === referenceId ? legacyEntry(attempt) : undefined;
 }
 
-function legacyEntry(attempt: NonNullable<Awaited<ReturnType<CheckoutContext['records']['legacy']['attempt']['get']>>>): PaymentEntry {
+function legacyEntry(attempt: AttemptRecord): PaymentEntry {
   const { kind, amount, currency, paymentMethodType, orderReference, createdAtMs } = attempt;
   return {
     kind,

@@ -11,20 +11,14 @@
  */
 
 import * as z from 'zod/mini';
-import { ActionRequiredSchema, EncodedImageSchema, RedirectSchema } from '../../core/schemas/charge.js';
-import { CHECKOUT_INTENTS, CHECKOUT_ORDER_OUTCOMES } from '../../core/schemas/checkout.js';
+import { CHECKOUT_INTENTS, CHECKOUT_ORDER_OUTCOMES, CheckoutChargeResponseSchema } from '../../core/schemas/checkout.js';
 
 const KindSchema = z.enum(['charge', 'authorization']);
 const MoneySchema = z.object({ amount: z.number(), currency: z.string() });
 
+const { statusToken: _signedForEachHolder, ...answerShape } = CheckoutChargeResponseSchema.shape;
 /** What `POST /charges` answered an attempt, its status token apart (signed afresh for each holder). */
-export const AttemptAnswerSchema = z.object({
-  chargeId: z.string(),
-  intent: z.optional(z.enum(CHECKOUT_INTENTS)),
-  actionRequired: ActionRequiredSchema,
-  redirect: z.optional(z.nullable(RedirectSchema)),
-  encodedImage: z.optional(z.nullable(EncodedImageSchema)),
-});
+export const AttemptAnswerSchema = z.object(answerShape);
 export type AttemptAnswer = z.infer<typeof AttemptAnswerSchema>;
 
 /** The decided outcome of one payment, and how far its consequences went. */

@@ -159,8 +159,9 @@ export function decideSuccess(record: OrderRecord, news: SuccessNews, facts: Suc
       // A payment the record did not know (its store emptied since), for an order no longer
       // offered: the shop stops offering an order once paid, maybe by this very payment. The
       // service says which success came first; that one paid it.
-      const first = price === null && entry.attempt === undefined ? facts.firstSuccess : undefined;
-      if (price === null && entry.attempt === undefined && first === undefined) return { need: 'first-success' };
+      const unknownAndUnsold = price === null && entry.attempt === undefined;
+      if (unknownAndUnsold && facts.firstSuccess === undefined) return { need: 'first-success' };
+      const first = unknownAndUnsold ? facts.firstSuccess : undefined;
       if (first === news.chargeId) {
         outcome = { ...base, outcome: success };
         order = { ...order, paidBy: news.chargeId };

@@ -16,8 +16,12 @@ import { FUTURE_EXPIRY_YEAR } from '../../support/sandbox-client.js';
 
 const MAX_RETRIES = 2;
 const ATTEMPTS = MAX_RETRIES + 1;
-/** Long enough for a loaded machine to answer a charge, short enough to keep the file quick. */
-const ATTEMPT_TIMEOUT_MS = 200;
+/**
+ * Long enough for a loaded machine to answer a charge, short enough that a status read whose every
+ * attempt times out (three of them, with their pauses) fails well inside the status answer's margin
+ * (`STATUS_ANSWER_MARGIN_MS`, 750 ms), past which it would be answered PENDING instead of 503.
+ */
+const ATTEMPT_TIMEOUT_MS = 150;
 const OTP_CARD = '4953261730509988';
 const CARD = '4111111111111111';
 

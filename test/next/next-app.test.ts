@@ -10,9 +10,10 @@ import { launchChromium, pageLog, payWithTestCard } from '../support/chromium-sh
 
 /**
  * A Next.js App Router shop (test/next/fixture, "Next.js (App Router)" in docs/react.md and the README) on the built
- * package, on Next.js 16 (test/next/fixture, built by Turbopack) and on Next.js 15
- * (test/next/fixture-next15: the same app copied beside a tsconfig as Next 15 writes it, with
- * `"moduleResolution": "node"`, built by webpack). satang is compiled with the package's build
+ * package, on Next.js 16 (test/next/fixture, with the next.config.ts and tsconfig.json that
+ * create-next-app@16 writes, so Cache Components are on; built by Turbopack) and on Next.js 15
+ * (test/next/fixture-next15: the same app copied beside the next.config.ts create-next-app@15 writes
+ * and a tsconfig as Next 15 wrote it, with `"moduleResolution": "node"`, built by webpack). satang is compiled with the package's build
  * settings into the project's node_modules/satang, beside a copy of package.json, so `satang/react`
  * and `satang/server` resolve through its `exports` (its `typesVersions` under `node`) as in a
  * merchant's project. Then, on each version:
@@ -27,7 +28,7 @@ import { launchChromium, pageLog, payWithTestCard } from '../support/chromium-sh
  */
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-/** The shop: its app, its Next.js config and its JSX check. The Next 15 project takes copies of them. */
+/** The shop: its app, its Next.js config and its JSX check. The Next 15 project takes copies of the app and the check. */
 const SHOP = `${root}test/next/fixture`;
 const require = createRequire(import.meta.url);
 const TSC = require.resolve('typescript/bin/tsc');
@@ -50,6 +51,11 @@ interface NextVersion {
   bundler: 'Turbopack' | 'webpack';
   /** What `next build` prints as it type-checks the app. */
   typeCheck: string;
+  /**
+   * How `next build` lists the page: per request (ƒ), or under Cache Components a static shell with
+   * the checkout, behind its Suspense boundary, rendered per request (◐, partial prerender).
+   */
+  pageRendering: RegExp;
   /** What `next build` is given besides `build`. */
   buildArgs: string[];
   /** Lays out the project around the shop's files, once the package is built into its node_modules. */
@@ -59,7 +65,7 @@ interface NextVersion {
 const NEXT_15 = `${root}test/next/fixture-next15`;
 
 const VERSIONS: NextVersion[] = [
-  { name: 'Next.js 16', major: 16, dir: SHOP, next: require.resolve('next/dist/bin/next'), bundler: 'Turbopack', typeCheck: 'Running TypeScript', buildArgs: [], layOut: async () => undefined },
+  { name: 'Next.js 16', major: 16, dir: SHOP, next: require.resolve('next/dist/bin/next'), bundler: 'Turbopack', typeCheck: 'Running TypeScript', pageRendering: /◐ \/\s/, buildArgs: [], layOut: async () => undefined },
   {
     name: 'Next.js 15',
     major: 15,
@@ -67,14 +73,14 @@ const VERSIONS: NextVersion[] = [
     next: `${NEXT_15}/node_modules/next/dist/bin/next`,
     bundler: 'webpack',
     typeCheck: 'Checking validity of types',
+    pageRendering: /ƒ \/\s/,
     // Next 15 lints during the build, with the nearest ESLint config: this repository's, which
     // leaves the fixtures alone. A merchant's shop is linted by the merchant's own rules.
     buildArgs: ['--no-lint'],
     layOut: async () => {
-      for (const file of ['app', 'jsx-check.tsx', 'next.config.mjs', 'next-env.d.ts']) await rm(`${NEXT_15}/${file}`, { recursive: true, force: true });
+      for (const file of ['app', 'jsx-check.tsx', 'next-env.d.ts']) await rm(`${NEXT_15}/${file}`, { recursive: true, force: true });
       await cp(`${SHOP}/app`, `${NEXT_15}/app`, { recursive: true });
       await copyFile(`${SHOP}/jsx-check.tsx`, `${NEXT_15}/jsx-check.tsx`);
-      await copyFile(`${SHOP}/next.config.mjs`, `${NEXT_15}/next.config.mjs`);
       // Next 15 (the next15 alias) as the project's own node_modules/next. Not a symlink: from the
       // link's real path, Next's own require('next/dist/…') would find the repository's Next 16.
       await linkTree(`${root}node_modules/next15`, `${NEXT_15}/node_modules/next`);
@@ -239,7 +245,7 @@ describe.each(VERSIONS.map((version) => [version.name, version] as const))('a %s
       expect(build.output, 'the app type-checked').toContain(version.typeCheck);
       expect(await readFile(`${version.dir}/tsconfig.json`, 'utf8'), 'the tsconfig as the build found it').toBe(tsconfig);
       // The page and the route handler are both rendered per request.
-      expect(build.output).toMatch(/ƒ \/\s/);
+      expect(build.output).toMatch(version.pageRendering);
       expect(build.output).toContain('ƒ /api/checkout/[...path]');
       if (version.bundler === 'Turbopack') expect(build.output, 'built by Turbopack').toMatch(/Turbopack/);
       else {

@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, svg } from 'lit';
+import { html, LitElement, nothing, svg, type PropertyValues } from 'lit';
 import { securityCodeLength, type CardBrand } from '../../core/card.js';
 import type { CardField } from '../../core/card-rules.js';
 import type { TokenizeConfig } from '../../client/card-tokens.js';
@@ -264,6 +264,15 @@ export class SatangCardForm extends LitElement {
    */
   formDisabledCallback(disabled: boolean): void {
     this.formDisabled = disabled;
+  }
+
+  /**
+   * `disabled` goes to the attribute before the render rather than after it, where Lit reflects
+   * it: the attribute calls `formDisabledCallback` at once, and a call heard after the render was
+   * lost (`disabled = false` left the fields disabled).
+   */
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('disabled')) this.toggleAttribute('disabled', this.disabled);
   }
 
   override focus(options?: FocusOptions): void {

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { CURRENCIES, MAX_CHARGE_AMOUNT_SATANG, MIN_CHARGE_AMOUNT_SATANG } from '../constants.js';
+import { isAppScheme } from '../url.js';
 
 /**
  * Building blocks shared by the resource schemas.
@@ -159,3 +160,29 @@ export const HttpUrlRequestSchema = z.pipe(
     error: 'must be an absolute http or https URL',
   }),
 );
+
+/**
+ * Where a redirect payment sends the shopper back (`returnUrl` of a charge or a card
+ * authorization): an absolute http or https URL, or one of an app's own scheme (`myshop://paid`),
+ * so a shop's mobile app gets its shopper back. Never a scheme the browser handles itself
+ * (`javascript:`, `data:`, `file:`…: `RESERVED_URL_SCHEMES`), no control characters.
+ */
+export const ReturnUrlRequestSchema = /* @__PURE__ */ returnUrlRequestSchema();
+
+function returnUrlRequestSchema() {
+  const error = "must be an absolute http or https URL, or a URL of an app's own scheme (myshop://…)";
+  return z.pipe(
+    rawUrlString({ error }),
+    z.url({ error }).check(
+      z.refine((value) => {
+        let scheme: string;
+        try {
+          scheme = new URL(value).protocol.slice(0, -1);
+        } catch {
+          return true; // not a URL: said already, once
+        }
+        return scheme === 'http' || scheme === 'https' || isAppScheme(scheme);
+      }, error),
+    ),
+  );
+}

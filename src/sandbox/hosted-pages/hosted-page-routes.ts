@@ -1,7 +1,7 @@
 import type { SandboxPayments } from '../charges/sandbox-payments.js';
 import { SANDBOX_OTP_CODE } from '../defaults.js';
 import type { Html } from '../http/html.js';
-import { pageResponse, renderErrorPage, seeOther, STYLESHEET_HREF, SANDBOX_PAGES_PATH, stylesheetResponse } from '../http/page-layout.js';
+import { pageHeadersReturningTo, pageResponse, renderErrorPage, seeOther, STYLESHEET_HREF, SANDBOX_PAGES_PATH, stylesheetResponse } from '../http/page-layout.js';
 import { readFormPost } from '../http/read-body.js';
 import { apiRoute, pageRoute, type PageArea, type RouteContext, type SandboxRoute } from '../http/route.js';
 import { jsonResponse, SandboxError } from '../http/sandbox-error.js';
@@ -209,7 +209,7 @@ function stepPage(step: StepPage, subject: HostedStep, locale: PageLocale, actio
 
 function showStep(steps: HostedSteps, step: StepPage, context: StepContext, locale: PageLocale): Response {
   const subject = pendingStep(steps, step, context, locale);
-  return subject instanceof Response ? subject : pageResponse(200, stepPage(step, subject, locale, context.url.pathname));
+  return subject instanceof Response ? subject : pageResponse(200, stepPage(step, subject, locale, context.url.pathname), pageHeadersReturningTo(subject.returnUrl));
 }
 
 async function takeStep(steps: HostedSteps, step: StepPage, context: StepContext, locale: PageLocale, maxBodyBytes: number): Promise<Response> {
@@ -219,7 +219,7 @@ async function takeStep(steps: HostedSteps, step: StepPage, context: StepContext
   let succeed: boolean;
   if (step === 'otp') {
     const otp = (form.get('otp') ?? '').trim();
-    if (otp === '') return pageResponse(400, stepPage(step, subject, locale, context.url.pathname, locale.text.otp.empty));
+    if (otp === '') return pageResponse(400, stepPage(step, subject, locale, context.url.pathname, locale.text.otp.empty), pageHeadersReturningTo(subject.returnUrl));
     succeed = otp === SANDBOX_OTP_CODE;
   } else {
     const choice = form.get(step === 'force' ? 'outcome' : 'decision');

@@ -8,6 +8,7 @@
  * sandbox serves itself (the hosted pages' at {@link STYLESHEET_HREF}).
  */
 import type { ReadablePaymentMethodType } from '../../core/schemas/payment-method.js';
+import { isAppScheme, redirectUrlText } from '../../core/url.js';
 import { html, type Html, type HtmlValue } from './html.js';
 
 /** Where the hosted pages live on the sandbox. */
@@ -16,15 +17,34 @@ export const SANDBOX_PAGES_PATH = '/sandbox/pages';
 /** Where the hosted pages' stylesheet is served, same-origin so the CSP lets it in. */
 export const STYLESHEET_HREF = `${SANDBOX_PAGES_PATH}/style.css`;
 
+/** The hosted pages' CSP, whose forms may post (and be redirected) to `formAction`. */
+function pagePolicy(formAction: string): string {
+  return `default-src 'none'; style-src 'self'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
+}
+
+/** Where a hosted page's form may lead: the sandbox, then the merchant's return URL on the web. */
+const FORM_ACTION = "'self' http: https:";
+
 /** Headers of every hosted page: no caching, and a CSP that allows no script and no inline style. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
-  'content-security-policy':
-    "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self' http: https:; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy': pagePolicy(FORM_ACTION),
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
 };
+
+/**
+ * {@link PAGE_HEADERS} of a page whose form, once posted, sends the shopper on to `returnUrl`. A
+ * browser holds the redirect after a post to the page's `form-action` too, which names the web's
+ * schemes only: a return URL of an app's own scheme (`myshop://paid`) has that scheme added, or
+ * the shopper would be stopped on the page instead of going back to the app.
+ */
+export function pageHeadersReturningTo(returnUrl: string | undefined): Readonly<Record<string, string>> {
+  const scheme = returnUrl === undefined || !URL.canParse(returnUrl) ? undefined : new URL(returnUrl).protocol.slice(0, -1);
+  if (scheme === undefined || !isAppScheme(scheme)) return PAGE_HEADERS;
+  return { ...PAGE_HEADERS, 'content-security-policy': pagePolicy(`${FORM_ACTION} ${scheme}:`) };
+}
 
 /**
  * A page answer. `headers` replace {@link PAGE_HEADERS} where a page needs others (the
@@ -43,13 +63,14 @@ const NO_ORIGIN = 'http://location.invalid';
 
 /**
  * `location` as a header carries it: a header holds bytes, not text, so what is not ASCII (a Thai
- * path or query of a merchant's `returnUrl`) is percent-encoded as a URL parser writes it; what is
+ * path or query of a merchant's `returnUrl`) is percent-encoded as a URL parser writes it, and so
+ * is a space or a quote a parser leaves in the path of an app's URL (`myshop:paid now`); what is
  * encoded already stays as it is. A path stays a path.
  */
 function locationHeader(location: string): string {
   const url = new URL(location, NO_ORIGIN);
   const relative = url.origin === NO_ORIGIN && !/^[a-z][a-z\d+.-]*:/i.test(location);
-  return relative ? `${url.pathname}${url.search}${url.hash}` : url.href;
+  return relative ? `${url.pathname}${url.search}${url.hash}` : redirectUrlText(url);
 }
 
 /** What {@link renderDocument} wraps. */

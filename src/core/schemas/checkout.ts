@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CustomerRequestSchema, HttpUrlRequestSchema, requiredString } from './common.js';
+import { CustomerRequestSchema, rawUrlString, requiredString } from './common.js';
 import { ActionRequiredSchema, ChargeStatusSchema, EncodedImageSchema, RedirectSchema } from './charge.js';
 import { DeviceTypeSchema, InstallmentPeriodSchema } from './payment-method.js';
 import { QR_SLIP_RAW_MAX_LENGTH, QR_SLIP_VERIFICATION_RESULTS } from './qr-slip.js';
@@ -69,7 +69,12 @@ export const CheckoutChargeRequestSchema = z.object({
    */
   replace: z.optional(z.boolean()),
   deviceType: z.optional(DeviceTypeSchema),
-  returnUrl: z.optional(HttpUrlRequestSchema),
+  /**
+   * Where a redirect payment (3-D Secure, a wallet, a banking app) sends the shopper back: any
+   * absolute URL here; the handler takes only the shop's own (`publicUrl`, `allowedOrigins`,
+   * `returnUrls`) and answers `400 INVALID_RETURN_URL` for the rest.
+   */
+  returnUrl: z.optional(z.pipe(rawUrlString({ error: 'must be an absolute URL' }), z.url({ error: 'must be an absolute URL' }))),
   customer: z.optional(CustomerRequestSchema),
   intent: z.optional(z.enum(CHECKOUT_INTENTS, { error: 'must be charge or authorize' })),
 });

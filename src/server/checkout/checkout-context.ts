@@ -12,6 +12,7 @@ import { MemoryCheckoutStore } from './checkout-store.js';
 import { checkTrustProxy } from './client-identity.js';
 import { OrderTokens } from './order-tokens.js';
 import { RateLimiter } from './rate-limiter.js';
+import { returnUrlPolicy, type ReturnUrlPolicy } from './return-urls.js';
 import { StatusTokens } from './status-tokens.js';
 import type { StatusWatch } from './status-watch.js';
 
@@ -33,7 +34,8 @@ export interface CheckoutContext {
   /** Without a trailing slash; empty when mounted at the root. */
   readonly basePath: string;
   readonly allowedOrigins: ReadonlySet<string>;
-  readonly returnUrlOrigins: ReadonlySet<string>;
+  /** Where a charge's `returnUrl` may lead (see return-urls.ts). */
+  readonly returnUrls: ReturnUrlPolicy;
   readonly paymentMethods: ReadonlySet<string>;
   /** Charges being created, by attempt and body: a double click waits on the first call. */
   readonly inFlight: Map<string, Promise<CheckoutChargeResponse>>;
@@ -97,7 +99,7 @@ export function createCheckoutContext(options: CheckoutHandlerOptions): Checkout
   // The shop's own pages: the request's URL may name another host than the browser used (a proxy
   // in front, or Next.js, which writes its own localhost), so publicUrl is what says who they are.
   const allowedOrigins = new Set([...(options.allowedOrigins ?? []).map((o) => originOf(o, 'allowedOrigins')), ...(publicOrigin ? [publicOrigin] : [])]);
-  const returnUrlOrigins = new Set([...(options.returnUrlOrigins ?? []).map((o) => originOf(o, 'returnUrlOrigins')), ...allowedOrigins]);
+  const returnUrls = returnUrlPolicy(options, allowedOrigins, publicOrigin);
   const methods = options.paymentMethods ?? CHECKOUT_PAYMENT_METHOD_TYPES;
   for (const method of methods) {
     if (!(CHECKOUT_PAYMENT_METHOD_TYPES as readonly string[]).includes(method)) {
@@ -116,7 +118,7 @@ export function createCheckoutContext(options: CheckoutHandlerOptions): Checkout
     webhooks: new WebhookLedger(store, WEBHOOK_DEDUPE_TTL_MS),
     basePath,
     allowedOrigins,
-    returnUrlOrigins,
+    returnUrls,
     paymentMethods: new Set(methods),
     inFlight: new Map(),
     statusReads: new Map(),

@@ -41,6 +41,26 @@ export interface CheckoutLogEntry {
   error?: unknown;
 }
 
+/**
+ * `returnUrls` of {@link CheckoutHandlerOptions}: where a redirect payment may bring the shopper
+ * back besides the shop's pages, e.g. `{ schemes: ['myshop'], origins: ['https://app.shop.example'] }`.
+ */
+export interface ReturnUrlOptions {
+  /**
+   * Exact origins (`https://app.shop.example`: a scheme, a host, a port when not the default, and
+   * nothing else), any page of which may be returned to: where an app's universal links live. No
+   * wildcards, paths or credentials; a lookalike (`https://app.shop.example.evil.example`, another
+   * port, `http` for `https`) is another origin and refused.
+   */
+  origins?: readonly string[];
+  /**
+   * An app's own URL schemes, written alone (`myshop` for `myshop://paid`, `com.shop.app`), any URL
+   * of which may be returned to. Never a scheme the browser or the system handles (`http`,
+   * `https`, `javascript`, `data`, `file`, `intent`…: `RESERVED_URL_SCHEMES` of `satang/core`).
+   */
+  schemes?: readonly string[];
+}
+
 export interface CheckoutHandlerOptions {
   /** How to reach the service: client options (the key stays on this server), or a client. */
   service: ServiceClientOptions | ServiceClient;
@@ -65,8 +85,8 @@ export interface CheckoutHandlerOptions {
   ) => ResolvedOrder | null | undefined | Promise<ResolvedOrder | null | undefined>;
   /**
    * The shop's own public address, e.g. `https://shop.example`: a `returnUrl` (where a redirect
-   * payment comes back) must be a page of this origin, of `allowedOrigins` or of
-   * `returnUrlOrigins`. Never taken from the request's Host header, which the caller writes.
+   * payment comes back) must be a page of this origin, of `allowedOrigins`, or what `returnUrls`
+   * allows. Never taken from the request's Host header, which the caller writes.
    * Pages of this origin may call the handler, whatever host the request's URL names: behind a
    * proxy, and in Next.js (whose route handlers get `http://localhost:<port>/…`), that URL is not
    * the address the shopper's browser used.
@@ -79,7 +99,15 @@ export interface CheckoutHandlerOptions {
    * is always allowed, as is the origin of the request's own URL.
    */
   allowedOrigins?: readonly string[];
-  /** Origins a `returnUrl` may point to, besides the calling page's own and `allowedOrigins`. */
+  /**
+   * Where else a `returnUrl` may send the shopper back after a redirect payment (3-D Secure, a
+   * wallet, a banking app), besides `publicUrl`'s origin and `allowedOrigins`: the shop's mobile
+   * app, by the origins of its universal links (App Links on Android) or by its own URL schemes.
+   * Checked when the handler is created (a `ConfigurationError` says what to write). See
+   * {@link ReturnUrlOptions}.
+   */
+  returnUrls?: ReturnUrlOptions;
+  /** @deprecated The older spelling of `returnUrls.origins`; taken, and checked, the same way. */
   returnUrlOrigins?: readonly string[];
   /** The methods shoppers may use; all of them by default. */
   paymentMethods?: readonly CheckoutPaymentMethodType[];

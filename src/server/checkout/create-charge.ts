@@ -21,6 +21,7 @@ import { claimOrder, recordCreated, recordFailed, type AttemptInput } from './or
 import { readOrder, readOrderRecord, referenceIdOf } from './order-book.js';
 import type { AttemptAnswer, OrderRecord } from './order-record.js';
 import { resolveOrder } from './resolve-order.js';
+import { checkedReturnUrl } from './return-urls.js';
 import type { StatusTokenKind } from './status-tokens.js';
 import { serviceDeadlineMs } from './request-deadline.js';
 
@@ -47,7 +48,7 @@ export async function createCharge(context: CheckoutContext, { call, entry }: Ro
     throw new CheckoutError(400, 'PAYMENT_METHOD_NOT_ALLOWED', 'Only a card payment can be authorized now and captured later.', { field: 'paymentMethod.type' });
   }
   // Checked and sent on in one form: the URL as a parser writes it, so what was checked is what the service gets.
-  if (input.returnUrl !== undefined) input.returnUrl = checkedReturnUrl(context, input.returnUrl);
+  if (input.returnUrl !== undefined) input.returnUrl = checkedReturnUrl(context.returnUrls, input.returnUrl);
 
   // Required: it names the attempt, so a retry of a request whose answer was lost makes no second
   // charge. A caller that sends none could never retry safely.
@@ -249,28 +250,4 @@ async function startAuthorization(
   const answer: AttemptAnswer = { chargeId: id, intent: 'authorize', actionRequired: created.actionRequired };
   if (created.redirect) answer.redirect = { redirectUrl: created.redirect.redirectUrl };
   return answer;
-}
-
-/**
- * A returnUrl may only lead back to this shop: `publicUrl`'s origin, or one of `allowedOrigins` /
- * `returnUrlOrigins`. The request's own Host and Origin headers are written by the caller, so they
- * prove nothing about where the shopper should be sent. One with credentials in it
- * (`https://user:pass@shop.example/`) is refused: no page of a shop needs them, and some browsers
- * show them as the host. Answers the URL as a parser writes it (non-ASCII percent-encoded, the
- * host in lower case, dot segments gone): the form that was checked is the form sent on.
- */
-function checkedReturnUrl(context: CheckoutContext, returnUrl: string): string {
-  const url = new URL(returnUrl);
-  if (url.username !== '' || url.password !== '') {
-    throw new CheckoutError(400, 'INVALID_RETURN_URL', 'The return address must not carry a user name or password.', { field: 'returnUrl' });
-  }
-  if (context.returnUrlOrigins.has(url.origin)) return url.href;
-  // Says which origin was refused and what the shop allows (its own addresses, public anyway), so a
-  // publicUrl copied from an example, or a page on another origin, is found at once.
-  const allowed = context.publicOrigin ?? [...context.returnUrlOrigins][0];
-  const hint =
-    allowed === undefined
-      ? ' (the shop has not set publicUrl)'
-      : ` (${url.origin} is not ${allowed}: set publicUrl to the address shoppers use, or add the origin to returnUrlOrigins)`;
-  throw new CheckoutError(400, 'INVALID_RETURN_URL', `The return address must be a page of this shop${hint}.`, { field: 'returnUrl' });
 }

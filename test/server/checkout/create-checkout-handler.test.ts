@@ -266,7 +266,7 @@ describe('createCheckoutHandler', () => {
       expect(refused.body.error.errorCode).toBe('INVALID_RETURN_URL');
       // It names what was refused and what the shop takes, for the developer who set publicUrl wrong.
       expect(refused.body.message).toContain(`https://evil.example is not ${SHOP}`);
-      expect(refused.body.message).toContain('returnUrlOrigins');
+      expect(refused.body.message).toContain('returnUrls.origins');
       expect((await call('POST', '/charges', { body: body(`${SHOP}/thanks`) })).status).toBe(201);
       expect((await call('POST', '/charges', { body: body('https://pay.shop.example/thanks') })).status).toBe(201);
     });

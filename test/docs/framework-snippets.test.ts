@@ -24,9 +24,9 @@ describe('the framework snippets of the docs', () => {
 
   it('mount the handler on Hono as test/node runs it', () => {
     const mount = /^ {2}(app\.all\(.*\);)$/m.exec(read('test/node/fixture/hono-shop.ts'))?.[1];
-    expect(mount).toBe("app.all('/api/checkout/*', (c) => checkout(c.req.raw));");
+    expect(mount).toBe("app.all('/api/checkout/*', (c) => checkout(c.req.raw, { clientAddress: getConnInfo(c).remote.address }));");
     for (const page of ['docs/server.md', 'README.md']) {
-      expect(blocksOf(page).filter((code) => code.includes("from 'hono'") && code.includes(`\n${mount!}\n`)), page).toHaveLength(1);
+      expect(blocksOf(page).filter((code) => code.includes("from 'hono'") && code.includes("import { getConnInfo } from '@hono/node-server/conninfo';") && code.includes(`\n${mount!}\n`)), page).toHaveLength(1);
     }
   });
 });

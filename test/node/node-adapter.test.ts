@@ -154,10 +154,11 @@ describe('toNodeListener', () => {
 });
 
 describe('the checkout handler in a Fetch-style framework', () => {
-  sandboxTest('runs unchanged as a Hono route', async ({ sandbox }) => {
+  sandboxTest('runs unchanged as a Hono route, given the client address the host knows', async ({ sandbox }) => {
     const checkout = checkoutFor(sandbox.url, []);
     const app = new Hono();
-    app.all('/api/checkout/*', (c) => checkout(c.req.raw));
+    // No server here: the address a host would hand over (a socket's, or CF-Connecting-IP on Workers).
+    app.all('/api/checkout/*', (c) => checkout(c.req.raw, { clientAddress: '203.0.113.7' }));
     const created = await app.fetch(
       new Request(
         'https://shop.example/api/checkout/charges',
@@ -178,7 +179,8 @@ describe('the checkout handler in a Fetch-style framework', () => {
     // forwards to the documented shop once both are up.
     const started: { app?: Hono } = {};
     const front = new Hono();
-    front.all('*', (c) => (started.app ? started.app.fetch(c.req.raw) : c.text('starting', 503)));
+    // With its bindings, where getConnInfo finds the socket.
+    front.all('*', (c) => (started.app ? started.app.fetch(c.req.raw, c.env) : c.text('starting', 503)));
     const { server: listening, url: shop } = await serveHonoShop(front, 0);
     server = listening;
     const sandbox = await startSandbox({ webhook: { url: `${shop}/api/checkout/webhooks`, webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64 } });

@@ -4,7 +4,7 @@ import type { WebhookEvent } from '../../src/core/schemas/webhook-events.js';
 import { Sandbox } from '../../src/sandbox/index.js';
 import { createCheckoutHandler, type CheckoutHandlerOptions, type CheckoutLogEntry, type OrderEvent, type ResolvedOrder } from '../../src/server/index.js';
 import { RedisCheckoutStore, type RedisCheckoutStoreOptions } from '../../src/server/redis/index.js';
-import { BASE, SERVICE, SHOP, WEBHOOK_KEY, withOrderToken } from './checkout-harness.js';
+import { BASE, SERVICE, SHOP, SHOPPER_ADDRESS, WEBHOOK_KEY, withOrderToken } from './checkout-harness.js';
 import { ORIGIN, SandboxClient } from './sandbox-client.js';
 
 /** What the fleet's handlers answer, as the harness's `call` does. */
@@ -112,6 +112,7 @@ export async function createCheckoutFleet(options: {
         const started = performance.now();
         const response = await handler(
           new Request(`${BASE}${path}`, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), ...(init.signal ? { signal: init.signal } : {}) }),
+          { clientAddress: SHOPPER_ADDRESS },
         );
         const text = await response.text();
         return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined, ms: performance.now() - started };

@@ -12,6 +12,11 @@ export const WEBHOOK_KEY = SANDBOX_DEFAULTS.webhookKeyBase64;
 /** The header naming a webhook's event, as the sandbox sends it. */
 const SANDBOX_WEBHOOK_EVENT_HEADER = SERVICE_HEADERS.event;
 export const SERVICE = { baseUrl: 'http://127.0.0.1:4010', merchantId: SANDBOX_DEFAULTS.merchantId, apiKey: SANDBOX_DEFAULTS.apiKey };
+/**
+ * The address a harness's shopper calls from, handed to the handler as a host hands it on a Fetch
+ * mount (`handler(request, { clientAddress })`): one shopper, so rate limits count its requests.
+ */
+export const SHOPPER_ADDRESS = '203.0.113.10';
 
 export interface CheckoutHarness {
   sandbox: Sandbox;
@@ -28,6 +33,7 @@ export interface CheckoutHarness {
    * `POST /charges` body carries the order's amount, as the widget sends the total it shows, unless
    * it names `amount` itself (`amount: undefined` sends none), and the order's token, as the
    * widget sends the one its page was rendered with, unless `headers` names `X-Satang-Order-Token`.
+   * It comes from {@link SHOPPER_ADDRESS}.
    */
   call(method: string, path: string, init?: { body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; text: string; body: any }>;
   /**
@@ -108,7 +114,7 @@ export function createCheckoutHarness(
       }
       await withOrderToken(handler, method, path, init.body, headers);
       withAttemptKey(method, path, headers);
-      const response = await handler(new Request(`${BASE}${path}`, { method, headers, body }));
+      const response = await handler(new Request(`${BASE}${path}`, { method, headers, body }), { clientAddress: SHOPPER_ADDRESS });
       const text = await response.text();
       return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
     },

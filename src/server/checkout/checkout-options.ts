@@ -176,21 +176,29 @@ export interface CheckoutHandlerOptions {
   store?: CheckoutStore;
   /**
    * Per-client fixed-window limits, or `false` to leave limiting to the platform. Slip checks
-   * (`POST /charges/{id}/slip`) have a window of their own, of `chargesPerWindow`.
+   * (`POST /charges/{id}/slip`) have a window of their own, of `chargesPerWindow`. A client is
+   * told apart by `getClientId`'s answer, else by its address: the socket's on node:http and Express
+   * (`toNodeListener`), the handler's second argument on a Fetch mount
+   * (`checkout(request, { clientAddress })`), looked past as far as `trustProxy` allows. A limited
+   * request whose client none of them names (a Fetch mount given no address, with no `getClientId`
+   * answer and no `trustProxy`) is answered 500 with a message naming these fixes, and told once
+   * in the server's log, rather than counted with every other shopper's: this is found at the
+   * first such request, since the mount is not known when the handler is made. `false` turns the
+   * limits off, and that check with them.
    */
   rateLimit?: false | { windowMs?: number; chargesPerWindow?: number; statusPerWindow?: number };
   /**
-   * Who the caller is, for rate limits; when it answers, `trustProxy` is not consulted. Set it on
-   * runtimes without the Node adapter (`toNodeListener`), where no socket address reaches the
-   * handler (e.g. from the platform's own client address), unless `trustProxy` describes the
-   * platform's proxies: then the `X-Forwarded-For` entry its proxy wrote names the client. With
-   * neither, every caller there shares one count.
+   * Who the caller is, for rate limits (a signed-in account, say); when it answers a non-empty
+   * string, neither the address nor `trustProxy` is consulted, and `undefined` leaves the client
+   * to its address. To hand a Fetch mount the client's address, pass it to the handler
+   * (`checkout(request, { clientAddress })`) rather than through this.
    */
   getClientId?: (request: Request) => string | undefined;
   /**
    * Which `X-Forwarded-For` entries to believe when telling clients apart for rate limits. The
    * header is written by whoever sent the request, so by default (`false`) it is ignored and the
-   * client is the socket address the Node adapter saw. Behind proxies you run:
+   * client is the socket address: the one the Node adapter saw, or the `clientAddress` the host
+   * handed the handler. Behind proxies you run:
    * - a number N: there are exactly N proxies in front of this server; the client is the address N
    *   hops in from the right of `X-Forwarded-For` (the socket counting as the last hop), or the
    *   leftmost entry when there are fewer;
@@ -198,8 +206,11 @@ export interface CheckoutHandlerOptions {
    *   `['10.0.0.0/8', '127.0.0.1', '::1']`): from the socket leftwards, trusted addresses are
    *   skipped and the first untrusted one is the client.
    * An entry that is not an IP address ends the walk (the client is the last address before it):
-   * nothing a client wrote is believed beyond it. Never set it when clients reach this server
-   * directly, or each request can claim to come from a new client.
+   * nothing a client wrote is believed beyond it. On a Fetch mount given no address (Next.js
+   * route handlers), the rightmost entry, which the platform's proxy wrote, is the first hop.
+   * Never set it when clients reach this server directly, or each request can claim to come from a
+   * new client: `next start` facing the internet is such a server, since Next.js keeps an
+   * `X-Forwarded-For` the client wrote and writes the socket's address only when there is none.
    */
   trustProxy?: false | number | readonly string[];
   /** Largest body of `POST /charges`. */

@@ -17,19 +17,40 @@ type Trust = (address: Address, index: number) => boolean;
 const HOW_TO_SET =
   "set trustProxy to false (clients reach this server directly), the number of proxies in front of it, or a list of their addresses and CIDR ranges such as ['10.0.0.0/8', '127.0.0.1', '::1']";
 
+/** What a mount that cannot tell clients apart may do, in the words of the refusal. */
+const HOW_TO_IDENTIFY =
+  "pass the client's address as the handler's second argument, checkout(request, { clientAddress }) (on Hono: getConnInfo(c).remote.address), " +
+  'mount the handler on node:http or Express with toNodeListener (the socket is then known), set trustProxy when a proxy in front writes ' +
+  'X-Forwarded-For (Vercel, a load balancer), answer getClientId, or set rateLimit: false to leave rate limiting to the platform ' +
+  '(docs/server.md, "Telling shoppers apart")';
+
+/**
+ * Why a request's client is unknown when {@link clientAddress} found none and `getClientId` did
+ * not answer, and what to set: the refusal of a mount on which every shopper would share one count.
+ */
+export function unknownClientMessage(trustProxy: TrustProxy | undefined, getClientIdSet: boolean): string {
+  const asked = getClientIdSet ? 'getClientId answered nothing' : 'there is no getClientId';
+  const why =
+    trustProxy === undefined || trustProxy === false || trustProxy === 0
+      ? `the handler was called with no client address (a Fetch mount without { clientAddress }, or a socket that has none, such as a Unix socket), ${asked} and trustProxy is off`
+      : `trustProxy is set, but this request came with no client address and no X-Forwarded-For address written by a proxy, and ${asked}`;
+  return `rate limits cannot tell shoppers apart: ${why}, so every shopper would share one count and be refused for the others' requests. Until the mount says who is calling, limited requests are refused: ${HOW_TO_IDENTIFY}`;
+}
+
 /** Compiled lists, by the option's own array, so a request does not parse them again. */
 const compiled = new WeakMap<readonly string[], Trust>();
 
 /**
  * The address of the client that made `call`, as far as `trustProxy` lets it be known: the
- * socket address the Node adapter recorded beside the request (never a header), or, behind trusted
+ * socket address (never a header), or, behind trusted
  * proxies, the `X-Forwarded-For` entry they vouch for (walked from the right, the socket being the
- * last hop). Addresses come back in one spelling (an IPv4-mapped IPv6 address as its IPv4
- * address, IPv6 compressed and lowercase), so one client is one key. Without the Node adapter
- * (Hono, Next.js, Workers) there is no socket address: with `trustProxy` set, the rightmost
- * `X-Forwarded-For` entry, which the platform's proxy wrote, is the first hop; without it,
- * `undefined` (set `getClientId` from the platform's own client address). Throws a
- * {@link ConfigurationError} when `trustProxy` is not a valid setting.
+ * last hop). The socket address is the one the host handed the handler (`clientAddress`), else the
+ * one the Node adapter recorded. Addresses come back in one spelling (an IPv4-mapped IPv6 address
+ * as its IPv4 address, IPv6 compressed and lowercase), so one client is one key. With no socket
+ * address (a Fetch mount given no `clientAddress`: Next.js, or Hono without `getConnInfo`): with
+ * `trustProxy` set, the rightmost `X-Forwarded-For` entry, which the platform's proxy wrote, is the
+ * first hop; without it, `undefined`. Throws a {@link ConfigurationError} when `trustProxy` is not
+ * a valid setting.
  */
 export function clientAddress(call: Pick<HttpCall, 'header' | 'socketAddress'>, trustProxy: TrustProxy | undefined): string | undefined {
   const trust = trustOf(trustProxy ?? false);

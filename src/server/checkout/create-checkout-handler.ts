@@ -1,5 +1,6 @@
 import { CALL_HANDLER, type CallHandler, type HttpAnswer, type HttpCall } from '../../core/http-call.js';
 import { CHECKOUT_IDEMPOTENCY_HEADER, CHECKOUT_ORDER_TOKEN_HEADER, CHECKOUT_STATUS_TOKEN_HEADER } from '../../core/schemas/checkout.js';
+import { ConfigurationError } from '../errors.js';
 import { createCheckoutContext, type CheckoutContext } from './checkout-context.js';
 import { CheckoutError } from './checkout-error.js';
 import { callOfRequest, responseOf } from './fetch-call.js';
@@ -12,10 +13,28 @@ const ALLOWED_REQUEST_HEADERS = ['content-type', CHECKOUT_IDEMPOTENCY_HEADER, CH
   .join(', ');
 
 /**
- * The checkout handler: a Fetch handler (`(Request) => Promise<Response>`) to mount at `basePath`,
- * and what the merchant's own pages need of it.
+ * What the host knows of the connection a request came on and the request does not carry: the
+ * checkout handler's second argument on a Fetch mount (Hono, Deno, Bun, Workers). On node:http and
+ * Express (`toNodeListener`) the adapter hands the socket address over itself.
  */
-export type CheckoutHandler = ((request: Request) => Promise<Response>) & {
+export interface CheckoutConnection {
+  /**
+   * The client's address as the host saw it: the socket's remote address (on Hono,
+   * `getConnInfo(c).remote.address`), or the address the platform vouches for (Cloudflare's
+   * `CF-Connecting-IP` on Workers). Never a header any client may write (`X-Forwarded-For`: that
+   * is `trustProxy`'s). Rate limits count each address apart and look past it into
+   * `X-Forwarded-For` only as far as `trustProxy` allows, as with a socket on node:http.
+   * `undefined`, `null` or `''`: not known.
+   */
+  clientAddress?: string | null | undefined;
+}
+
+/**
+ * The checkout handler: a Fetch handler (`(Request, connection?) => Promise<Response>`) to mount at
+ * `basePath`, and what the merchant's own pages need of it. On a Fetch mount, hand it the client's
+ * address as `connection` (see {@link CheckoutConnection}), or rate limits refuse to guess.
+ */
+export type CheckoutHandler = ((request: Request, connection?: CheckoutConnection) => Promise<Response>) & {
   /**
    * The order token of the order a checkout page shows (its `orderReference`, as the page gives it
    * to `<satang-checkout order-reference>`): render it into the page as
@@ -44,18 +63,38 @@ export type CheckoutHandler = ((request: Request) => Promise<Response>) & {
  * - `POST {basePath}/webhooks`: the service's signed webhooks.
  *
  * The routes are the table in `./routes.ts`, one file per route. Throws a
- * {@link ConfigurationError} at once when an option is missing or wrong.
+ * {@link ConfigurationError} at once when an option is missing or wrong. Whether rate limits can
+ * tell clients apart depends on the mount, which is known only when a request comes: a limited
+ * route called with no way to tell (no socket, no `clientAddress`, no `getClientId` answer, no
+ * usable `trustProxy`) answers 500 naming the fix, told once in the server's log.
  */
 export function createCheckoutHandler(options: CheckoutHandlerOptions): CheckoutHandler {
   const context = createCheckoutContext(options);
   const handleCall: CallHandler = (call) => answerCall(context, call);
-  const handler: CheckoutHandler = Object.assign(async (request: Request) => responseOf(await handleCall(callOfRequest(request))), {
+  const handler: CheckoutHandler = Object.assign(async (request: Request, connection?: CheckoutConnection) => responseOf(await handleCall(callOfRequest(request, clientAddressOf(connection)))), {
     orderToken: (orderReference: string) => context.orderTokens.sign(orderReference),
   });
   // The way in for `toNodeListener`, which then builds no Fetch objects for a node:http request.
   Object.defineProperty(handler, CALL_HANDLER, { value: handleCall });
   return handler;
 }
+
+/**
+ * The client address of the handler's second argument. Hosts pass other things there (Next.js its
+ * route's `{ params }`, Workers `env`, Deno its `info`): only a `clientAddress` member is read;
+ * `undefined`, `null` and `''` say the address is unknown, and anything else but a string is a
+ * set-up mistake, thrown as such.
+ */
+function clientAddressOf(connection: unknown): string | undefined {
+  if (typeof connection !== 'object' || connection === null || !('clientAddress' in connection)) return undefined;
+  const { clientAddress } = connection;
+  if (clientAddress === undefined || clientAddress === null || clientAddress === '') return undefined;
+  if (typeof clientAddress === 'string') return clientAddress;
+  throw new ConfigurationError(`clientAddress must be the client's IP address as a string, e.g. getConnInfo(c).remote.address on Hono (got ${typeof clientAddress})`);
+}
+
+/** Handlers whose set-up fault, found at a request, was told in the server's log: it is told once. */
+const toldSetUpFault = new WeakSet<CheckoutContext>();
 
 /**
  * One call's answer, logged. Promise callbacks rather than an async function, which a held
@@ -139,7 +178,14 @@ function errorAnswer(context: CheckoutContext, error: unknown, entry: CheckoutLo
   if (refusal.serviceRequestId) entry.serviceRequestId = refusal.serviceRequestId;
   if (refusal.status >= 500) {
     entry.error = refusal.cause ?? refusal;
-    if (!context.options.log && !clientGone) console.error(`satang checkout: ${refusal.code}`, refusal.cause ?? refusal);
+    if (refusal.cause instanceof ConfigurationError) {
+      // The shop's set-up, not the request (a mount that cannot tell clients apart): said once,
+      // whatever `log` does with the entries, and answered so on every request until it is fixed.
+      if (!toldSetUpFault.has(context)) console.error(`satang checkout: ${refusal.cause.message}`);
+      toldSetUpFault.add(context);
+    } else if (!context.options.log && !clientGone) {
+      console.error(`satang checkout: ${refusal.code}`, refusal.cause ?? refusal);
+    }
   }
   return refusal.toAnswer();
 }

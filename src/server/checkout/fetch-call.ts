@@ -2,8 +2,12 @@ import type { HttpAnswer, HttpCall } from '../../core/http-call.js';
 import { readBodyBytes } from '../../core/request-body.js';
 import { socketAddressOf } from '../../node/client-address.js';
 
-/** A Fetch `Request` as an {@link HttpCall}: what Hono, Next.js, Deno, Bun and Workers hand the handler. */
-export function callOfRequest(request: Request): HttpCall {
+/**
+ * A Fetch `Request` as an {@link HttpCall}: what Hono, Next.js, Deno, Bun and Workers hand the
+ * handler. Its socket address is `clientAddress` when the host gave one (the handler's second
+ * argument), else the one the Node adapter recorded beside the request.
+ */
+export function callOfRequest(request: Request, clientAddress?: string): HttpCall {
   const url = new URL(request.url);
   const { signal } = request;
   return {
@@ -12,7 +16,7 @@ export function callOfRequest(request: Request): HttpCall {
     origin: url.origin,
     query: (name) => url.searchParams.get(name),
     header: (name) => request.headers.get(name),
-    socketAddress: socketAddressOf(request),
+    socketAddress: clientAddress ?? socketAddressOf(request),
     get gone() {
       return signal.aborted;
     },

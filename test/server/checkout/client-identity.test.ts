@@ -1,10 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CLIENT_ADDRESS_HEADER, rememberSocketAddress } from '../../../src/node/client-address.js';
 import { callOfRequest } from '../../../src/server/checkout/fetch-call.js';
 import { checkTrustProxy, clientAddress, rateLimitBucket, type TrustProxy } from '../../../src/server/checkout/client-identity.js';
 import { ConfigurationError, createCheckoutHandler, toNodeListener, type CheckoutHandlerOptions } from '../../../src/server/index.js';
+
+/**
+ * The limits' window in these tests: a day, so no test's requests straddle the start of a new
+ * window (fixed windows start on multiples of it), which would count them again from zero.
+ */
+const ONE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** A request as the Node adapter hands it on: `socket` recorded beside it, and the client's own X-Forwarded-For lines. */
 function requestFrom(socket: string | undefined, ...forwardedFor: string[]): Request {
@@ -32,7 +38,7 @@ describe('rate limits by client', () => {
     const handler = createCheckoutHandler({
       service: { baseUrl: 'http://127.0.0.1:9', merchantId: 'merchant', apiKey: 'skey_test_a_key_long_enough' },
       resolveOrder: () => null,
-      rateLimit: { chargesPerWindow: 3 },
+      rateLimit: { chargesPerWindow: 3, windowMs: ONE_WINDOW_MS },
     });
     const from = async (address: string) => {
       const request = new Request('https://shop.example/charges', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orderReference: 'nope', paymentMethod: { type: 'QR_PROMPT_PAY' } }) });
@@ -43,6 +49,93 @@ describe('rate limits by client', () => {
     for (let i = 1; i <= 5; i += 1) statuses.push(await from(`2001:db8:1:2::${i.toString(16)}`));
     expect(statuses).toEqual([403, 403, 403, 429, 429]);
     expect(await from('2001:db8:1:3::1')).toBe(403);
+  });
+});
+
+describe('the handler’s second argument and the clients it cannot tell apart', () => {
+  /** A handler whose charges are counted, then refused for want of an order token (403). */
+  const handlerWith = (options: Partial<CheckoutHandlerOptions> = {}) =>
+    createCheckoutHandler({
+      service: { baseUrl: 'http://127.0.0.1:9', merchantId: 'merchant', apiKey: 'skey_test_a_key_long_enough' },
+      resolveOrder: () => null,
+      rateLimit: { chargesPerWindow: 2, windowMs: ONE_WINDOW_MS },
+      log: () => undefined,
+      ...options,
+    });
+  const charge = (...forwardedFor: string[]) => {
+    const headers = new Headers({ 'content-type': 'application/json' });
+    for (const line of forwardedFor) headers.append('x-forwarded-for', line);
+    return new Request('https://shop.example/charges', { method: 'POST', headers, body: JSON.stringify({ orderReference: 'nope', paymentMethod: { type: 'QR_PROMPT_PAY' } }) });
+  };
+  /** Each request sent once the one before was answered: its status, and its message when 500. */
+  const answers = async (requests: (() => Promise<Response>)[]) => {
+    const seen: (number | string)[] = [];
+    for (const send of requests) {
+      const response = await send();
+      seen.push(response.status === 500 ? `500 ${((await response.json()) as { message: string }).message}` : response.status);
+    }
+    return seen;
+  };
+
+  const spyOnErrors = () => vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  let logged: ReturnType<typeof spyOnErrors>;
+  beforeEach(() => {
+    logged = spyOnErrors();
+  });
+  afterEach(() => logged.mockRestore());
+
+  it('counts by the clientAddress a host hands over, one client per address', async () => {
+    const handler = handlerWith();
+    const from = (clientAddress: string) => handler(charge(), { clientAddress });
+    expect(await answers([() => from('198.51.100.7'), () => from('198.51.100.7'), () => from('198.51.100.7'), () => from('198.51.100.8'), () => from('::ffff:198.51.100.8'), () => from('198.51.100.8')])).toEqual([403, 403, 429, 403, 403, 429]);
+  });
+
+  it('takes clientAddress as the socket, looked past only as far as trustProxy allows (Hono behind nginx)', async () => {
+    const believed = handlerWith({ trustProxy: ['10.0.0.0/8'] });
+    const proxied = (client: string) => believed(charge(client), { clientAddress: '10.0.0.5' });
+    expect(await answers([() => proxied('203.0.113.1'), () => proxied('203.0.113.1'), () => proxied('203.0.113.1'), () => proxied('203.0.113.2')])).toEqual([403, 403, 429, 403]);
+    const direct = handlerWith();
+    const forged = (client: string) => direct(charge(client), { clientAddress: '198.51.100.7' });
+    expect(await answers([() => forged('203.0.113.1'), () => forged('203.0.113.2'), () => forged('203.0.113.3')])).toEqual([403, 403, 429]);
+  });
+
+  it('refuses, naming the fix, a Fetch mount that hands over nothing to tell clients by', async () => {
+    const handler = handlerWith();
+    // What other hosts pass as the second argument is no address: Next.js's route context, Workers' env.
+    const [bare, nextJs, workers, empty, none] = await answers([() => handler(charge()), () => handler(charge(), { params: Promise.resolve({}) } as never), () => handler(charge(), { SATANG_API_KEY: 'x' } as never), () => handler(charge(), { clientAddress: '' }), () => handler(charge(), { clientAddress: null })]);
+    for (const answer of [bare, nextJs, workers, empty, none]) {
+      expect(answer).toMatch(/^500 rate limits cannot tell shoppers apart: the handler was called with no client address .*there is no getClientId and trustProxy is off/);
+    }
+    // Told once in the server's log, whatever the `log` option does with each entry.
+    expect(logged.mock.calls.filter(([text]) => String(text).includes('cannot tell shoppers apart'))).toHaveLength(1);
+  });
+
+  it('refuses a request with no X-Forwarded-For when trustProxy says a proxy writes one, and serves those that have it', async () => {
+    const handler = handlerWith({ trustProxy: 1 });
+    const [missing, junk, written] = await answers([() => handler(charge()), () => handler(charge('not-an-address')), () => handler(charge('203.0.113.1'))]);
+    expect(missing).toMatch(/^500 rate limits cannot tell shoppers apart: trustProxy is set, but this request came with no client address and no X-Forwarded-For address written by a proxy/);
+    expect(junk).toBe(missing);
+    expect(written).toBe(403);
+  });
+
+  it('refuses when getClientId answers nothing and nothing else names the client, and takes an empty answer for none', async () => {
+    const handler = handlerWith({ getClientId: (request) => request.headers.get('x-account') ?? '' });
+    const account = new Request(charge(), { headers: { 'content-type': 'application/json', 'x-account': 'account-1' } });
+    expect(await answers([() => handler(account)])).toEqual([403]);
+    const [anonymous] = await answers([() => handler(charge())]);
+    expect(anonymous).toContain('getClientId answered nothing');
+    expect(await answers([() => handler(charge(), { clientAddress: '198.51.100.7' })])).toEqual([403]);
+  });
+
+  it('serves a mount with no way to tell clients apart when the limits are off', async () => {
+    expect(await answers([() => handlerWith({ rateLimit: false })(charge())])).toEqual([403]);
+    expect(logged).not.toHaveBeenCalled();
+  });
+
+  it('rejects a clientAddress that is not a string, saying what to pass', async () => {
+    const handler = handlerWith();
+    await expect(handler(charge(), { clientAddress: { address: '198.51.100.7' } } as never)).rejects.toThrow(ConfigurationError);
+    await expect(handler(charge(), { clientAddress: 42 } as never)).rejects.toThrow(/clientAddress must be the client's IP address as a string.*getConnInfo\(c\)\.remote\.address.*got number/);
   });
 });
 
@@ -201,7 +294,7 @@ describe('rate limits through the Node adapter on a real socket', () => {
     const handler = createCheckoutHandler({
       service: { baseUrl: 'http://127.0.0.1:9', merchantId: 'merchant', apiKey: 'skey_test_a_key_long_enough' },
       resolveOrder: () => null,
-      rateLimit: { chargesPerWindow: 3 },
+      rateLimit: { chargesPerWindow: 3, windowMs: ONE_WINDOW_MS },
       ...options,
     });
     server = createServer(toNodeListener(handler));

@@ -11,7 +11,7 @@ import {
   type CheckoutLogEntry,
   type ResolvedOrder,
 } from '../../../src/server/index.js';
-import { BASE, createCheckoutHarness, longPollListening, SERVICE, serviceReadsOf, SHOP, WEBHOOK_KEY, type CheckoutHarness } from '../../support/checkout-harness.js';
+import { BASE, createCheckoutHarness, longPollListening, SERVICE, serviceReadsOf, SHOP, SHOPPER_ADDRESS, WEBHOOK_KEY, type CheckoutHarness } from '../../support/checkout-harness.js';
 import type { SandboxClient } from '../../support/sandbox-client.js';
 
 const ORDERS: Record<string, ResolvedOrder> = {
@@ -95,6 +95,7 @@ describe('createCheckoutHandler', () => {
             headers: { 'content-type': 'application/json', 'x-satang-order-token': await harness.handler.orderToken('cart-1'), ...headers },
             body: JSON.stringify({ orderReference: 'cart-1', amount: 12_345, currency: 'THB', paymentMethod: { type: 'CARD_TOKEN', cardTokenId, securityCode: '123' } }),
           }),
+          { clientAddress: SHOPPER_ADDRESS },
         );
         const body = (await answer.json()) as { message: string; error: { errorCode: string; field: string } };
         expect([answer.status, body.error.errorCode, body.error.field], JSON.stringify(headers)).toEqual([400, 'INVALID_REQUEST', 'Idempotency-Key']);
@@ -617,7 +618,7 @@ describe('createCheckoutHandler', () => {
       const orderToken = await harness.handler.orderToken('cart-1');
       // A Next.js route handler's Request: its URL is the server's own address, not the shopper's.
       const from = (origin: string) =>
-        harness.handler(new Request('http://localhost:3000/api/checkout/charges', { method: 'POST', headers: { origin, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID(), 'x-satang-order-token': orderToken }, body }));
+        harness.handler(new Request('http://localhost:3000/api/checkout/charges', { method: 'POST', headers: { origin, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID(), 'x-satang-order-token': orderToken }, body }), { clientAddress: SHOPPER_ADDRESS });
       const own = await from('https://shop.example');
       expect(own.status).toBe(201);
       expect(own.headers.get('access-control-allow-origin')).toBe('https://shop.example');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Sandbox } from '../../../src/sandbox/index.js';
 import { createCheckoutHandler, MemoryCheckoutStore, ServiceClient, type CheckoutHandler, type OrderEvent } from '../../../src/server/index.js';
-import { BASE, createCheckoutHarness, SERVICE, SHOP, WEBHOOK_KEY, type CheckoutHarness } from '../../support/checkout-harness.js';
+import { BASE, createCheckoutHarness, SERVICE, SHOP, SHOPPER_ADDRESS, WEBHOOK_KEY, type CheckoutHarness } from '../../support/checkout-harness.js';
 import { ORIGIN, SandboxClient } from '../../support/sandbox-client.js';
 
 /**
@@ -60,13 +60,14 @@ class RestartingShop {
         headers: { 'content-type': 'application/json', 'idempotency-key': key, 'x-satang-order-token': await this.handler.orderToken('cart-1') },
         body: JSON.stringify({ orderReference: 'cart-1', amount: this.db.price, currency: 'THB', paymentMethod }),
       }),
+      { clientAddress: SHOPPER_ADDRESS },
     );
     expect(response.status).toBe(201);
     return (await response.json()) as { chargeId: string; statusToken: string; encodedImage?: { rawData: string } };
   }
 
   async status(chargeId: string, statusToken: string) {
-    const response = await this.handler(new Request(`${BASE}/charges/${chargeId}/status`, { headers: { 'x-satang-status-token': statusToken } }));
+    const response = await this.handler(new Request(`${BASE}/charges/${chargeId}/status`, { headers: { 'x-satang-status-token': statusToken } }), { clientAddress: SHOPPER_ADDRESS });
     expect(response.status).toBe(200);
     return (await response.json()) as { status: string; outcome?: string };
   }

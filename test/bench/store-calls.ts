@@ -14,9 +14,9 @@ import { SandboxClient } from '../support/sandbox-client.js';
 export interface StoreCallsResult {
   /** A new card charge (`POST /charges`), its order never charged before. */
   charge: number;
-  /** Its `charge.succeeded` webhook, first delivery: the ledger's gate, settling the order, the status kept. */
+  /** Its `charge.succeeded` webhook, first delivery: the ledger's gate, the order read and settled, the status kept, the event told and the state handled recorded in the order. */
   webhook: number;
-  /** The same delivery again. */
+  /** The same delivery again: the gate, then the order's record, which says the state was handled. */
   webhookAgain: number;
   /** `GET /orders/:ref/state` of the paid order. */
   stateRead: number;
@@ -25,6 +25,8 @@ export interface StoreCallsResult {
 }
 
 const SHOP = 'https://shop.example';
+/** The one shopper's address, as a mount hands it over (rate limits count by it). */
+const SHOPPER = { clientAddress: '203.0.113.10' };
 
 export async function measureStoreCalls(): Promise<StoreCallsResult> {
   let delivered: (request: Request) => void = () => undefined;
@@ -61,13 +63,14 @@ export async function measureStoreCalls(): Promise<StoreCallsResult> {
           headers: { 'content-type': 'application/json', origin: SHOP, 'idempotency-key': 'bench-1', [CHECKOUT_ORDER_TOKEN_HEADER]: token },
           body: JSON.stringify({ orderReference: 'cart-1', amount: 24_500, currency: 'THB', paymentMethod: { type: 'CARD_TOKEN', cardTokenId, securityCode: '123' } }),
         }),
+        SHOPPER,
       ),
     );
     if (charge.result.status !== 201) throw new Error(`the charge was answered ${charge.result.status}: ${await charge.result.text()}`);
     const delivery = await succeeded;
     const webhook = await store.during(() => handler(delivery.clone()));
     const again = await store.during(() => handler(delivery.clone()));
-    const state = await store.during(() => handler(new Request(`${SHOP}/api/checkout/orders/cart-1/state`, { headers: { origin: SHOP, [CHECKOUT_ORDER_TOKEN_HEADER]: token } })));
+    const state = await store.during(() => handler(new Request(`${SHOP}/api/checkout/orders/cart-1/state`, { headers: { origin: SHOP, [CHECKOUT_ORDER_TOKEN_HEADER]: token } }), SHOPPER));
     if (((await state.result.json()) as { state: string }).state !== 'paid') throw new Error('the order does not read paid');
     const all = [charge, webhook, again, state];
     return {

@@ -122,7 +122,7 @@ async function chargeOnce(
     replace: input.replace ?? false,
     call,
   };
-  const { claim, order: claimed } = await claimOrder(context, attemptInput, record);
+  const { claim, order: claimed, referenceKeptAtMs } = await claimOrder(context, attemptInput, record);
   let started: { answer: AttemptAnswer; kind: StatusTokenKind };
   if (claim.kind === 'resume') {
     started = { answer: claim.answer, kind: claim.statusKind };
@@ -140,7 +140,7 @@ async function chargeOnce(
       await recordFailed(context, attemptInput, claim.generation, error instanceof CheckoutError && error.status < 500, claimed);
       throw error;
     }
-    await recordCreated(context, attemptInput, claim.generation, started.answer, started.kind, claimed);
+    await recordCreated(context, attemptInput, claim.generation, started.answer, started.kind, claimed, referenceKeptAtMs);
   }
   return { ...started.answer, statusToken: await context.tokens.sign(started.answer.chargeId, started.kind, { referenceId: order.referenceId, orderReference: input.orderReference }) };
 }

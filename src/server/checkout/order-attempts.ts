@@ -32,8 +32,11 @@ export interface AttemptInput {
 /** What the attempt may do: create its charge under `generation`, or hand back an open payment's answer. */
 export type Claim = Extract<ClaimResult, { kind: 'create' | 'resume' }>;
 
-/** Takes the order for this attempt, or says why not (409 ORDER_ALREADY_PAID, 409 PAYMENT_IN_PROGRESS): see `decideClaim`. */
-export async function claimOrder(context: CheckoutContext, input: AttemptInput, known: OrderRecord): Promise<{ claim: Claim; order: OrderRecord }> {
+/**
+ * Takes the order for this attempt, or says why not (409 ORDER_ALREADY_PAID, 409 PAYMENT_IN_PROGRESS): see `decideClaim`.
+ * `referenceKeptAtMs`: when the page's reference to the order was written, if this claim wrote it.
+ */
+export async function claimOrder(context: CheckoutContext, input: AttemptInput, known: OrderRecord): Promise<{ claim: Claim; order: OrderRecord; referenceKeptAtMs?: number }> {
   const { referenceId } = input.order;
   const nowMs = Date.now();
   const page = { named: false };
@@ -58,13 +61,30 @@ export async function claimOrder(context: CheckoutContext, input: AttemptInput, 
   if (result.kind === 'paid') throw alreadyPaid();
   if (result.kind === 'busy') throw inProgress(result.replaceable, result.paymentMethodType);
   // The page's reference leads to the order from now on (its state), unless it already did.
-  if (result.kind === 'create' && !page.named) await rememberOrderReference(context, input.orderReference, referenceId);
+  if (result.kind === 'create' && !page.named) {
+    await rememberOrderReference(context, input.orderReference, referenceId);
+    return { claim: result, order, referenceKeptAtMs: nowMs };
+  }
   return { claim: result, order };
 }
 
-/** Records the payment an attempt created: in the order's ledger, with the amount the shopper approved, and the lock open on it. `known`: the record as the claim left it. */
-export async function recordCreated(context: CheckoutContext, input: AttemptInput, generation: number, answer: AttemptAnswer, kind: StatusTokenKind, known: OrderRecord): Promise<void> {
-  const created = { id: input.id, attempt: input.attempt, generation, orderReference: input.orderReference, paymentMethodType: input.paymentMethodType, kind, answer, nowMs: Date.now() };
+/**
+ * Records the payment an attempt created: in the order's ledger, with the amount the shopper
+ * approved, and the lock open on it. `known`: the record as the claim left it; `referenceKeptAtMs`:
+ * when the claim wrote the page's reference (so its success need not write it again).
+ */
+export async function recordCreated(context: CheckoutContext, input: AttemptInput, generation: number, answer: AttemptAnswer, kind: StatusTokenKind, known: OrderRecord, referenceKeptAtMs?: number): Promise<void> {
+  const created = {
+    id: input.id,
+    attempt: input.attempt,
+    generation,
+    orderReference: input.orderReference,
+    paymentMethodType: input.paymentMethodType,
+    kind,
+    answer,
+    nowMs: Date.now(),
+    ...(referenceKeptAtMs !== undefined ? { referenceKeptAtMs } : {}),
+  };
   await simpleStep(context, input.order.referenceId, (order) => ({ order: decideCreated(order, { ...created, amount: input.order.amount, currency: input.order.currency }), result: undefined }), known);
 }
 

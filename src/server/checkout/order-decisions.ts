@@ -180,6 +180,8 @@ export interface CreatedInput {
   kind: PaymentEntry['kind'];
   answer: AttemptAnswer;
   nowMs: number;
+  /** When the attempt wrote its page's `order-reference:` record (it named the order for the first time). */
+  referenceKeptAtMs?: number;
 }
 
 /**
@@ -200,6 +202,11 @@ export function decideCreated(order: OrderRecord, input: CreatedInput): OrderRec
     attempt: input.attempt,
     createdAtMs: known?.createdAtMs ?? input.nowMs,
     answer: input.answer,
+    // New to the ledger: its webhooks' states are kept in it from now on. One handled before (its
+    // webhook ahead of this answer) stays in the ledger's records, where its copies are found; a
+    // success heard before is in the entry already (adopted from the pending attempt).
+    ...(known ? {} : { heard: 0 }),
+    ...(input.referenceKeptAtMs !== undefined ? { referenceKeptAtMs: input.referenceKeptAtMs } : {}),
   };
   const held = order.lock;
   const ours = held?.attempt === input.attempt && held.generation === input.generation;

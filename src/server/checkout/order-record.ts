@@ -1,8 +1,9 @@
 /**
  * The one record the checkout handler keeps of an order (`order:{referenceId}`): who may be paying
  * it now (its lock), the payment that paid it, the ledger of every payment the service told of for
- * it (with the attempt it came from, what was decided for it, and what is still owed: a refund, an
- * `onOrder` event), the attempts waiting for an answer, and each attempt's answer for its retries.
+ * it (with the attempt it came from, what was decided for it, what is still owed: a refund, an
+ * `onOrder` event, and the newest of its webhook states handled), the attempts waiting for an
+ * answer, and each attempt's answer for its retries.
  *
  * Every change is one step on the whole record (see `order-book.ts`): read, decided by a pure
  * function of `order-decisions.ts` or `payment-decisions.ts`, written back only if nobody wrote it
@@ -67,6 +68,14 @@ export const PaymentEntrySchema = z.object({
   released: z.optional(z.string()),
   /** `onOrder` in the hands of one instance until `untilMs`, so two never tell it at once. */
   telling: z.optional(z.object({ holder: z.string(), untilMs: z.number() })),
+  /**
+   * The version of the newest webhook state of the payment handled (see webhook-ledger.ts), kept
+   * here instead of the ledger's own records; 0: none yet. Absent for a payment that joined the
+   * ledger after a webhook of it may have been handled: the ledger's records are read beside it.
+   */
+  heard: z.optional(z.number()),
+  /** When its page's `order-reference:` record was last written (its attempt taking the order). */
+  referenceKeptAtMs: z.optional(z.number()),
 });
 export type PaymentEntry = z.infer<typeof PaymentEntrySchema>;
 

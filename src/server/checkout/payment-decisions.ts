@@ -63,8 +63,13 @@ export type SuccessNeed =
   | { need: 'legacy-payer' }
   | { need: 'first-success' };
 
-/** The payment the news is about, as the ledger should hold it: known, a capture, an attempt whose answer was lost, or adopted by its token. */
-function entryOf(order: OrderRecord, news: SuccessNews, facts: SuccessFacts, nowMs: number): SuccessNeed | { entry: PaymentEntry; order: OrderRecord } | undefined {
+/**
+ * The payment the news is about, as the ledger should hold it: known, a capture, an attempt whose
+ * answer was lost, or adopted by its token. `byClock`: matched to an attempt that started after the
+ * service made it, only within {@link CLOCK_ALLOWANCE_MS}: it may be an earlier attempt's, one the
+ * record forgot (an emptied store).
+ */
+function entryOf(order: OrderRecord, news: SuccessNews, facts: SuccessFacts, nowMs: number): SuccessNeed | { entry: PaymentEntry; order: OrderRecord; byClock?: true } | undefined {
   const known = order.payments[news.chargeId];
   if (known) return { entry: known, order };
   const legacy = facts.legacy?.[news.chargeId];
@@ -73,16 +78,17 @@ function entryOf(order: OrderRecord, news: SuccessNews, facts: SuccessFacts, now
   const authorization = api && news.sourceId !== undefined ? order.payments[news.sourceId] : undefined;
   if (authorization?.kind === 'authorization' && news.sourceId !== undefined) {
     // A capture of an authorization the handler made: it settles the order's money.
-    const { kind: _k, answer: _a, outcome: _o, released: _r, telling: _t, ...rest } = authorization;
+    const { kind: _k, answer: _a, outcome: _o, released: _r, telling: _t, heard: _h, ...rest } = authorization;
     return { entry: { ...rest, kind: 'charge', captureOf: news.sourceId, createdAtMs: nowMs }, order };
   }
   // An API charge of the order is the handler's only if one of its attempts lost its answer, for
   // that amount: the shop's own charges of the same order (from its back office) are not touched.
   if (api && news.referenceId === order.referenceId) {
-    const pending = pendingAttemptOf(order, news);
-    if (pending) {
+    const matched = pendingAttemptOf(order, news);
+    if (matched) {
+      const { pending, byClock } = matched;
       const entry: PaymentEntry = { kind: 'charge', amount: pending.amount, currency: pending.currency, paymentMethodType: pending.paymentMethodType, orderReference: pending.orderReference, attempt: pending.attempt, createdAtMs: pending.createdAtMs };
-      return { entry, order: { ...order, pending: order.pending.filter((p) => p !== pending) } };
+      return { entry, order: { ...order, pending: order.pending.filter((p) => p !== pending) }, ...(byClock ? { byClock } : {}) };
     }
   }
   if (news.order?.referenceId !== order.referenceId) return undefined;
@@ -102,11 +108,13 @@ export const CLOCK_ALLOWANCE_MS = 2_000;
  * amount, the newest that started before the service made the charge (an attempt started after it
  * cannot have made it), or, the clocks apart, within {@link CLOCK_ALLOWANCE_MS} of it.
  */
-function pendingAttemptOf(order: OrderRecord, news: SuccessNews): PendingAttempt | undefined {
+function pendingAttemptOf(order: OrderRecord, news: SuccessNews): { pending: PendingAttempt; byClock: boolean } | undefined {
   const candidates = order.pending.filter((p) => news.amount === undefined || p.amount === news.amount);
   const madeAt = news.createdAt === undefined ? Number.NaN : Date.parse(news.createdAt);
-  if (Number.isNaN(madeAt)) return candidates.at(-1);
-  return candidates.findLast((p) => p.createdAtMs <= madeAt) ?? candidates.find((p) => p.createdAtMs <= madeAt + CLOCK_ALLOWANCE_MS);
+  const before = Number.isNaN(madeAt) ? candidates.at(-1) : candidates.findLast((p) => p.createdAtMs <= madeAt);
+  if (before) return { pending: before, byClock: false };
+  const near = Number.isNaN(madeAt) ? undefined : candidates.find((p) => p.createdAtMs <= madeAt + CLOCK_ALLOWANCE_MS);
+  return near && { pending: near, byClock: true };
 }
 
 /**
@@ -156,10 +164,11 @@ export function decideSuccess(record: OrderRecord, news: SuccessNews, facts: Suc
     } else {
       const price = facts.price?.[entry.orderReference];
       if (price === undefined) return { need: 'price', orderReference: entry.orderReference };
-      // A payment the record did not know (its store emptied since), for an order no longer
-      // offered: the shop stops offering an order once paid, maybe by this very payment. The
-      // service says which success came first; that one paid it.
-      const unknownAndUnsold = price === null && entry.attempt === undefined;
+      // A payment the record did not know (its store emptied since), or matched to an attempt only
+      // within the clocks' allowance (it may be a forgotten earlier attempt's), for an order no
+      // longer offered: the shop stops offering an order once paid, maybe by this very payment.
+      // The service says which success came first; that one paid it.
+      const unknownAndUnsold = price === null && (entry.attempt === undefined || found.byClock === true);
       if (unknownAndUnsold && facts.firstSuccess === undefined) return { need: 'first-success' };
       const first = unknownAndUnsold ? facts.firstSuccess : undefined;
       if (first === news.chargeId) {
@@ -259,6 +268,13 @@ export function decideTold(order: OrderRecord, chargeId: string, holder: string,
   const { telling: _released, ...rest } = entry;
   const done = told && entry.outcome.outcome === outcome;
   return { ...order, payments: { ...order.payments, [chargeId]: { ...rest, outcome: { ...entry.outcome, told: entry.outcome.told || done } } } };
+}
+
+/** A webhook state of the payment (its `version`) handled: kept in its entry unless a newer one is; unchanged for a payment the ledger does not hold. */
+export function decideHeard(order: OrderRecord, chargeId: string, version: number): OrderRecord | undefined {
+  const entry = order.payments[chargeId];
+  if (!entry || (entry.heard !== undefined && entry.heard >= version)) return undefined;
+  return { ...order, payments: { ...order.payments, [chargeId]: { ...entry, heard: version } } };
 }
 
 function withOutcome(order: OrderRecord, chargeId: string, entry: PaymentEntry, outcome: Outcome): OrderRecord {

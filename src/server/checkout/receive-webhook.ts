@@ -2,15 +2,17 @@ import type { HttpAnswer, HttpCall } from '../../core/http-call.js';
 import type { CardAuthorization } from '../../core/schemas/card-authorization.js';
 import { parseWebhookEvent, type WebhookEvent } from '../../core/schemas/webhook-events.js';
 import { verifyWebhookSignature } from '../../core/webhook-signature.js';
+import type { StateKeeper } from '../webhooks/webhook-ledger.js';
 import { eventStatusMismatch, webhookState } from '../webhooks/webhook-state.js';
 import type { CheckoutContext, RouteCall } from './checkout-context.js';
 import { bodyRefusal, CheckoutError, upstreamRefusal } from './checkout-error.js';
 import { WEBHOOK_MAX_BODY_BYTES } from './checkout-options.js';
 import { jsonAnswer } from './json-response.js';
 import { NotFoundError } from '../errors.js';
-import { readOrder } from './order-book.js';
+import { readOrder, readOrderRecord } from './order-book.js';
+import type { OrderRecord } from './order-record.js';
 import { serviceDeadlineMs } from './request-deadline.js';
-import { noteRefund, noteRefundFailed, settlePayment } from './settlement.js';
+import { noteRefund, noteRefundFailed, recordWebhookHandled, settlePayment, type SettleTrigger, type WebhookLater } from './settlement.js';
 import { authorizationStatus, chargeStatusOf, noteStatus } from './status-cache.js';
 
 /**
@@ -20,12 +22,13 @@ import { authorizationStatus, chargeStatusOf, noteStatus } from './status-cache.
  * a refund of any payment is kept in its order's ledger (the order's state tells a paid order
  * refunded in full). The order is the payment's `referenceId`; a capture's, its authorization's.
  */
-async function settleFromWebhook(context: CheckoutContext, event: WebhookEvent, call: HttpCall): Promise<void> {
+async function settleFromWebhook(context: CheckoutContext, event: WebhookEvent, call: HttpCall, kept: PaymentStates | undefined, later: WebhookLater): Promise<void> {
   if (event.name === 'charge.succeeded') {
     const { chargeId, amount, currency, source, sourceId, createdAt } = event.payload;
     const referenceId = await orderOfCharge(context, event.payload, call);
     if (referenceId === undefined) return;
-    await settlePayment(context, { chargeId, kind: 'charge', amount, currency, referenceId, ...(sourceId ? { sourceId } : {}), source, createdAt }, { call, fromWebhook: true });
+    const trigger: SettleTrigger = { call, fromWebhook: true, ...(kept?.order ? { known: kept.order } : {}), ...(kept?.holds ? { later } : {}) };
+    await settlePayment(context, { chargeId, kind: 'charge', amount, currency, referenceId, ...(sourceId ? { sourceId } : {}), source, createdAt }, trigger);
   } else if (event.name === 'card_authorization.authorized') {
     const { cardAuthorizationId, amount, currency, referenceId } = event.payload;
     if (!referenceId) return;
@@ -55,6 +58,46 @@ async function orderOfCharge(context: CheckoutContext, charge: { referenceId?: s
     if (error instanceof NotFoundError) return own;
     throw upstreamRefusal(error);
   }
+}
+
+/**
+ * Where the webhook states of a charge naming its order are kept: in the payment's entry of the
+ * order's record, when the record holds it, read with the order its success settles (one read for
+ * both) and written with the last step of its handling (one write for both); else in the ledger's
+ * own records. A capture's order is its authorization's, learnt later: the ledger's records too.
+ */
+class PaymentStates implements StateKeeper {
+  /** The order's record as last read. */
+  order: OrderRecord | undefined;
+  /** Whether the record holds the payment, so its states are kept in its entry. */
+  holds = false;
+  readonly #context: CheckoutContext;
+  readonly #settles: boolean;
+  readonly referenceId: string;
+  readonly chargeId: string;
+
+  constructor(context: CheckoutContext, referenceId: string, chargeId: string, settles: boolean) {
+    this.#context = context;
+    this.referenceId = referenceId;
+    this.chargeId = chargeId;
+    this.#settles = settles;
+  }
+
+  async read(): Promise<{ heard: number | undefined } | null> {
+    // A success is settled on the order as readOrder has it (an order of the version before included).
+    this.order = this.#settles ? await readOrder(this.#context, this.referenceId) : await readOrderRecord(this.#context, this.referenceId);
+    const entry = this.order.payments[this.chargeId];
+    this.holds = entry !== undefined;
+    return entry ? { heard: entry.heard } : null;
+  }
+}
+
+function paymentStates(context: CheckoutContext, event: WebhookEvent): PaymentStates | undefined {
+  if (event.name !== 'charge.succeeded' && event.name !== 'charge.failed') return undefined;
+  const { chargeId, referenceId, source, sourceId } = event.payload;
+  const own = named(referenceId);
+  if (own === undefined || (source === 'API' && sourceId)) return undefined;
+  return new PaymentStates(context, own, chargeId, event.name === 'charge.succeeded');
 }
 
 /** A reference as the service wrote it: none when null, absent or empty. */
@@ -117,17 +160,26 @@ export async function receiveWebhook(context: CheckoutContext, { call }: RouteCa
   const mismatch = eventStatusMismatch(event);
   if (mismatch !== undefined) throw new CheckoutError(400, 'INVALID_REQUEST', `The webhook event does not match its body: ${mismatch}.`);
   const state = webhookState(event);
-  const outcome = await context.webhooks.handleOnce(state, async () => {
-    try {
-      await settleFromWebhook(context, event, call);
-      if (event.name === 'charge.succeeded' || event.name === 'charge.failed') await noteStatus(context.records, chargeStatusOf(event.payload), state.version);
-      if (event.name.startsWith('card_authorization.')) await noteStatus(context.records, authorizationStatus(event.payload as CardAuthorization), state.version);
-      await context.options.onEvent?.(event);
-    } catch (error) {
-      if (error instanceof CheckoutError) throw error;
-      throw new CheckoutError(500, 'INTERNAL_ERROR', 'The event could not be handled; it will be retried.', { retryable: true, cause: error });
-    }
-  });
+  const kept = paymentStates(context, event);
+  const outcome = await context.webhooks.handleOnce(
+    state,
+    async () => {
+      const later: WebhookLater = {};
+      try {
+        await settleFromWebhook(context, event, call, kept, later);
+        if (event.name === 'charge.succeeded' || event.name === 'charge.failed') await noteStatus(context.records, chargeStatusOf(event.payload), state.version);
+        if (event.name.startsWith('card_authorization.')) await noteStatus(context.records, authorizationStatus(event.payload as CardAuthorization), state.version);
+        await context.options.onEvent?.(event);
+      } catch (error) {
+        // onOrder heard the outcome all the same: recorded, so the webhook's retry does not tell it again.
+        if (kept && later.told) await recordWebhookHandled(context, kept.referenceId, kept.chargeId, later).catch(() => undefined);
+        if (error instanceof CheckoutError) throw error;
+        throw new CheckoutError(500, 'INTERNAL_ERROR', 'The event could not be handled; it will be retried.', { retryable: true, cause: error });
+      }
+      if (kept?.holds) await recordWebhookHandled(context, kept.referenceId, kept.chargeId, { order: later.order ?? kept.order, ...(later.told ? { told: later.told } : {}) }, state.version);
+    },
+    kept,
+  );
   // A duplicate or an older state is acknowledged too, so the service stops sending it (see onEvent).
   return jsonAnswer(200, outcome === 'handled' ? { received: true } : { received: true, [outcome]: true });
 }

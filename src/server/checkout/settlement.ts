@@ -18,6 +18,7 @@ import { orderEventType } from './order-events.js';
 import { legacyPayer, legacyPayment, readOrder, rememberOrderReference, simpleStep, step } from './order-book.js';
 import type { OrderRecord } from './order-record.js';
 import {
+  decideHeard,
   decideRefundFailed,
   decideRefundHeard,
   decideRefundResult,
@@ -39,10 +40,28 @@ import type { PaymentOrder, StatusTokenKind } from './status-tokens.js';
 /** How long `onOrder` may be in hand for one event before another instance may tell it. */
 export const TELL_IN_HAND_MS = 60_000;
 
+/** How long after its page's reference was written a payment's success leaves it as it is (see `settlePayment`). */
+export const REFERENCE_FRESH_MS = 15 * 60 * 1000;
+
 /** Who settles what: a webhook's failures are thrown (the service brings it again), a shopper's read is answered with what is decided. */
 export interface SettleTrigger {
   call: HttpCall;
   fromWebhook: boolean;
+  /** The order's record as read just before (by the webhook ledger), to spare a read. */
+  known?: OrderRecord;
+  /**
+   * A webhook whose state its payment's entry keeps: `onOrder` told is not recorded at once but
+   * left here, with the record as settling left it, and written with the webhook's state once
+   * `onEvent` heard it (`recordWebhookHandled`), in one step.
+   */
+  later?: WebhookLater;
+}
+
+/** What a webhook's settling leaves to its last step (see {@link SettleTrigger.later}). */
+export interface WebhookLater {
+  order?: OrderRecord;
+  /** `onOrder` heard the payment's outcome under this claim. */
+  told?: { chargeId: string; holder: string; outcome: CheckoutOrderOutcome };
 }
 
 /**
@@ -54,7 +73,7 @@ export async function settlePayment(context: CheckoutContext, news: SuccessNews,
   const referenceId = news.order?.referenceId ?? news.referenceId;
   if (referenceId === undefined || referenceId === '') return undefined;
   return context.settlements.run(news.chargeId, async () => {
-    const known = await readOrder(context, referenceId);
+    const known = trigger.known?.referenceId === referenceId ? trigger.known : await readOrder(context, referenceId);
     const facts: SuccessFacts = {};
     if (known.payments[news.chargeId] === undefined) {
       // A payment of the version before, still open at the upgrade.
@@ -81,9 +100,12 @@ export async function settlePayment(context: CheckoutContext, news: SuccessNews,
     if (result === undefined) return undefined;
     const payer = order.paidBy === news.chargeId && known.paidBy !== news.chargeId ? order.payments[news.chargeId] : undefined;
     // Written again beside the order's record once it is paid, so a store that pushes out its least
-    // recently written entries first keeps the way from the page to the paid order as long as the order.
-    if (payer) await rememberOrderReference(context, payer.orderReference, referenceId);
+    // recently written entries first keeps the way from the page to the paid order as long as the
+    // order; unless its own attempt wrote it moments ago (then it goes at most that much sooner).
+    const fresh = payer?.referenceKeptAtMs !== undefined && Date.now() - payer.referenceKeptAtMs < REFERENCE_FRESH_MS;
+    if (payer && !fresh) await rememberOrderReference(context, payer.orderReference, referenceId);
     const settled = await runEffects(context, order, news.chargeId, trigger, holder);
+    if (trigger.later) trigger.later.order = settled;
     return settled.payments[news.chargeId]?.outcome?.outcome ?? result;
   });
 }
@@ -291,8 +313,33 @@ async function tell(context: CheckoutContext, known: OrderRecord, effect: Extrac
     }
     context.options.log?.({ method: 'EVENT', path: orderEventType(outcome), status: 500, durationMs: 0, chargeId, error });
   }
+  if (told && trigger.later) {
+    // Recorded with the webhook's state, once onEvent heard it (the claim holds meanwhile).
+    trigger.later.told = { chargeId, holder, outcome };
+    return undefined;
+  }
   const after = await simpleStep(context, order.referenceId, (record) => ({ order: decideTold(record, chargeId, holder, outcome, told), result: undefined }), order);
   return told ? after.order : undefined;
+}
+
+/**
+ * A webhook of the payment `chargeId` handled, its state (`version`) kept in the payment's entry,
+ * and the `onOrder` its settling told (`later`) recorded with it: one step. Without `version`
+ * (`onEvent` failed: the webhook comes again), only what `onOrder` heard.
+ */
+export async function recordWebhookHandled(context: CheckoutContext, referenceId: string, chargeId: string, later: WebhookLater, version?: number): Promise<void> {
+  const { told } = later;
+  if (told === undefined && version === undefined) return;
+  await simpleStep(
+    context,
+    referenceId,
+    (record) => {
+      const afterTold = told === undefined ? record : (decideTold(record, chargeId, told.holder, told.outcome, true) ?? record);
+      const next = version === undefined ? afterTold : (decideHeard(afterTold, chargeId, version) ?? afterTold);
+      return { order: next === record ? undefined : next, result: undefined };
+    },
+    later.order,
+  );
 }
 
 /**

@@ -80,6 +80,22 @@ describe('sequences the model found', () => {
     });
   });
 
+  // Shrunk: pay by card | read its status (paid: the shop stops offering the order), at the same
+  // moment a restart and another tab paying, its answer lost | (the end: the held webhooks arrive).
+  it('keeps the payment that paid the order when an attempt started moments after it, in the store a restart emptied, lost its answer', async () => {
+    const together = (event: ModelStep['event']): ModelStep => ({ event, together: true });
+    const scenario: Scenario = {
+      ...sequence(true, card, { type: 'status', payment: 0, via: 0 }),
+      steps: [{ event: card, together: false }, { event: { type: 'status', payment: 0, via: 0 }, together: false }, together({ type: 'restart', instance: 0 }), together({ ...lostCard, method: '3ds', replace: true })],
+    };
+    await replay(scenario, (run) => {
+      const chargeId = run.tabs[0]!.chargeId!;
+      // Told again after the restart (the emptied store forgot it was told), but only that it paid.
+      expect(new Set(run.told.filter((t) => t.event.chargeId === chargeId).map((t) => t.event.type))).toEqual(new Set(['order.paid']));
+      expect(run.refunded(chargeId, 'THB'), 'what the service gave back of the payment the shop was told paid the order').toBe(0);
+    });
+  });
+
   // Shrunk (an extra invariant: each tab is answered the charge its key made): pay by card, the
   // answer lost | again, the answer lost | (the end: the held webhooks arrive, each tab retries with its key).
   it('answers a retry with the charge its own key made when two attempts lost their answers', async () => {

@@ -14,6 +14,10 @@ import { signWebhookPayload } from '../../../src/core/webhook-signature.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { WEBHOOK_DEDUPE_TTL_MS, WEBHOOK_MAX_BODY_BYTES } from '../../../src/server/checkout/checkout-options.js';
 import { MemoryCheckoutStore, toNodeListener, type CheckoutHandlerOptions, type ResolvedOrder } from '../../../src/server/index.js';
+import { CheckoutRecords, WEBHOOK_MARKS, WebhookRecords } from '../../../src/server/checkout/checkout-records.js';
+import { TELL_IN_HAND_MS } from '../../../src/server/checkout/settlement.js';
+import { WEBHOOK_IN_HAND_MS } from '../../../src/server/webhooks/webhook-ledger.js';
+import { webhookState } from '../../../src/server/webhooks/webhook-state.js';
 import { BASE, createCheckoutHarness, WEBHOOK_KEY, type CheckoutHarness } from '../../support/checkout-harness.js';
 import { ORIGIN, type SandboxClient } from '../../support/sandbox-client.js';
 
@@ -393,6 +397,76 @@ describe('webhooks under abuse', () => {
       expect(names()).toEqual(['card_authorization.authorized AUTHORIZED', 'card_authorization.canceled CANCELED']);
       // The verified CANCELED was known from the first attempt on: the older AUTHORIZED never showed.
       expect((await status(reserved.chargeId, reserved.statusToken)).body).toMatchObject({ authorizationStatus: 'CANCELED' });
+    });
+  });
+
+  describe('a payment’s states, kept in its order’s record', () => {
+    it('calls a copy a duplicate after its mark in hand ran out, and tells onOrder and onEvent of the payment once', async () => {
+      const told: string[] = [];
+      setUp({ onOrder: (event) => void told.push(`${event.type} ${event.chargeId}`) });
+      const charge = await payByCard('4111111111111111');
+      const succeeded = await one('charge.succeeded', charge.chargeId);
+      expect((await deliver(succeeded)).body).toEqual({ received: true });
+      expect((await deliver(succeeded)).body).toEqual({ received: true, duplicate: true });
+      // The state's own mark is only ever in hand: past it, the order's record still says it was handled.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + WEBHOOK_IN_HAND_MS + 1_000);
+      expect(await store.get(`webhook:charge:${charge.chargeId}:SUCCEEDED:${(JSON.parse(succeeded.body) as { updatedAt: string }).updatedAt}`)).toBeUndefined();
+      expect((await deliver(succeeded)).body).toEqual({ received: true, duplicate: true });
+      expect((await deliver(succeeded)).body).toEqual({ received: true, duplicate: true });
+      expect(names()).toEqual(['charge.succeeded SUCCEEDED']);
+      expect(told).toEqual([`order.paid ${charge.chargeId}`]);
+    });
+
+    it('keeps what onOrder heard when onEvent fails, so the retry hands the state to onEvent without telling onOrder again', async () => {
+      const told: string[] = [];
+      let fail = true;
+      setUp({
+        onOrder: (event) => void told.push(event.type),
+        onEvent: (event) => {
+          if (fail) throw new Error('database down');
+          events.push(event);
+        },
+      });
+      const charge = await payByCard('4111111111111111');
+      const succeeded = await one('charge.succeeded', charge.chargeId);
+      const refused = await deliver(succeeded);
+      expect(refused.status).toBe(500);
+      expect(ErrorShape.parse(refused.body).error).toMatchObject({ errorCode: 'INTERNAL_ERROR', retryable: true });
+      expect(told).toEqual(['order.paid']);
+      fail = false;
+      // Past its claim: had onOrder's answer not been kept, the retry would tell it again.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + TELL_IN_HAND_MS + 1_000);
+      expect((await deliver(succeeded)).body).toEqual({ received: true });
+      expect((await deliver(succeeded)).body).toEqual({ received: true, duplicate: true });
+      expect(names()).toEqual(['charge.succeeded SUCCEEDED']);
+      expect(told).toEqual(['order.paid']);
+    });
+
+    it('still finds a state handled by the version that kept it in the ledger’s own records, and what is older than it', async () => {
+      const told: string[] = [];
+      setUp({ onOrder: (event) => void told.push(event.type) });
+      const charge = await payByCard('4111111111111111');
+      const succeeded = await one('charge.succeeded', charge.chargeId);
+      const resource = JSON.parse(succeeded.body) as Record<string, unknown>;
+      // As the version before left it: the state marked handled and newest in the ledger's records,
+      // the payment's entry saying nothing of its webhooks.
+      const records = new CheckoutRecords(store);
+      const ledger = new WebhookRecords(store);
+      const state = webhookState({ name: 'charge.succeeded', payload: resource } as unknown as WebhookEvent);
+      await ledger.handled.set(state, WEBHOOK_MARKS.handled);
+      await ledger.newest.setIfNewer(state.resource, state.version!, state.version!);
+      const order = (await records.order.get('order-2001'))!;
+      const { heard: _heard, ...entry } = order.payments[charge.chargeId]!;
+      expect(_heard).toBe(0);
+      expect(await records.order.setIfNewer('order-2001', order.v + 1, { ...order, v: order.v + 1, payments: { ...order.payments, [charge.chargeId]: entry } })).toBe(true);
+
+      expect((await deliver(succeeded)).body).toEqual({ received: true, duplicate: true });
+      const olderFailure = await signed('charge.failed', { ...resource, status: 'FAILED', failureCode: 'PAYMENT_DECLINED', updatedAt: before(resource.updatedAt) });
+      expect((await deliver(olderFailure)).body).toEqual({ received: true, stale: true });
+      expect(names()).toEqual([]);
+      expect(told).toEqual([]);
     });
   });
 

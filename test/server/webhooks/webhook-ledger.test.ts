@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryCheckoutStore } from '../../../src/server/index.js';
 import { CheckoutError } from '../../../src/server/checkout/checkout-error.js';
-import { WEBHOOK_IN_HAND_MS, WebhookLedger } from '../../../src/server/webhooks/webhook-ledger.js';
+import { WEBHOOK_IN_HAND_MS, WebhookLedger, type StateKeeper } from '../../../src/server/webhooks/webhook-ledger.js';
 import { webhookState } from '../../../src/server/webhooks/webhook-state.js';
 
 const TTL_MS = 3 * 24 * 60 * 60 * 1000;
@@ -55,5 +55,56 @@ describe('WebhookLedger across instances sharing a store', () => {
       }),
     ).toBe('handled');
     expect(calls).toEqual(['handled']);
+  });
+});
+
+/** Keeps a resource's newest state handled in itself, as a payment's entry in its order's record does: written by the handler. */
+class HeardHere implements StateKeeper {
+  heard: number | undefined;
+  reads = 0;
+  constructor(heard: number | undefined) {
+    this.heard = heard;
+  }
+  read(): Promise<{ heard: number | undefined }> {
+    this.reads += 1;
+    return Promise.resolve({ heard: this.heard });
+  }
+}
+
+describe('WebhookLedger with the states kept elsewhere', () => {
+  it('reads what was handled where it is kept, and keeps nothing of its own but the mark in hand', async () => {
+    let now = Date.now();
+    const store = new MemoryCheckoutStore({ now: () => now });
+    const ledger = new WebhookLedger(store, TTL_MS);
+    const state = succeeded(new Date(now).toISOString());
+    const keeper = new HeardHere(0);
+    const handled: string[] = [];
+    const handle = () => {
+      handled.push(state.status);
+      keeper.heard = state.version;
+      return Promise.resolve();
+    };
+    expect(await ledger.handleOnce(state, handle, keeper)).toBe('handled');
+    expect(await store.get(`webhook-newest:${state.resource}`)).toBeUndefined();
+    expect(await store.get(`webhook:${state.resource}:${state.status}:${state.at}`)).toBe('in-hand');
+    expect(await ledger.handleOnce(state, handle, keeper)).toBe('duplicate');
+    now += WEBHOOK_IN_HAND_MS + 1;
+    expect(await ledger.handleOnce(state, handle, keeper)).toBe('duplicate');
+    const older = succeeded(new Date(now - 60_000 - WEBHOOK_IN_HAND_MS).toISOString());
+    expect(await ledger.handleOnce(older, handle, keeper)).toBe('stale');
+    expect(handled).toEqual(['SUCCEEDED']);
+  });
+
+  it('reads its own records beside a keeper that cannot tell what was handled before it kept the resource', async () => {
+    const store = new MemoryCheckoutStore();
+    const state = succeeded();
+    // Handled before, with the ledger's own records.
+    expect(await new WebhookLedger(store, TTL_MS).handleOnce(state, () => Promise.resolve())).toBe('handled');
+    const keeper = new HeardHere(undefined);
+    const ledger = new WebhookLedger(store, TTL_MS);
+    expect(await ledger.handleOnce(state, () => Promise.reject(new Error('handled twice')), keeper)).toBe('duplicate');
+    const older = succeeded(new Date(Date.parse(state.at) - 1_000).toISOString());
+    expect(await ledger.handleOnce(older, () => Promise.reject(new Error('an older state handled')), keeper)).toBe('stale');
+    expect(keeper.reads).toBe(2);
   });
 });

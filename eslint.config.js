@@ -14,7 +14,7 @@ const root = import.meta.dirname;
 const DEMO_PAGES = ['demo/shop.ts', 'demo/required-element.ts', 'demo/authorize', 'demo/spa'];
 
 /** The code that runs in a shopper's browser: the package's browser entries and the demo's pages. */
-const BROWSER_CODE = ['src/core', 'src/client', 'src/elements', 'src/react', ...DEMO_PAGES].map((path) => (path.endsWith('.ts') ? path : `${path}/**`));
+const BROWSER_CODE = ['src/core', 'src/client', 'src/elements', 'src/react', 'src/frameworks', ...DEMO_PAGES].map((path) => (path.endsWith('.ts') ? path : `${path}/**`));
 
 /** `a`, `a and b`, `a, b and c`. */
 const listed = (words) => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`);
@@ -31,7 +31,7 @@ const zone = (target, allow, why) => ({
 });
 
 /**
- * The import rule: react → elements → client → core; server → core, node; server/redis → server, core
+ * The import rule: react → elements → client → core; frameworks → elements; server → core, node; server/redis → server, core
  * (and nothing else of server/ imports it); sandbox → core, node; node → core; core imports
  * nothing of ours. Nothing the browser loads reaches server/, sandbox/ or node/, which follows
  * from the zones of core, client, elements and the demo's pages.
@@ -41,6 +41,7 @@ const IMPORT_RULE = [
   zone('./src/client', ['client', 'core'], 'src/client/ runs in the browser, so it'),
   zone('./src/elements', ['elements', 'client', 'core'], 'src/elements/ runs in the browser, so it'),
   zone('./src/react', ['react', 'elements', 'core'], 'src/react/ runs in the browser and in server rendering, so it'),
+  zone('./src/frameworks', ['frameworks', 'elements'], 'src/frameworks/ types the elements for Vue and Svelte templates, so it'),
   zone('./src/node', ['node', 'core'], 'src/node/ is the footing of the server and the sandbox, so it'),
   zone('./src/server', ['server', 'core', 'node'], 'src/server/ stands without the sandbox and the browser code, so it'),
   zone('./src/server/redis', ['server', 'core'], 'src/server/redis/ is a store for the checkout handler, so it'),

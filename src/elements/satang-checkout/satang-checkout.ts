@@ -172,7 +172,7 @@ export class SatangCheckout extends LitElement {
    * shopper to confirm it.
    */
   amount = Number.NaN;
-  /** The currency of `amount`: THB, the one the service charges in. */
+  /** The currency of `amount`: THB, the one the service charges in. @type {'THB'} */
   currency = CURRENCY_THB;
   /** The merchant's order reference the server prices. */
   orderReference = '';
@@ -185,13 +185,14 @@ export class SatangCheckout extends LitElement {
    * picked up, in any tab or device. Without it, the checkout shows a configuration error.
    */
   orderToken = '';
-  /** Methods in the order to show them: card, installments, promptpay, ewallet, mobile-banking, or single services (truemoney, kplus…). */
+  /** Methods in the order to show them: card, installments, promptpay, ewallet, mobile-banking, or single services (truemoney, kplus…). @type {string} */
   methods = DEFAULT_METHODS;
-  /** th or en; by default the page's language. */
+  /** th or en; by default the page's language. @type {'th' | 'en' | undefined} */
   locale: string | undefined;
+   * @type {'charge' | 'authorize'}
   /** Where redirect flows come back to: a URL or a path on this site; by default this page. */
   returnUrl = '';
-  /** light, dark, or auto (follows the system). */
+  /** light, dark, or auto (follows the system). @type {'light' | 'dark' | 'auto'} */
   theme = 'light';
   /**
    * charge (take the money now) or authorize (only reserve it on the card, for the shop's server to

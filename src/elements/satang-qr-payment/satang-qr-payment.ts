@@ -118,7 +118,7 @@ export class SatangQrPayment extends LitElement {
   amount: number | undefined;
   /** ISO 4217 code of `amount`. */
   currency = 'THB';
-  /** th or en; by default the language of the page. */
+  /** th or en; by default the language of the page. @type {'th' | 'en' | undefined} */
   locale: string | undefined;
   /** The merchant proxy's base URL (`createCheckoutHandler`'s basePath), to follow the charge. */
   endpoint = '';

@@ -11,7 +11,7 @@ export const paymentStyles = css`
       flex-wrap: wrap;
       align-content: center;
       gap: 0 8px;
-      color: var(--satang-color-muted);
+      color: var(--_muted);
       border-style: dashed;
       cursor: not-allowed;
     }
@@ -29,24 +29,24 @@ export const paymentStyles = css`
       display: flex;
       align-items: center;
       gap: 10px;
-      min-height: var(--satang-field-height);
+      min-height: var(--satang-field-height, 48px);
       padding: 8px 12px;
       margin: 0;
       font-weight: 500;
       line-height: 1.4;
-      background: var(--satang-color-field);
-      border: 1px solid var(--satang-color-border);
-      border-radius: var(--satang-radius);
+      background: var(--_field);
+      border: 1px solid var(--_border);
+      border-radius: var(--satang-radius, 8px);
       cursor: pointer;
     }
     /* Chosen: the border thickened inward, so nothing in the box moves. */
     .option:has(input:checked) {
-      border-color: var(--satang-color-accent);
-      box-shadow: inset 0 0 0 1px var(--satang-color-accent);
-      background: color-mix(in srgb, var(--satang-color-accent) 10%, var(--satang-color-field));
+      border-color: var(--_accent);
+      box-shadow: inset 0 0 0 1px var(--_accent);
+      background: color-mix(in srgb, var(--_accent) 10%, var(--_field));
     }
     .option:has(input:focus-visible) {
-      outline: 2px solid var(--satang-color-accent);
+      outline: 2px solid var(--_accent);
       outline-offset: 2px;
     }
     .option input {
@@ -54,7 +54,7 @@ export const paymentStyles = css`
       min-height: 20px;
       margin: 0;
       flex: none;
-      accent-color: var(--satang-color-accent);
+      accent-color: var(--_accent);
     }
     .option .mark {
       width: 24px;
@@ -66,17 +66,17 @@ export const paymentStyles = css`
       font-weight: 400;
     }
     .secondary {
-      min-height: var(--satang-field-height);
-      border-radius: var(--satang-radius);
+      min-height: var(--satang-field-height, 48px);
+      border-radius: var(--satang-radius, 8px);
       font-weight: 700;
       padding: 0 20px;
       background: transparent;
-      color: var(--satang-color-accent);
-      border: 1px solid var(--satang-color-accent);
+      color: var(--_accent);
+      border: 1px solid var(--_accent);
     }
     .outcome {
-      padding: calc(var(--satang-space) * 1.5);
-      border-radius: var(--satang-radius);
+      padding: calc(var(--satang-space, 12px) * 1.5);
+      border-radius: var(--satang-radius, 8px);
       border: 1px solid currentColor;
     }
     .outcome h2 {
@@ -84,30 +84,37 @@ export const paymentStyles = css`
       font-size: 1.25em;
     }
     .outcome p {
-      margin: 0 0 var(--satang-space);
+      margin: 0 0 var(--satang-space, 12px);
     }
     .outcome .pay {
       padding: 0 20px;
     }
     .success {
-      color: var(--satang-color-success);
+      color: var(--_success);
     }
     .failure {
-      color: var(--satang-color-error);
+      color: var(--_error);
     }
+    /* A status line: focused for a screen reader to start there, drawn as text, never as a field. */
     .progress {
       display: flex;
       align-items: center;
       gap: 10px;
+      outline: 0;
     }
     .spinner {
       width: 18px;
       height: 18px;
       flex: none;
       border-radius: 50%;
-      border: 3px solid color-mix(in srgb, var(--satang-color-accent) 25%, transparent);
-      border-top-color: var(--satang-color-accent);
+      border: 3px solid color-mix(in srgb, var(--_accent) 25%, transparent);
+      border-top-color: var(--_accent);
       animation: satang-spin 0.9s linear infinite;
+    }
+    /* Waiting on the shopper at another page: a still ring, nothing turning. */
+    .spinner.paused {
+      animation: none;
+      border-color: var(--_muted);
     }
     @keyframes satang-spin {
       to {
@@ -127,15 +134,15 @@ export const paymentStyles = css`
       padding: 0 20px;
     }
     .link-button:focus-visible {
-      outline: 2px solid var(--satang-color-accent);
+      outline: 2px solid var(--_accent);
       outline-offset: 2px;
     }
     .message:has(> .info) {
-      border-color: var(--satang-color-accent);
-      color: var(--satang-color-text);
+      border-color: var(--_accent);
+      color: var(--_text);
     }
     .message:has(> .info):focus {
-      outline-color: var(--satang-color-accent);
+      outline-color: var(--_accent);
     }
     @media (forced-colors: active) {
       .option:has(input:checked) {

@@ -4,18 +4,15 @@ import { tokens } from '../shared-styles.js';
 export const styles = [
   tokens,
   css`
-    :host {
-      --satang-qr-size: 240px;
-    }
     .container {
       display: flex;
       flex-direction: column;
       align-items: center;
       gap: 8px;
-      padding: var(--satang-space);
+      padding: var(--satang-space, 12px);
       text-align: center;
-      background: var(--satang-color-surface);
-      border-radius: var(--satang-radius);
+      background: var(--_surface);
+      border-radius: var(--satang-radius, 8px);
     }
     p {
       margin: 0;
@@ -29,7 +26,7 @@ export const styles = [
       font-size: 1.125em;
     }
     .title:focus-visible {
-      outline: 2px solid var(--satang-color-accent);
+      outline: 2px solid var(--_accent);
       outline-offset: 2px;
     }
     /* On a phone: the steps to pay from the same phone, left-aligned and numbered. */
@@ -38,19 +35,19 @@ export const styles = [
       gap: 4px;
       justify-items: start;
       text-align: start;
-      padding: var(--satang-space);
-      border-radius: var(--satang-radius);
-      background: color-mix(in srgb, var(--satang-color-accent) 8%, var(--satang-color-surface));
+      padding: var(--satang-space, 12px);
+      border-radius: var(--satang-radius, 8px);
+      background: color-mix(in srgb, var(--_accent) 8%, var(--_surface));
     }
     .save.button {
       display: inline-flex;
       align-items: center;
-      min-height: var(--satang-field-height);
+      min-height: var(--satang-field-height, 48px);
       padding: 0 16px;
       margin: 4px 0;
-      border-radius: var(--satang-radius);
-      background: var(--satang-color-accent);
-      color: var(--satang-color-on-accent);
+      border-radius: var(--satang-radius, 8px);
+      background: var(--_accent);
+      color: var(--_on-accent);
       text-decoration: none;
     }
     .amount {
@@ -60,11 +57,11 @@ export const styles = [
     }
     /* Scanners want dark modules on light, whatever the page's theme. */
     .qr {
-      width: var(--satang-qr-size);
+      width: var(--satang-qr-size, 240px);
       max-width: 100%;
       aspect-ratio: 1;
       background: #fff;
-      border-radius: var(--satang-radius);
+      border-radius: var(--satang-radius, 8px);
       overflow: hidden;
       forced-color-adjust: none;
       transition:
@@ -79,7 +76,7 @@ export const styles = [
       forced-color-adjust: none;
     }
     .qr.loading {
-      background: color-mix(in srgb, var(--satang-color-muted) 20%, #fff);
+      background: color-mix(in srgb, var(--_muted) 20%, #fff);
       animation: pulse 1.2s ease-in-out infinite alternate;
     }
     .qr.expired {
@@ -92,19 +89,19 @@ export const styles = [
       }
     }
     .muted {
-      color: var(--satang-color-muted);
+      color: var(--_muted);
     }
     .countdown {
       font-variant-numeric: tabular-nums;
     }
     /* The last minute: larger and bolder as well as coloured, so it stands out without colour too. */
     .countdown.urgent {
-      color: var(--satang-color-error);
+      color: var(--_error);
       font-size: 1.25em;
       font-weight: 700;
     }
     .save {
-      color: var(--satang-color-accent);
+      color: var(--_accent);
       font-weight: 600;
     }
     .status::before {
@@ -114,31 +111,31 @@ export const styles = [
       height: 0.6em;
       margin-inline-end: 0.5em;
       border-radius: 50%;
-      background: var(--satang-color-accent);
+      background: var(--_accent);
       animation: pulse 1s ease-in-out infinite alternate;
     }
     .expired:not(.qr) {
       font-weight: 600;
     }
     .renew {
-      min-height: var(--satang-field-height);
+      min-height: var(--satang-field-height, 48px);
       padding: 0 20px;
-      color: var(--satang-color-on-accent);
-      background: var(--satang-color-accent);
+      color: var(--_on-accent);
+      background: var(--_accent);
       border: 0;
-      border-radius: var(--satang-radius);
+      border-radius: var(--satang-radius, 8px);
     }
     /* A secondary action: outlined, under the code. The file input inside stays focusable. */
     .slip-button {
       position: relative;
       display: inline-flex;
       align-items: center;
-      min-height: var(--satang-field-height);
+      min-height: var(--satang-field-height, 48px);
       margin: 4px 0 0;
       padding: 0 16px;
-      color: var(--satang-color-accent);
+      color: var(--_accent);
       border: 1px solid currentColor;
-      border-radius: var(--satang-radius);
+      border-radius: var(--satang-radius, 8px);
       cursor: pointer;
     }
     .slip-button input {
@@ -147,9 +144,9 @@ export const styles = [
       border: 0;
     }
     .slip-button:has(:focus-visible) {
-      outline: 2px solid var(--satang-color-accent);
+      outline: 2px solid var(--_accent);
       outline-offset: 1px;
-      box-shadow: var(--satang-focus-ring);
+      box-shadow: var(--satang-focus-ring, 0 0 0 3px color-mix(in srgb, var(--_accent) 35%, transparent));
     }
     .slip-button:has(:disabled) {
       opacity: 0.6;
@@ -160,11 +157,11 @@ export const styles = [
       gap: 4px;
     }
     .paid .heading {
-      color: var(--satang-color-success);
+      color: var(--_success);
     }
     .failed .heading,
     .error {
-      color: var(--satang-color-error);
+      color: var(--_error);
     }
     @media (forced-colors: active) {
       .renew {

@@ -21,7 +21,10 @@
  * no power; a script of another origin cannot read this storage. It is kept for at most
  * {@link SAVED_ATTEMPT_TTL_MS}, and dropped once the payment failed or the shopper left it for
  * another method. Then `satang:abandoned:{orderReference}` keeps only the charge id, for the same
- * time, so that the next charge replaces it (`replace: true`), after a reload too.
+ * time, so that the next charge replaces it (`replace: true`), after a reload too; and
+ * `satang:left:{orderReference}` keeps the payments left (a few, for the same time: their charge id,
+ * status token, method and amount), since one may still go through (a bank page approved after Back
+ * and Forward, a QR scanned late) and be refunded: the page that shows the order paid says so.
  */
 import { abandonedStorageKey, attemptStorageKey, storage } from './attempt-key.js';
 
@@ -118,4 +121,51 @@ export function abandonedCharge(orderReference: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A payment the shopper left for another method, which may still go through (and is then refunded, the order being paid). */
+export interface LeftPayment {
+  chargeId: string;
+  statusToken: string;
+  method: string;
+  amount: number;
+  currency: string;
+  savedAt: number;
+}
+
+/** How many payments left of one order are kept: the newest. */
+const LEFT_KEPT = 4;
+const leftKey = (orderReference: string) => `satang:left:${orderReference}`;
+
+/** The payments of the order this tab left for another method, recently, oldest first. */
+export function leftPayments(orderReference: string): LeftPayment[] {
+  try {
+    const list: unknown = JSON.parse(storage()?.getItem(leftKey(orderReference)) ?? '[]');
+    if (!Array.isArray(list)) return [];
+    return (list as Partial<Record<keyof LeftPayment, unknown>>[]).filter(
+      (p): p is LeftPayment =>
+        isString(p.chargeId) && isString(p.statusToken) && p.statusToken !== '' && isString(p.method) && typeof p.amount === 'number' && isString(p.currency) && typeof p.savedAt === 'number' && Date.now() - p.savedAt <= SAVED_ATTEMPT_TTL_MS,
+    );
+  } catch {
+    return [];
+  }
+}
+
+function keepLeft(orderReference: string, list: LeftPayment[]): void {
+  try {
+    if (list.length) storage()?.setItem(leftKey(orderReference), JSON.stringify(list.slice(-LEFT_KEPT)));
+    else storage()?.removeItem(leftKey(orderReference));
+  } catch {
+    // Lost, a payment left and approved later is still refunded; only the word of it is lost.
+  }
+}
+
+/** Keeps a payment the shopper left for another method (see {@link leftPayments}). */
+export function keepLeftPayment(orderReference: string, payment: Omit<LeftPayment, 'savedAt'>): void {
+  keepLeft(orderReference, [...leftPayments(orderReference).filter((p) => p.chargeId !== payment.chargeId), { ...payment, savedAt: Date.now() }]);
+}
+
+/** Forgets a payment left: it failed, or can no longer be read. */
+export function forgetLeftPayment(orderReference: string, chargeId: string): void {
+  keepLeft(orderReference, leftPayments(orderReference).filter((p) => p.chargeId !== chargeId));
 }

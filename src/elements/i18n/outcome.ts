@@ -10,6 +10,7 @@ export const outcomeMessages = {
   en: {
     'success.title': 'Payment successful',
     'success.body': 'Thank you. Your payment of {amount} is complete.',
+    'success.plan': 'Paid in installments: {plan}.',
     'success.authorizedTitle': 'Payment authorized',
     'success.authorizedBody': 'Thank you. {amount} is reserved on your card and will be charged when your order is confirmed.',
     'failure.title': 'Payment not completed',
@@ -26,6 +27,8 @@ export const outcomeMessages = {
     'outcome.repricedBody': 'The total of your order changed while you were paying, so this payment has been refunded. Review the new total and pay again.',
     'outcome.repricedAction': 'Review the new total',
     'outcome.unpaidBody': 'This payment did not complete your order. The shop will contact you.',
+    'outcome.leftRefunded': 'The payment you approved afterwards ({payment}) was not needed: this order had already been paid, so it has been refunded in full.',
+    'outcome.leftNotRefunded': 'The payment you approved afterwards ({payment}) went through although this order had already been paid. It has not been refunded yet: the shop will contact you.',
     'failure.retry': 'Try again',
     'failure.promptpay': 'The PromptPay payment did not go through. Get a new QR code, or choose another method.',
     'failure.wallet': '{method} did not approve the payment. Try again, or choose another method.',
@@ -36,6 +39,7 @@ export const outcomeMessages = {
   th: {
     'success.title': 'ชำระเงินสำเร็จ',
     'success.body': 'ขอบคุณ การชำระเงิน {amount} เสร็จสมบูรณ์',
+    'success.plan': 'ผ่อนชำระ {plan}',
     'success.authorizedTitle': 'อนุมัติการชำระเงินแล้ว',
     'success.authorizedBody': 'ขอบคุณ ยอด {amount} ถูกกันวงเงินไว้ในบัตรของคุณ และจะเรียกเก็บเมื่อร้านค้ายืนยันคำสั่งซื้อ',
     'failure.title': 'การชำระเงินไม่สำเร็จ',
@@ -52,6 +56,8 @@ export const outcomeMessages = {
     'outcome.repricedBody': 'ยอดรวมของคำสั่งซื้อเปลี่ยนไประหว่างที่คุณชำระเงิน การชำระเงินครั้งนี้จึงได้รับการคืนเงินแล้ว กรุณาตรวจสอบยอดใหม่และชำระอีกครั้ง',
     'outcome.repricedAction': 'ตรวจสอบยอดใหม่',
     'outcome.unpaidBody': 'การชำระเงินครั้งนี้ไม่ได้ทำให้คำสั่งซื้อของคุณเสร็จสมบูรณ์ ร้านค้าจะติดต่อคุณ',
+    'outcome.leftRefunded': 'การชำระเงินที่คุณยืนยันภายหลัง ({payment}) ไม่จำเป็นแล้ว เพราะคำสั่งซื้อนี้ชำระเงินไปก่อนแล้ว จึงได้รับการคืนเงินเต็มจำนวนแล้ว',
+    'outcome.leftNotRefunded': 'การชำระเงินที่คุณยืนยันภายหลัง ({payment}) สำเร็จ ทั้งที่คำสั่งซื้อนี้ชำระเงินไปก่อนแล้ว และยังไม่ได้รับการคืนเงิน ร้านค้าจะติดต่อคุณ',
     'failure.retry': 'ลองอีกครั้ง',
     'failure.promptpay': 'การชำระด้วยพร้อมเพย์ไม่สำเร็จ กรุณาขอคิวอาร์โค้ดใหม่ หรือเลือกวิธีชำระเงินอื่น',
     'failure.wallet': '{method} ไม่อนุมัติการชำระเงิน กรุณาลองใหม่ หรือเลือกวิธีชำระเงินอื่น',

@@ -26,13 +26,15 @@ function methodName(l: LocalizeController, type: string | undefined): string | u
 
 /**
  * The conflict as a notice with a heading (focused when shown) and its way on. The region is an
- * alert, so the change is announced even where focus cannot follow.
+ * alert, so the change is announced even where focus cannot follow. A paid order tells of the
+ * payments the shopper left that went through all the same (`left`, see `left-payments.ts`).
  */
-export function conflictView(l: LocalizeController, conflict: ChargeConflict, actions: ConflictActions): TemplateResult {
+export function conflictView(l: LocalizeController, conflict: ChargeConflict, actions: ConflictActions, left: TemplateResult | typeof nothing = nothing): TemplateResult {
   const notice = (title: MessageKey, body: string, buttons?: TemplateResult) =>
     html`<div part="conflict" class="outcome ${buttons ? '' : 'success'}" role="alert">
       <h2 tabindex="-1">${l.msg(title)}</h2>
       <p>${body}</p>
+      ${conflict.kind === 'paid' ? left : nothing}
       ${buttons ? html`<div class="details">${buttons}</div>` : nothing}
     </div>`;
   const back = html`<button part="back-button" class="secondary" @click=${actions.back}>${l.msg('conflict.back')}</button>`;

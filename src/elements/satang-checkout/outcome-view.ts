@@ -12,7 +12,9 @@ import { orderVerdict, unpaidMessageKey } from '../order-outcome.js';
  * refunded (`orderOutcome`); else the failure, told by its `failureCode`, with a button to
  * `retry`. A charge that went through without paying the order (`orderOutcome` set on a failure)
  * says so instead: after a refund for a changed price the shopper can `review` the new total;
- * otherwise the shop settles it, and there is nothing to retry.
+ * otherwise the shop settles it, and there is nothing to retry. `more` follows a success's words:
+ * its installment plan, the payments the shopper left that went through all the same
+ * (`left-payments.ts`).
  */
 export function outcomeView(
   l: LocalizeController,
@@ -23,6 +25,7 @@ export function outcomeView(
   orderOutcome: string | undefined,
   retry: () => void,
   review: () => void,
+  more: TemplateResult | typeof nothing = nothing,
 ): TemplateResult {
   if (succeeded) {
     const duplicate = orderOutcome === 'duplicate_refunded';
@@ -31,6 +34,7 @@ export function outcomeView(
       ${duplicate
         ? html`<p part="refund-notice">${l.msg('outcome.duplicateRefunded', { amount: amountText })}</p>`
         : html`<p>${l.msg(authorize ? 'success.authorizedBody' : 'success.body', { amount: amountText })}</p>`}
+      ${more}
     </div>`;
   }
   const verdict = orderOutcome === undefined ? 'failed' : orderVerdict({ status: 'SUCCEEDED', outcome: orderOutcome });

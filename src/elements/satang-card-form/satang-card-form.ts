@@ -53,13 +53,8 @@ function firstError(errors: Partial<Record<CardField, MessageKey>>): [CardField,
  * @csspart error - The error messages.
  * @csspart brand - The detected card brand: its mark (Visa, Mastercard, JCB, American Express, UnionPay), or its name.
  *
- * @cssproperty --satang-color-accent - Focus ring and accents.
- * @cssproperty --satang-color-error - Error text and invalid borders.
- * @cssproperty --satang-color-border - Field borders.
- * @cssproperty --satang-color-field - Field background.
- * @cssproperty --satang-radius - Corner radius.
- * @cssproperty --satang-field-height - Height of a field.
- * @cssproperty --satang-font-family - Font stack (Thai-friendly by default).
+ * @cssprop [--satang-color-card-brand=#ffffff] - Behind a card brand's mark in the number field (the brands draw their
+ *   marks for white).
  */
 export class SatangCardForm extends LitElement {
   static readonly tagName = 'satang-card-form';
@@ -228,14 +223,15 @@ export class SatangCardForm extends LitElement {
 
   /**
    * Clears the security code (and the token made with it), keeping the rest: after a declined
-   * payment the shopper types it again rather than the whole card.
+   * payment the shopper types it again rather than the whole card, and the field says so (invalid,
+   * "Enter the security code") while the card number is still there.
    */
   clearSecurityCode(): void {
     const input = this.#input('cvc');
     if (input) input.value = '';
     this.clearToken();
-    this.#touched.delete('cvc');
-    this.#setError('cvc', undefined);
+    // Still needed to pay with the card kept: marked so (invalid, with its message) until typed.
+    this.#setError('cvc', this.#value('number') ? 'cvc.required' : undefined);
     this.#syncValidity();
   }
 
@@ -390,6 +386,7 @@ export class SatangCardForm extends LitElement {
             inputmode=${attrs.inputmode ?? 'text'}
             maxlength=${attrs.maxlength ?? 100}
             spellcheck="false"
+            required
             autocapitalize=${name === 'holderName' ? 'characters' : 'off'}
             ?disabled=${this.disabled || this.formDisabled}
             aria-invalid=${error ? 'true' : 'false'}

@@ -421,8 +421,25 @@ describe('<satang-card-form>', () => {
       expect(input(element, 'number').value).toBe('4111 1111 1111 1111');
       expect(input(element, 'holder').value).toBe('Somchai Jaidee');
       expect(element.complete).toBe(false);
-      // Not an error until the shopper submits or leaves it empty again.
+      // Still needed to pay with this card: marked invalid, pointing at the words of what to do.
+      const cvc = input(element, 'cvc');
+      expect(cvc.getAttribute('aria-invalid')).toBe('true');
+      expect(errorOf(element, 'cvc')).toBe('Enter the security code.');
+      expect(cvc.getAttribute('aria-describedby')).toContain('cvc-error');
+      for (const id of ['number', 'expiry', 'holder'] as const) expect(input(element, id).getAttribute('aria-invalid'), id).toBe('false');
+      // Typed again, it is valid, and the card complete.
+      await type(element, 'cvc', CVC);
+      expect(cvc.getAttribute('aria-invalid')).toBe('false');
+      expect(errorOf(element, 'cvc')).toBeNull();
+      expect(element.complete).toBe(true);
+    });
+
+    it('marks nothing invalid when the card was not kept (the form emptied by a page away)', async () => {
+      const element = await mount();
+      element.clearSecurityCode();
+      await element.updateComplete;
       expect(input(element, 'cvc').getAttribute('aria-invalid')).toBe('false');
+      expect(errorOf(element, 'cvc')).toBeNull();
     });
   });
 
@@ -497,6 +514,15 @@ describe('<satang-card-form>', () => {
       element.validate();
       await element.updateComplete;
       await vi.waitFor(() => expect(announced.filter((text) => text === 'Enter the card number.')).toHaveLength(2));
+    });
+
+    it('says every field is required, as the accessibility tree reads it', async () => {
+      const element = await mount();
+      for (const id of ['number', 'expiry', 'cvc', 'holder'] as const) {
+        expect(input(element, id).required, id).toBe(true);
+        // What the browser hands to assistive technology: required, by the platform's own computation.
+        expect(input(element, id).matches(':required'), id).toBe(true);
+      }
     });
 
     it('labels every input', async () => {

@@ -398,7 +398,7 @@ test('a card paid in installments: the same, with the plan chosen', async ({ pag
   const { sent, reports, settle } = await capture(context, page);
   const reference = await openShop(page);
   const plans = await addScarvesUntilInstallments(page);
-  await plans.getByRole('radio', { name: /^3 months/ }).check();
+  await plans.getByRole('radio', { name: /× 3 months/ }).check();
   await typeCard(page, card);
   await expectNothingHeld(page, card, 'while the form is filled');
 

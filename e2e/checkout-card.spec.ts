@@ -69,12 +69,14 @@ test('a shopper with a bigger cart pays in 3 monthly installments', async ({ pag
   await expect(page.locator('.total-amount')).toHaveText('฿3,070.00');
   await expect(plans.getByRole('radio')).toHaveCount(2);
   // ฿3,070 over 3 months, the first plan, chosen already: the parts add up to it exactly, the first month taking the odd satang.
-  await expect(plans.getByRole('radio', { name: '3 months: ฿1,023.34 the first month, then ฿1,023.33 a month for 2 months Total ฿3,070.00' })).toBeChecked();
+  await expect(plans.getByRole('radio', { name: '฿1,023.33 × 3 months First month ฿1,023.34 · Total ฿3,070.00' })).toBeChecked();
   await typeCard(page, { number: CARDS.installments });
   await expect(payButton(page)).toHaveText('Pay ฿3,070.00');
   await payButton(page).click();
 
   await expectPaid(page, '฿3,070.00');
+  // The success names the plan, in the words it was chosen in.
+  await expect(page.locator('satang-checkout').getByRole('status')).toContainText('Paid in installments: ฿1,023.33 × 3 months.');
   const charge = await onlyChargeFor(request, reference);
   expect(charge).toMatchObject({
     status: 'SUCCEEDED',

@@ -24,7 +24,8 @@ export class LocalizeController implements ReactiveController {
 
   /** Registers the catalogs the element shows, so that {@link msg} finds their strings. */
   constructor(
-    private readonly host: LocalizedHost,
+    /** The element whose words these are (the panels read the checkout's own attributes through it). */
+    readonly host: LocalizedHost,
     ...catalogs: Catalog[]
   ) {
     useMessages(...catalogs);

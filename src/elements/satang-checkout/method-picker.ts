@@ -42,12 +42,13 @@ export function methodPickerView(
   choose: (group: MethodGroup) => void,
 ): TemplateResult {
   return html`<fieldset part="methods" class="methods" ?disabled=${busy}>
-    <legend>${l.msg('method.label')}</legend>
+    <legend part="methods-label">${l.msg('method.label')}</legend>
     ${groups.map((group) => {
       const closed = !groupOpen(group, amount);
       const reason = closed && reasons;
       return html`<label part="method" class="method">
         <input
+          part="method-radio"
           type="radio"
           name="method"
           .checked=${chosen === group}

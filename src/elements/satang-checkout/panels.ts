@@ -29,10 +29,22 @@ export interface InstallmentParts {
 
 /** The plans the amount qualifies for, each split into parts that add up to it exactly. */
 export function installmentParts(amount: number): InstallmentParts[] {
-  return installmentPlans(amount).map(({ months }) => {
-    const monthly = Math.floor(amount / months);
-    return { months, monthly, first: amount - monthly * (months - 1) };
-  });
+  return installmentPlans(amount).map(({ months }) => partsOf(amount, months));
+}
+
+/**
+ * A plan in one wording wherever it is named (the plans, the success): the amount repeated, times
+ * the months, "฿694.00 × 10 months" ("฿694.00 × 10 เดือน"). A first month that takes the odd satang
+ * is said once, beside it (the plans' hint).
+ */
+export function planWords(l: LocalizeController, { months, monthly }: InstallmentParts, currency: string): string {
+  return l.msg('installments.plan', { months, monthly: formatAmount(monthly, currency) });
+}
+
+/** The parts of the `months` plan of `amount`. */
+export function partsOf(amount: number, months: InstallmentPeriod): InstallmentParts {
+  const monthly = Math.floor(amount / months);
+  return { months, monthly, first: amount - monthly * (months - 1) };
 }
 
 /**
@@ -52,19 +64,43 @@ export function installmentsView(
     return html`<p part="notice" class="notice" role="note">${l.msg('installments.unavailable', { minimum: money(INSTALLMENTS_FROM_SATANG), amount: money(amount) })}</p>`;
   }
   return html`<fieldset part="options" class="options">
-    <legend>${l.msg('installments.label')}</legend>
+    <legend part="options-label">${l.msg('installments.label')}</legend>
     ${plans.map(
       ({ months: m, first, monthly }) => html`<label part="option" class="option">
-        <input type="radio" name="plan" .checked=${months === m} @change=${() => choose(m)} />
+        <input part="option-radio" type="radio" name="plan" .checked=${months === m} @change=${() => choose(m)} />
         <span
-          >${first === monthly
-            ? l.msg('installments.plan', { months: m, monthly: money(monthly) })
-            : l.msg('installments.planUneven', { months: m, first: money(first), monthly: money(monthly), rest: m - 1 })}
-          <small class="hint">${l.msg('installments.total', { amount: money(amount) })}</small></span
+          >${planWords(l, { months: m, first, monthly }, currency)}
+          <small part="option-hint" class="hint"
+            >${first === monthly ? '' : `${l.msg('installments.first', { first: money(first) })} · `}${l.msg('installments.total', { amount: money(amount) })}</small
+          ></span
         >
       </label>`,
     )}
-  </fieldset>`;
+  </fieldset>${termsView(l)}`;
+}
+
+/** A rate of interest as a shop writes it: a percentage a month, up to two decimals ("0", "0.8", "1.25"). */
+const RATE = /^\d{1,2}(\.\d{1,2})?$/;
+/** The checkouts whose interest was said to be wrong already: once each. */
+const warned = new WeakSet<Element>();
+
+/**
+ * The terms the shop gives its plans, under them: the interest (`installment-interest`, a
+ * percentage a month; 0 is interest-free) and the cards that take them (`installment-cards`, in
+ * the shop's words). Read from the checkout's attributes each time the plans render; an interest
+ * that is not a rate is not shown, and said in the console.
+ */
+function termsView(l: LocalizeController): TemplateResult | typeof nothing {
+  const rate = l.host.getAttribute('installment-interest')?.trim();
+  const cards = l.host.getAttribute('installment-cards')?.trim();
+  const terms: string[] = [];
+  if (rate && RATE.test(rate)) terms.push(Number(rate) === 0 ? l.msg('installments.interestFree') : l.msg('installments.interest', { rate: String(Number(rate)) }));
+  else if (rate && !warned.has(l.host)) {
+    warned.add(l.host);
+    console.error(`<satang-checkout>: installment-interest must be a percentage a month such as 0 or 0.8, not "${rate}"; it is not shown.`);
+  }
+  if (cards) terms.push(l.msg('installments.cards', { cards }));
+  return terms.length ? html`<p part="notice" class="notice">${terms.join(' · ')}</p>` : nothing;
 }
 
 /** Before the charge: how paying by PromptPay goes, from this device. */
@@ -84,10 +120,10 @@ export function providerView(
   const wallet = group === 'E_WALLET';
   const notice = blocked ? l.msg('bank.needsPhone') : l.msg(wallet ? 'wallet.redirect' : 'bank.redirect', { method: (chosen && PROVIDER_NAMES[chosen]) ?? '' });
   return html`<fieldset part="options" class="options">
-      <legend>${l.msg(wallet ? 'wallet.label' : 'bank.label')}</legend>
+      <legend part="options-label">${l.msg(wallet ? 'wallet.label' : 'bank.label')}</legend>
       ${providers.map(
         (p) => html`<label part="option" class="option">
-          <input type="radio" name="provider" .checked=${chosen === p} @change=${() => choose(p)} />
+          <input part="option-radio" type="radio" name="provider" .checked=${chosen === p} @change=${() => choose(p)} />
           ${providerMark(p)}<span>${PROVIDER_NAMES[p]}</span>
         </label>`,
       )}

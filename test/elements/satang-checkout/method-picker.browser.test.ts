@@ -40,6 +40,8 @@ const radioOf = (element: SatangCheckout, label: string) =>
   radios(element).find((r) => r.closest('[part="method"]')!.querySelector('span')!.textContent.trim() === label)!;
 const chosen = (element: SatangCheckout) => root(element).querySelector('input[name="method"]:checked')!.closest('[part="method"]')!.querySelector('span')!.textContent.trim();
 const plans = (element: SatangCheckout) => root(element).querySelector<HTMLFieldSetElement>('fieldset[part="options"]');
+/** The hint under each plan: its first month when it differs, and the total. */
+const planHints = (element: SatangCheckout) => [...root(element).querySelectorAll('[part="option-hint"]')].map((hint) => hint.textContent.replace(/\s+/g, ' ').trim());
 /** Each plan's words, without the total under them. */
 const planTexts = (element: SatangCheckout) =>
   [...root(element).querySelectorAll('[part="option"] > span')].map((span) =>
@@ -155,20 +157,18 @@ describe('<satang-checkout> method picker', () => {
       expect(cardForm(element)).toBe(form);
     });
 
-    it('says for how many months each amount is paid', async () => {
+    it('says each plan in one wording, the amount repeated times the months, and a first month that differs once, under it', async () => {
       const element = await mount(436_000);
       await choose(element, 'Installments');
-      expect(planTexts(element)).toEqual([
-        '3 months: ฿1,453.34 the first month, then ฿1,453.33 a month for 2 months',
-        '฿1,090.00 a month for 4 months',
-        '6 months: ฿726.70 the first month, then ฿726.66 a month for 5 months',
-      ]);
+      expect(planTexts(element)).toEqual(['฿1,453.33 × 3 months', '฿1,090.00 × 4 months', '฿726.66 × 6 months']);
+      expect(planHints(element)).toEqual(['First month ฿1,453.34 · Total ฿4,360.00', 'Total ฿4,360.00', 'First month ฿726.70 · Total ฿4,360.00']);
     });
 
-    it('says it in Thai', async () => {
+    it('says it in Thai, as Thai shops write it', async () => {
       const element = await mount(436_000, { locale: 'th' });
       await choose(element, 'ผ่อนชำระ');
-      expect(planTexts(element).slice(0, 2)).toEqual(['3 เดือน: เดือนแรก ฿1,453.34 จากนั้นเดือนละ ฿1,453.33 อีก 2 เดือน', 'เดือนละ ฿1,090.00 เป็นเวลา 4 เดือน']);
+      expect(planTexts(element)).toEqual(['฿1,453.33 × 3 เดือน', '฿1,090.00 × 4 เดือน', '฿726.66 × 6 เดือน']);
+      expect(planHints(element)[0]).toBe('เดือนแรก ฿1,453.34 · รวม ฿4,360.00');
     });
   });
 

@@ -168,6 +168,8 @@ async function leaveAndComeBack(method: PageAway, page: Page, context: BrowserCo
   const backHere = page.locator('satang-checkout');
   await expect(backHere.getByRole('status').filter({ hasText: 'Checking your payment…' })).toBeVisible();
   await expect(backHere.locator('.spinner')).toBeVisible();
+  // Nothing turns while the payment waits on the shopper at the other page.
+  await expect(backHere.locator('.spinner')).toHaveCSS('animation-name', 'none');
   await expect(backHere.getByRole('link', { name: 'Go back to finish paying' })).toHaveAttribute('href', awayUrl);
   await expect(payButton(page)).toBeHidden();
   await expect(page.getByRole('group', { name: 'Quantity: Thai silk scarf' }).getByRole('button', { name: 'One more' })).toBeDisabled();

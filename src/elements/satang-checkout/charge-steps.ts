@@ -14,6 +14,7 @@ import { deviceTypeFromUserAgent } from '../../core/device.js';
 import { formatAmount } from '../../core/money.js';
 import type { CheckoutChargeRequest, CheckoutStatusResponse } from '../../core/schemas/checkout.js';
 import type { DeviceType } from '../../core/schemas/payment-method.js';
+import type { InstallmentPeriod } from '../../core/constants.js';
 import { SatangAbandonEvent, SatangAlreadyPaidEvent, SatangAmountChangedEvent, SatangResumeEvent } from '../checkout-events.js';
 import { StatusPoller } from '../controllers/status-poller.js';
 import { SatangActionEvent, type SatangErrorEvent, SatangFailureEvent, SatangSubmitEvent, SatangSuccessEvent } from '../events.js';
@@ -21,12 +22,18 @@ import { ORDER_PAID_ELSEWHERE, orderVerdict } from '../order-outcome.js';
 import { returnUrlOf } from './checkout-config.js';
 import { conflictView } from './conflict-view.js';
 import { outcomeView } from './outcome-view.js';
-import { PROVIDER_NAMES } from './provider-names.js';
+import { methodWords } from './provider-names.js';
+import { leftPaymentsView, rememberLeft, tellLeftPayments } from './left-payments.js';
 import { tellTabs } from './order-tabs.js';
 import { isSettled } from './payment-moves.js';
 import type { ChargeConflict, ChargeOptions, Notice, Payment, PaymentChange, PaymentMethod } from './payment-state.js';
 import { loadQrElement } from './promptpay-panel.js';
 import { qrPaymentView } from './qr-payment-view.js';
+import { partsOf, planWords } from './panels.js';
+import { CHECKING_AFTER_MS, holdHeight } from './payment-layout.js';
+
+/** The installment plan (months) of the charge this page sent, for its success to name. */
+const plans = new WeakMap<Payment, InstallmentPeriod>();
 
 /**
  * Asks the merchant's server to charge the chosen method, then goes where its answer says. The
@@ -63,6 +70,9 @@ export async function charge(payment: Payment, method: PaymentMethod, deviceType
     throw error;
   }
   payment.show(payment.state, { charge, method: method.type, replaceNext: false, resumed: false });
+  holdHeight(payment, true);
+  if (method.type === 'CARD_TOKEN_INSTALLMENTS' && method.installmentPeriod) plans.set(payment, method.installmentPeriod);
+  else plans.delete(payment);
   tellTabs(payment, { state: 'paying', chargeId: charge.chargeId });
   const keep = (action: 'redirect' | 'qr' | 'wait', extra?: Pick<SavedAttempt, 'qr' | 'redirectUrl'>) =>
     saveAttempt(host.orderReference, { chargeId: charge.chargeId, statusToken: charge.statusToken, method: method.type, action, ...extra });
@@ -85,8 +95,12 @@ export async function charge(payment: Payment, method: PaymentMethod, deviceType
     return;
   }
   keep('wait');
-  waiting(payment);
   follow(payment, charge.chargeId, charge.statusToken);
+  // Most payments are final within moments: "Processing…" stays until then. Only a wait slow past
+  // the deadline shows that the payment is being checked, with its way out.
+  setTimeout(() => {
+    if (payment.state === 'submitting' && payment.charge === charge) waiting(payment);
+  }, CHECKING_AFTER_MS);
 }
 
 /** Shows the charge's QR code once its element is here, and moves focus to it. */
@@ -141,6 +155,9 @@ export function resume(payment: Payment): void {
     return;
   }
   const charge = { chargeId, statusToken, actionRequired: saved.action === 'redirect' ? 'REDIRECT' : 'NONE', ...(redirectUrl ? { redirect: { redirectUrl } } : {}) } as const;
+  // Back from the bank's page, the page whole from the back-forward cache: the card is still in the
+  // form (nowhere else), but for its security code, which is typed again for any next payment.
+  if (saved.action === 'redirect') payment.steps.clearSecurityCode();
   waiting(payment, { method: saved.method, charge });
   follow(payment, chargeId, statusToken);
 }
@@ -190,6 +207,7 @@ export async function abandon(payment: Payment): Promise<void> {
   const qr = payment.state === 'qr' ? charge.encodedImage : undefined;
   payment.poller?.stop();
   abandonAttempt(host.orderReference, charge.chargeId);
+  rememberLeft(payment, charge);
   payment.forget();
   if (!payment.show('idle', { replaceNext: true, resumed: false, charge: undefined })) return;
   // Another method is chosen first (which clears the notice over the form), then the notice is set.
@@ -197,7 +215,7 @@ export async function abandon(payment: Payment): Promise<void> {
   const l = payment.localize;
   // In words at each render, in the language of the moment; not an error, so not drawn as one.
   const words = () => {
-    const method = methodWords(payment, payment.method);
+    const method = methodWords(l, payment.method);
     if (qr) return l.msg('left.qr', { time: new Date(qr.expiry).toLocaleTimeString(l.locale === 'th' ? 'th-TH' : 'en-GB', { hour: '2-digit', minute: '2-digit' }) });
     return method ? l.msg('left.payment', { method }) : l.msg('left.paymentAny');
   };
@@ -206,15 +224,6 @@ export async function abandon(payment: Payment): Promise<void> {
   payment.announce(words());
   tellTabs(payment, { state: 'open', chargeId: charge.chargeId });
   host.dispatchEvent(new SatangAbandonEvent(charge.chargeId));
-}
-
-/** The method of a payment in the shopper's words, for the notices about it; undefined when this version cannot name it. */
-function methodWords(payment: Payment, type: string | undefined): string | undefined {
-  const l = payment.localize;
-  if (!type) return undefined;
-  if (type === 'QR_PROMPT_PAY') return l.msg('method.QR_PROMPT_PAY');
-  if (type.startsWith('CARD')) return l.msg(type.includes('INSTALLMENTS') ? 'method.CARD_INSTALLMENTS' : 'method.CARD');
-  return Object.hasOwn(PROVIDER_NAMES, type) ? PROVIDER_NAMES[type] : undefined;
 }
 
 /**
@@ -230,6 +239,7 @@ export function paidElsewhere(payment: Payment): void {
   if (isSettled(payment)) return;
   conflicted(payment, { kind: 'paid' }, { charge: undefined, resumed: false });
   host.dispatchEvent(new SatangAlreadyPaidEvent(host.orderReference));
+  void tellLeftPayments(payment, undefined);
 }
 
 /**
@@ -354,6 +364,7 @@ export function outcome(payment: Payment, chargeId: string, succeeded: boolean, 
   tellTabs(payment, { state: paid ? 'paid' : 'open', chargeId });
   host.dispatchEvent(paid ? new SatangSuccessEvent(chargeId, orderOutcome) : new SatangFailureEvent(chargeId, payment.failureCode, payment.outcome));
   void focusHeading(payment);
+  if (paid) void tellLeftPayments(payment, chargeId);
 }
 
 /**
@@ -362,6 +373,7 @@ export function outcome(payment: Payment, chargeId: string, succeeded: boolean, 
  */
 export function paymentView(payment: Payment, renewQr: () => void): TemplateResult | typeof nothing {
   const { host, localize: l, charge, state } = payment;
+  if (state === 'idle') holdHeight(payment, false);
   // A QR code and the wait for a charge's status each have a way out: another method, once the server is asked.
   const wayOut = html`<button part="change-method-button" class="secondary" type="button" ?disabled=${payment.leaving} aria-busy=${payment.leaving ? 'true' : 'false'} @click=${() => void abandon(payment)}>
     ${l.msg(payment.leaving ? 'left.asking' : 'method.change')}
@@ -369,13 +381,17 @@ export function paymentView(payment: Payment, renewQr: () => void): TemplateResu
   if (state === 'waiting' || state === 'redirecting') {
     // Back from a bank, wallet or 3-D Secure page without finishing: the way back to it.
     const back = state === 'waiting' ? safeRedirectUrl(charge?.redirect?.redirectUrl) : undefined;
-    return html`<div part="message" class="progress" role="status" tabindex="-1"><span class="spinner" aria-hidden="true"></span><span>${l.msg(state === 'waiting' ? 'status.checking' : 'redirecting')}</span></div>
-      ${back ? html`<p class="notice">${l.msg('left.stillOpen')}</p><a part="return-link" class="pay link-button" href=${back.href}>${l.msg('left.goBack')}</a>` : nothing}
+    // A status line, not a box; its spinner turns only while nothing is asked of the shopper.
+    return html`<div part="progress" class="progress" role="status" tabindex="-1"><span part="spinner" class="spinner ${back ? 'paused' : ''}" aria-hidden="true"></span><span>${l.msg(state === 'waiting' ? 'status.checking' : 'redirecting')}</span></div>
+      ${back ? html`<p part="notice" class="notice">${l.msg('left.stillOpen')}</p><a part="return-link" class="pay link-button" href=${back.href}>${l.msg('left.goBack')}</a>` : nothing}
       ${state === 'waiting' && charge ? wayOut : nothing}`;
   }
-  if (state === 'conflict') return payment.conflict ? conflictView(l, payment.conflict, { resend: (options) => resend(payment, options), back: payment.again }) : nothing;
+  if (state === 'conflict') return payment.conflict ? conflictView(l, payment.conflict, { resend: (options) => resend(payment, options), back: payment.again }, leftPaymentsView(payment)) : nothing;
   if (state === 'succeeded' || state === 'failed') {
-    return outcomeView(l, state === 'succeeded', host.intent === 'authorize', formatAmount(host.amount, host.currency), payment.failureCode, payment.outcome, payment.again, () => review(payment));
+    // Paid in installments here: the plan, in the words the plans were chosen in.
+    const months = state === 'succeeded' && payment.outcome !== 'duplicate_refunded' ? plans.get(payment) : undefined;
+    const plan = months ? html`<p>${l.msg('success.plan', { plan: planWords(l, partsOf(host.amount, months), host.currency) })}</p>` : nothing;
+    return outcomeView(l, state === 'succeeded', host.intent === 'authorize', formatAmount(host.amount, host.currency), payment.failureCode, payment.outcome, payment.again, () => review(payment), html`${plan}${leftPaymentsView(payment)}`);
   }
   if (state !== 'qr' || !charge?.encodedImage) return nothing;
   const qrOutcome = (event: SatangSuccessEvent | SatangFailureEvent): void => {

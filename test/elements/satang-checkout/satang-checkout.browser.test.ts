@@ -331,6 +331,28 @@ describe('<satang-checkout>', () => {
       expect(root(back).querySelector('[part="outcome"]')!.textContent).toContain('Payment successful');
     });
 
+    it('back from the OTP page whole (the back-forward cache), keeps the card but for its security code, stored nowhere', async () => {
+      const element = await mount();
+      (element as unknown as { navigate: (url: URL) => void }).navigate = () => undefined;
+      await fillCard(element, '4953261730509988');
+      const action = next(element, 'satang-action');
+      await userEvent.click(payButton(element));
+      await action;
+      await element.updateComplete;
+      // What Chromium fires when it shows the page again from its back-forward cache (Playwright's
+      // Chromium runs with that cache off, and a shop page sent with no-store is never kept in it).
+      window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+      const another = await vi.waitUntil(() => root(element).querySelector<HTMLButtonElement>('[part="change-method-button"]'), { timeout: 10_000 });
+      await userEvent.click(another);
+      await vi.waitUntil(() => !cardForm(element).closest('[hidden]') && payButton(element).textContent.includes('Pay'), { timeout: 10_000 });
+      expect(cardInput(element, 'number').value).toBe('4953 2617 3050 9988');
+      expect(cardInput(element, 'holder').value).toBe('Somchai Jaidee');
+      expect(cardInput(element, 'expiry').value).toBe(`12/${YEAR}`);
+      expect(cardInput(element, 'cvc').value).toBe('');
+      expect(cardInput(element, 'cvc').getAttribute('aria-invalid')).toBe('true');
+      expect(JSON.stringify(own(sessionStorage)) + JSON.stringify(own(localStorage))).not.toContain('4953');
+    });
+
     it('sends a return-url given as a path as the full address on the page’s site', async () => {
       const element = await mount({ 'return-url': '/checkout/return?step=2' });
       let target: URL | undefined;
@@ -377,16 +399,58 @@ describe('<satang-checkout>', () => {
       const element = await mount({ methods: 'installments' }, 400_000);
       const plans = [...root(element).querySelectorAll('[part="option"]')].map((o) => o.textContent.replace(/\s+/g, ' ').trim());
       expect(plans).toEqual([
-        '3 months: ฿1,333.34 the first month, then ฿1,333.33 a month for 2 months Total ฿4,000.00',
-        '฿1,000.00 a month for 4 months Total ฿4,000.00',
-        '6 months: ฿666.70 the first month, then ฿666.66 a month for 5 months Total ฿4,000.00',
+        '฿1,333.33 × 3 months First month ฿1,333.34 · Total ฿4,000.00',
+        '฿1,000.00 × 4 months Total ฿4,000.00',
+        '฿666.66 × 6 months First month ฿666.70 · Total ฿4,000.00',
       ]);
     });
 
     it('splits ฿5,650.00 in three as ฿1,883.34 then twice ฿1,883.33', async () => {
       const element = await mount({ methods: 'installments' }, 565_000);
       const [three] = [...root(element).querySelectorAll('[part="option"]')].map((o) => o.textContent.replace(/\s+/g, ' ').trim());
-      expect(three).toBe('3 months: ฿1,883.34 the first month, then ฿1,883.33 a month for 2 months Total ฿5,650.00');
+      expect(three).toBe('฿1,883.33 × 3 months First month ฿1,883.34 · Total ฿5,650.00');
+    });
+
+    for (const [locale, plan, paid] of [
+      ['en', '฿694.00 × 10 months', 'Paid in installments: ฿694.00 × 10 months.'],
+      ['th', '฿694.00 × 10 เดือน', 'ผ่อนชำระ ฿694.00 × 10 เดือน'],
+    ] as const) {
+      it(`(${locale}) names the plan paid in its success, in the words it was chosen in`, async () => {
+        const element = await mount({ methods: 'installments', locale }, 694_000);
+        const option = [...root(element).querySelectorAll<HTMLElement>('[part="option"]')].find((o) => o.textContent.includes(plan))!;
+        await userEvent.click(option);
+        await fillCard(element, '4417704002802961');
+        const success = next(element, 'satang-success');
+        await userEvent.click(payButton(element));
+        await success;
+        await element.updateComplete;
+        const outcome = root(element).querySelector('[part="outcome"]')!;
+        expect(outcome.getAttribute('role')).toBe('status');
+        expect(outcome.textContent.replace(/\s+/g, ' ')).toContain(paid);
+        const [charge] = await chargesOf(element.orderReference);
+        expect(charge).toMatchObject({ status: 'SUCCEEDED', paymentMethod: { cardInstallments: { installmentPeriod: 10 } } });
+      });
+    }
+
+    it('says the interest and the cards the shop gives, under the plans, in Thai and English', async () => {
+      const terms = (element: SatangCheckout) => root(element).querySelector('fieldset[part="options"] + [part="notice"]')?.textContent.trim();
+      const free = await mount({ methods: 'installments', 'installment-interest': '0', 'installment-cards': 'KBank, SCB credit cards' }, 400_000);
+      expect(terms(free)).toBe('0% interest · Eligible cards: KBank, SCB credit cards');
+      document.body.replaceChildren();
+      const thai = await mount({ methods: 'installments', locale: 'th', 'installment-interest': '0.8', 'installment-cards': 'บัตรเครดิตกสิกรไทย' }, 400_000);
+      expect(terms(thai)).toBe('ดอกเบี้ย 0.8% ต่อเดือน เรียกเก็บโดยธนาคารผู้ออกบัตร · บัตรที่ร่วมรายการ: บัตรเครดิตกสิกรไทย');
+      document.body.replaceChildren();
+      const none = await mount({ methods: 'installments' }, 400_000);
+      expect(terms(none)).toBeUndefined();
+    });
+
+    it('shows no interest it cannot read, and says so in the console once', async () => {
+      const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      const element = await mount({ methods: 'installments', 'installment-interest': 'zero', 'installment-cards': 'Any Visa' }, 400_000);
+      element.requestUpdate();
+      await element.updateComplete;
+      expect(root(element).querySelector('fieldset[part="options"] + [part="notice"]')?.textContent.trim()).toBe('Eligible cards: Any Visa');
+      expect(errors.mock.calls.filter(([text]) => String(text).includes('installment-interest'))).toHaveLength(1);
     });
 
     it('says why the amount is too small for installments when nothing else is offered', async () => {

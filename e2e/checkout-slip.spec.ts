@@ -57,6 +57,9 @@ test('a shopper pays the QR by bank transfer, uploads the slip, and sees success
   await expect(qr.getByText('Waiting for your payment…')).toBeVisible();
 
   const verified = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === `/api/checkout/charges/${charge.chargeId}/slip`);
+  // Beside the code the slip is a quiet question, opened when the shopper asks.
+  await expect(qr.getByLabel('Paid by bank transfer? Upload the slip')).toBeHidden();
+  await qr.getByText('Paid but the page hasn’t updated?').click();
   await qr.getByLabel('Paid by bank transfer? Upload the slip').setInputFiles(slipPath);
 
   // Only the text of the slip's QR code went to the shop, not the picture.
@@ -89,8 +92,11 @@ test('a picture without a QR code is refused with a clear message, reached by ke
   const picker = qr.getByLabel('Paid by bank transfer? Upload the slip');
   await expect(qrCode(page)).toBeVisible();
 
-  // The picker is in the tab order, after the code.
+  // The question is in the tab order, after the code; opened with Enter, the picker follows it.
   await qr.getByText('Save QR image').focus();
+  await page.keyboard.press('Tab');
+  await expect(qr.getByText('Paid but the page hasn’t updated?')).toBeFocused();
+  await page.keyboard.press('Enter');
   await page.keyboard.press('Tab');
   await expect(picker).toBeFocused();
 

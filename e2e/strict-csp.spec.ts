@@ -150,6 +150,7 @@ for (const source of ['the source modules', 'the built satang.js'] as const) {
     await (await downloading).saveAs(slipPath);
     await payer.close();
 
+    await qr.getByText('Paid but the page hasn’t updated?').click();
     await qr.getByLabel('Paid by bank transfer? Upload the slip').setInputFiles(slipPath);
     await expectPaid(page);
     await expectSamePage(page);

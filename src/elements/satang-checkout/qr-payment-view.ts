@@ -8,9 +8,14 @@ import type { CheckoutChargeResponse } from '../../core/schemas/checkout.js';
 import type { LocalizeController } from '../controllers/localize-controller.js';
 import type { SatangErrorEvent, SatangFailureEvent, SatangSuccessEvent } from '../events.js';
 
-/** The QR element's parts, styled from the page through the checkout as `::part(qr-code)` etc. */
+/**
+ * The QR element's parts, every one, styled from the page through the checkout as `::part(qr-code)`
+ * etc.; the manifest documents them on the checkout from this map.
+ *
+ * @exportparts satang-qr-payment to satang-checkout
+ */
 const QR_PARTS =
-  'container:qr-container, title:qr-title, amount:qr-amount, qr:qr-code, instructions:qr-instructions, countdown:qr-countdown, save:qr-save, status:qr-status, expired:qr-expired, renew-button:qr-renew-button, result:qr-result, error:qr-error';
+  'container:qr-container, title:qr-title, amount:qr-amount, qr:qr-code, instructions:qr-instructions, countdown:qr-countdown, save:qr-save, status:qr-status, slip-button:qr-slip-button, slip-status:qr-slip-status, expired:qr-expired, renew-button:qr-renew-button, result:qr-result, error:qr-error';
 
 /** What the checkout shows its QR code with: the amount, and the look and the proxy of the checkout. */
 export interface QrPaymentSettings {

@@ -17,6 +17,7 @@ import { SatangQrRenewEvent } from './qr-events.js';
 import { drawQrCode, type QrDrawing } from './qr-code.js';
 import { styles } from './satang-qr-payment.styles.js';
 import { SlipUpload } from './slip-upload.js';
+import { labelledQr, shopOf } from './qr-label.js';
 
 /** Where the payment shown by `<satang-qr-payment>` stands; see {@link SatangQrPayment.state}. */
 export type QrPaymentState = 'invalid' | 'loading' | 'showing' | 'expired' | 'paid' | 'failed';
@@ -46,7 +47,8 @@ function clock(seconds: number): string {
  * reports the outcome; network trouble is retried and never hides the code.
  *
  * A shopper who paid by bank transfer instead can upload the transfer slip (a picture, or a photo
- * taken then): the slip's QR code is read in the browser (the platform's `BarcodeDetector`, else
+ * taken then), from a quiet "Paid but the page hasn't updated?" under the code (a disclosure, closed
+ * until the shopper opens it, so a new code offers the code alone): the slip's QR code is read in the browser (the platform's `BarcodeDetector`, else
  * the `qr` library's decoder, fetched as its own chunk only then) and only its text goes to the proxy
  * (`POST {endpoint}/charges/{id}/slip`). A slip of this payment is its success, as a paid QR.
  *
@@ -66,7 +68,7 @@ function clock(seconds: number): string {
  *   the banking app, scan it from the photos).
  * @csspart countdown - Time left before the code expires: muted, then in its last minute larger and in the error colour
  *   (class `urgent`), with "1 minute left" said once to screen readers.
- * @csspart save - The link that saves the QR image, for paying from the same phone (a button on a phone).
+ * @csspart save - The link that saves the QR image, labelled (the PromptPay mark, the shop the code names, the amount, until when), for paying from the same phone (a button on a phone).
  * @csspart status - "Waiting for your payment…", or why the status cannot be checked.
  * @csspart expired - The notice shown once the code has expired.
  * @csspart renew-button - The button asking for a new code.
@@ -75,17 +77,8 @@ function clock(seconds: number): string {
  * @csspart result - The success or failure notice.
  * @csspart error - The notice shown when the element is misconfigured.
  *
- * @cssproperty --satang-qr-size - Width and height of the code, quiet zone included (default 240px).
- * @cssproperty --satang-color-text - Text colour.
- * @cssproperty --satang-color-muted - Secondary text (instructions, countdown).
- * @cssproperty --satang-color-accent - Links and the renew button.
- * @cssproperty --satang-color-on-accent - Text on the renew button.
- * @cssproperty --satang-color-surface - Background.
- * @cssproperty --satang-color-success - Success notice.
- * @cssproperty --satang-color-error - Failure and error notices, and the countdown's last minute.
- * @cssproperty --satang-radius - Corner radius.
- * @cssproperty --satang-font-family - Font stack (Thai-friendly by default).
- * @cssproperty --satang-line-height - Line height (1.6 by default, room for Thai vowels and tones).
+ * @cssprop [--satang-qr-size=240px] - Width and height of the code, quiet zone included. Its frame stays white in every
+ *   theme: scanners want dark modules on light.
  */
 export class SatangQrPayment extends LitElement {
   static readonly tagName = 'satang-qr-payment';
@@ -150,6 +143,8 @@ export class SatangQrPayment extends LitElement {
   #problem = '';
   #reported = '';
   #amountText = '';
+  /** The labelled picture to save, once drawn, for the image and words it was drawn with (`key`). */
+  #saved: { key: string; url: string | undefined } | undefined;
   #lastState: QrPaymentState | undefined;
   #crossed = 0;
   readonly #slip = new SlipUpload(
@@ -199,6 +194,7 @@ export class SatangQrPayment extends LitElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     if (changed.has('rawData') && this.rawData) void this.#draw(this.rawData);
+    this.#label();
     if (changed.has('endpoint') || changed.has('chargeId') || changed.has('statusToken')) {
       if (this.endpoint && this.chargeId && this.statusToken && !this.outcome) this.#poller.start(this.endpoint, this.chargeId, this.statusToken);
       else this.#poller.stop();
@@ -211,6 +207,27 @@ export class SatangQrPayment extends LitElement {
         this.dispatchEvent(new SatangErrorEvent('CONFIG', this.#problem));
       }
     }
+  }
+
+  /**
+   * Labels the picture "Save QR image" downloads (`qr-label.ts`): the PromptPay mark, the shop, the
+   * amount and until when, in the language shown; drawn again when any of them changes. Until it
+   * is drawn (or where it cannot be), the bare PNG is saved.
+   */
+  #label(): void {
+    const l = this.#localize;
+    const { image, rawData, expiry } = this;
+    if (!image || this.#problem) return;
+    const until = expiry ? new Date(expiry).toLocaleString(l.locale === 'th' ? 'th-TH' : 'en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }) : '';
+    const label = { mark: 'PromptPay', amount: this.#amountText, expiry: until ? l.msg('qr.saveExpiry', { time: until }) : undefined };
+    const key = JSON.stringify([image.length, image.slice(-32), rawData, label]);
+    if (this.#saved?.key === key) return;
+    this.#saved = { key, url: undefined };
+    void labelledQr(image, shopOf(rawData), label).then((url) => {
+      if (this.#saved?.key !== key || !url) return;
+      this.#saved = { key, url };
+      this.requestUpdate();
+    });
   }
 
   /** What is wrong with the configuration, for developers; empty when nothing is. */
@@ -322,7 +339,7 @@ export class SatangQrPayment extends LitElement {
     const expired = state === 'expired';
     const phone = this.#onPhone;
     const save = this.image
-      ? html`<a part="save" class="save ${phone ? 'button' : ''}" download="promptpay-qr.png" href="data:image/png;base64,${this.image}">${l.msg('qr.save')}</a>`
+      ? html`<a part="save" class="save ${phone ? 'button' : ''}" download="promptpay-qr.png" href=${this.#saved?.url ?? `data:image/png;base64,${this.image}`}>${l.msg('qr.save')}</a>`
       : nothing;
     return html`<h2 part="title" class="title" tabindex="-1">${l.msg('qr.title')}</h2>
       <p part="amount" class="amount">${amount}</p>

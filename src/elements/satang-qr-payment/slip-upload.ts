@@ -66,18 +66,29 @@ export class SlipUpload implements ReactiveController {
     this.#show(undefined);
   }
 
-  /** The picker and where the slip stands, offered only where the charge is followed through the proxy. */
+  /**
+   * The picker and where the slip stands, offered only where the charge is followed through the
+   * proxy, and quietly: beside a new QR code the shopper has a code to scan, not a slip. A closed
+   * disclosure, "Paid but the page hasn't updated?", holds the picker until the shopper opens it;
+   * it stays open while a slip is read or checked, or was not accepted, and closes for another
+   * charge.
+   */
   view() {
     const { endpoint, chargeId, statusToken } = this.host;
     if (!endpoint || !chargeId || !statusToken) return nothing;
     const state = this.#state;
     const busy = state === 'reading' || state === 'verifying';
+    const l = this.localize;
     // No `capture`: a phone offers its camera and its saved pictures (where banking apps put slips) alike.
-    return html`<label part="slip-button" class="slip-button">
+    return html`<details class="slip" ?open=${Boolean(state)}>
+      <summary class="muted">${l.msg('qr.slipAsk')}</summary>
+      <p class="muted">${l.msg('qr.slipHint')}</p>
+      <label part="slip-button" class="slip-button">
         <input class="visually-hidden" type="file" accept="image/*" ?disabled=${busy} aria-describedby=${state ? 'slip-status' : nothing} @change=${this.#onChange} />
-        ${this.localize.msg('qr.slipUpload')}
+        ${l.msg('qr.slipUpload')}
       </label>
-      ${state ? html`<p part="slip-status" id="slip-status" class=${busy ? 'status' : 'error'}>${this.localize.msg(SLIP_MESSAGES[state])}</p>` : nothing}`;
+      ${state ? html`<p part="slip-status" id="slip-status" class=${busy ? 'status' : 'error'}>${l.msg(SLIP_MESSAGES[state])}</p>` : nothing}
+    </details>`;
   }
 
   #onChange = async (event: Event): Promise<void> => {

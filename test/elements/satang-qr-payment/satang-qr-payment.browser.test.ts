@@ -227,6 +227,73 @@ describe('<satang-qr-payment>', () => {
     });
   });
 
+  describe('the picture "Save QR image" saves', () => {
+    /** The element's own drawing of the code as a PNG, as the service's `imageBase64Encoded` is. */
+    async function codePng(): Promise<string> {
+      const svg = await drawn(await mount());
+      const copy = svg.cloneNode(true) as SVGSVGElement;
+      copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+      copy.setAttribute('width', '300');
+      copy.setAttribute('height', '300');
+      const image = new Image();
+      image.src = `data:image/svg+xml,${encodeURIComponent(new XMLSerializer().serializeToString(copy))}`;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = canvas.height = 300;
+      canvas.getContext('2d')!.drawImage(image, 0, 0);
+      document.body.replaceChildren();
+      return canvas.toDataURL('image/png').slice('data:image/png;base64,'.length);
+    }
+
+    /** The saved picture, once labelled: its pixels. */
+    async function saved(element: SatangQrPayment, plain: string): Promise<ImageData> {
+      const link = await vi.waitUntil(() => {
+        const a = part(element, 'save') as HTMLAnchorElement | null;
+        return a && a.href !== `data:image/png;base64,${plain}` ? a : undefined;
+      }, { timeout: 5000 });
+      expect(link.download).toBe('promptpay-qr.png');
+      const image = new Image();
+      image.src = link.href;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = image.naturalWidth;
+      canvas.height = image.naturalHeight;
+      const context = canvas.getContext('2d')!;
+      context.drawImage(image, 0, 0);
+      return context.getImageData(0, 0, canvas.width, canvas.height);
+    }
+
+    it('is labelled: the PromptPay mark on its band, the shop, the amount and until when, over a code that still scans', async () => {
+      const png = await codePng();
+      const element = await mount({ image: png, expiry: new Date(Date.now() + 600_000).toISOString() });
+      const picture = await saved(element, png);
+      expect(picture.width).toBe(600);
+      // The band of the mark: PromptPay blue, with the white of its name across it.
+      const at = (x: number, y: number) => [...picture.data.slice((y * picture.width + x) * 4, (y * picture.width + x) * 4 + 3)];
+      expect(at(5, 5)).toEqual([0x1b, 0x3f, 0x77]);
+      const bandRow = Array.from({ length: picture.width }, (_, x) => at(x, 40));
+      expect(bandRow.some(([r, g, b]) => r! > 200 && g! > 200 && b! > 200)).toBe(true);
+      // Three lines of words under it (shop, amount, expiry): dark pixels in each line's band.
+      const inkIn = (from: number, to: number) => {
+        for (let y = from; y < to; y += 1) for (let x = 0; x < picture.width; x += 1) if (at(x, y)[0]! < 100) return true;
+        return false;
+      };
+      expect([inkIn(96, 130), inkIn(150, 182), inkIn(205, 235)]).toEqual([true, true, true]);
+      // And the code, as a phone's scanner reads the saved picture.
+      expect(jsQR(picture.data, picture.width, picture.height)?.data).toBe(PAYLOAD);
+    });
+
+    it('speaks the shopper’s language: the Thai picture is not the English one', async () => {
+      const png = await codePng();
+      const expiry = new Date(Date.now() + 600_000).toISOString();
+      const english = await saved(await mount({ image: png, expiry }), png);
+      document.body.replaceChildren();
+      const thai = await saved(await mount({ image: png, expiry, locale: 'th' }), png);
+      expect(thai.data.length).toBe(english.data.length);
+      expect(thai.data.some((value, i) => value !== english.data[i])).toBe(true);
+    });
+  });
+
   describe('with an expiry', () => {
     it('counts down every second but announces the time left only at a few moments', async () => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });

@@ -336,8 +336,28 @@ describe('<satang-qr-payment> with a bank transfer slip', () => {
   });
 
   describe('the picker', () => {
+    for (const [locale, ask] of [
+      ['en', 'Paid but the page hasn’t updated?'],
+      ['th', 'ชำระแล้วแต่หน้านี้ยังไม่อัปเดต?'],
+    ] as const) {
+      it(`(${locale}) is quiet beside a new code: behind "${ask}", shown once the shopper asks`, async () => {
+        const element = await mount(await qrCharge(), { locale });
+        const disclosure = element.shadowRoot!.querySelector('details')!;
+        const summary = disclosure.querySelector('summary')!;
+        expect(summary.textContent.trim()).toBe(ask);
+        expect(disclosure.open).toBe(false);
+        // Not drawn, not reachable by Tab, until asked for.
+        expect(slipInput(element)!.checkVisibility()).toBe(false);
+        expect(part(element, 'slip-button')!.checkVisibility()).toBe(false);
+        await userEvent.click(summary);
+        expect(disclosure.open).toBe(true);
+        expect(part(element, 'slip-button')!.checkVisibility()).toBe(true);
+      });
+    }
+
     it('is a labelled file input for pictures, from the gallery or the camera', async () => {
       const element = await mount(await qrCharge());
+      await userEvent.click(element.shadowRoot!.querySelector('summary')!);
       const input = slipInput(element)!;
       expect(input.accept).toBe('image/*');
       // No `capture`: the phone offers its camera and its saved screenshots alike.
@@ -363,6 +383,8 @@ describe('<satang-qr-payment> with a bank transfer slip', () => {
       await vi.waitFor(() => expect(part(element, 'slip-status')?.textContent).toBe('Checking the slip…'), { timeout: 10_000 });
       const input = slipInput(element)!;
       expect(input.disabled).toBe(true);
+      // Open while it is under way, whatever the shopper did with the disclosure.
+      expect(element.shadowRoot!.querySelector('details')!.open).toBe(true);
       expect(input.getAttribute('aria-describedby')).toBe('slip-status');
       expect(element.shadowRoot!.getElementById('slip-status')).toBe(part(element, 'slip-status'));
       const paid = next(element, 'satang-success');

@@ -240,11 +240,95 @@ function shippedPaths() {
   };
 }
 
+/** `@cssprop [--name=default] - description`, as TypeScript hands over an unknown tag's text. */
+function cssPropertyOf(comment) {
+  const match = /^\[?(--[\w-]+)(?:=([^\]]*))?\]?\s+-\s+([\s\S]*)$/.exec(String(comment ?? '').trim());
+  if (!match) throw new Error(`@cssprop "${comment}": expected "[--name=default] - description"`);
+  const [, name, defaultValue, description] = match;
+  return { name, description: description.replace(/\s+/g, ' ').trim(), ...(defaultValue === undefined ? {} : { default: defaultValue.trim() }) };
+}
+
+/** The JSDoc tags named `tag` above a variable statement, as text. */
+function variableTags(ts, node, tag) {
+  if (!ts.isVariableStatement(node)) return [];
+  return (node.jsDoc ?? []).flatMap((doc) => (doc.tags ?? []).filter((t) => t.tagName.text === tag)).map((t) => (typeof t.comment === 'string' ? t.comment : ts.getTextOfJSDocComment(t.comment) ?? ''));
+}
+
+/**
+ * The design tokens every element shares are documented once, as `@cssprop` tags above `tokens`
+ * in src/elements/shared-styles.ts, whose rules every element adopts: each element gets them in
+ * its `cssProperties`, after its own.
+ */
+function sharedTokens() {
+  const shared = [];
+  return {
+    name: 'satang-shared-tokens',
+    analyzePhase({ ts, node }) {
+      shared.push(...variableTags(ts, node, 'cssprop').map(cssPropertyOf));
+    },
+    packageLinkPhase({ customElementsManifest }) {
+      for (const mod of customElementsManifest.modules ?? []) {
+        for (const declaration of mod.declarations ?? []) {
+          if (!declaration.customElement) continue;
+          const own = declaration.cssProperties ?? [];
+          declaration.cssProperties = [...own, ...shared.filter((token) => !own.some((p) => p.name === token.name))];
+        }
+      }
+    },
+  };
+}
+
+/**
+ * An element that renders another one inside its shadow root exports the inner element's parts
+ * under names of its own: `exportparts` is a string constant whose JSDoc says whose parts it maps,
+ * `@exportparts <inner-tag> to <outer-tag>`. The outer element gets each exported part, described
+ * as the inner element documents it, and the inner element's own custom properties (they reach it
+ * through the outer one). A part of the inner element left out of the map, or a name it does not
+ * have, stops the analysis: every part of a nested element is styleable from the page.
+ */
+function exportedParts() {
+  const maps = [];
+  return {
+    name: 'satang-exported-parts',
+    analyzePhase({ ts, node }) {
+      for (const text of variableTags(ts, node, 'exportparts')) {
+        const [inner, outer] = text.trim().split(/\s+to\s+/);
+        const value = node.declarationList.declarations[0]?.initializer;
+        if (!inner || !outer || !value || !ts.isStringLiteralLike(value)) throw new Error(`@exportparts "${text}": expected "<inner-tag> to <outer-tag>" above a string constant`);
+        const pairs = value.text.split(',').map((pair) => pair.split(':').map((name) => name.trim()));
+        maps.push({ inner, outer, pairs });
+      }
+    },
+    packageLinkPhase({ customElementsManifest }) {
+      const elements = new Map();
+      for (const mod of customElementsManifest.modules ?? []) {
+        for (const declaration of mod.declarations ?? []) if (declaration.customElement && declaration.tagName) elements.set(declaration.tagName, declaration);
+      }
+      for (const { inner, outer, pairs } of maps) {
+        const from = elements.get(inner);
+        const to = elements.get(outer);
+        if (!from || !to) throw new Error(`@exportparts ${inner} to ${outer}: no such element`);
+        const innerParts = from.cssParts ?? [];
+        const missing = innerParts.filter((part) => !pairs.some(([name]) => name === part.name)).map((part) => part.name);
+        if (missing.length > 0) throw new Error(`<${outer}> does not export the parts ${missing.join(', ')} of <${inner}>`);
+        to.cssParts ??= [];
+        for (const [name, exported = name] of pairs) {
+          const part = innerParts.find((p) => p.name === name);
+          if (!part) throw new Error(`<${outer}> exports a part "${name}" that <${inner}> does not document`);
+          if (!to.cssParts.some((p) => p.name === exported)) to.cssParts.push({ name: exported, description: `${(part.description ?? '').replace(/\.$/, '')} (\`${name}\` of \`<${inner}>\`).` });
+        }
+        const own = to.cssProperties ?? [];
+        to.cssProperties = [...own, ...(from.cssProperties ?? []).filter((p) => !own.some((o) => o.name === p.name))];
+      }
+    },
+  };
+}
+
 export default {
   globs: ['src/elements/**/*.ts'],
   exclude: ['**/*.test.ts', '**/*.spec.ts', '**/*.stories.ts', '**/*.d.ts'],
   litelement: true,
   // package.json names the manifest already ("customElements"); the analyzer leaves it alone.
   packagejson: false,
-  plugins: [staticTagName(), eventClassNames(), reactiveStates(), elementDefinitions(), eventTypes(), shippedPaths()],
+  plugins: [staticTagName(), eventClassNames(), reactiveStates(), elementDefinitions(), eventTypes(), exportedParts(), sharedTokens(), shippedPaths()],
 };

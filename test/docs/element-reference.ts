@@ -1,7 +1,8 @@
 /**
- * The element reference of docs/elements.md (attributes, events, CSS parts, custom properties),
- * rendered from custom-elements.json so that it cannot drift from the elements' JSDoc. `npm run
- * docs` rewrites it; test/docs/elements-doc.test.ts fails when it is stale.
+ * The element reference of docs/elements.md (attributes, events, CSS parts, custom properties) and
+ * the tokens and parts of docs/elements-styling.md, rendered from custom-elements.json so that they
+ * cannot drift from the elements' JSDoc. `npm run docs` rewrites them; test/docs/elements-doc.test.ts
+ * fails when either is stale.
  */
 
 interface Described {
@@ -40,11 +41,16 @@ function table(head: [string, string], rows: Described[], code = true): string {
   return [`| ${head[0]} | ${head[1]} |`, '| --- | --- |', ...lines].join('\n');
 }
 
-export function renderElementReference(manifest: Manifest): string {
-  const elements = manifest.modules
+/** The elements of the manifest, the drop-in first. */
+function customElements(manifest: Manifest) {
+  return manifest.modules
     .flatMap((module) => module.declarations ?? [])
     .filter((d): d is ElementDeclaration & { tagName: string } => Boolean(d.customElement && d.tagName))
     .sort((a, b) => ORDER.indexOf(a.tagName) - ORDER.indexOf(b.tagName));
+}
+
+export function renderElementReference(manifest: Manifest): string {
+  const elements = customElements(manifest);
   const sections = elements.map((element) => {
     const parts = [
       `### \`<${element.tagName}>\``,
@@ -60,9 +66,54 @@ export function renderElementReference(manifest: Manifest): string {
 }
 
 /** The page with its reference section replaced; throws if the markers are missing. */
-export function replaceReference(page: string, reference: string): string {
-  const start = page.indexOf(REFERENCE_START);
-  const end = page.indexOf(REFERENCE_END);
-  if (start < 0 || end < start) throw new Error(`${ELEMENTS_DOC} has no ${REFERENCE_START} … ${REFERENCE_END} section`);
-  return page.slice(0, start) + reference + page.slice(end + REFERENCE_END.length);
+export function replaceReference(page: string, reference: string, markers = { doc: ELEMENTS_DOC, start: REFERENCE_START, end: REFERENCE_END }): string {
+  const start = page.indexOf(markers.start);
+  const end = page.indexOf(markers.end);
+  if (start < 0 || end < start) throw new Error(`${markers.doc} has no ${markers.start} … ${markers.end} section`);
+  return page.slice(0, start) + reference + page.slice(end + markers.end.length);
+}
+
+/** The section of `page` between the markers, markers included ('' when they are missing). */
+export function referenceSection(page: string, markers: { start: string; end: string }): string {
+  const start = page.indexOf(markers.start);
+  const end = page.indexOf(markers.end);
+  return start < 0 || end < start ? '' : page.slice(start, end + markers.end.length);
+}
+
+/** The page for designers, and its generated tables of tokens and parts. */
+export const STYLING_DOC = 'docs/elements-styling.md';
+export const STYLING = {
+  doc: STYLING_DOC,
+  start: '<!-- styling-reference:start (npm run docs) -->',
+  end: '<!-- styling-reference:end -->',
+};
+
+/**
+ * Every custom property, once (the design tokens every element shares, then those of one element,
+ * naming the elements that read them), and each element's parts, those its nested elements export
+ * included.
+ */
+export function renderStylingReference(manifest: Manifest): string {
+  const elements = customElements(manifest);
+  const byName = new Map<string, { property: Described; tags: string[] }>();
+  for (const element of elements) {
+    for (const property of element.cssProperties ?? []) {
+      const entry = byName.get(property.name) ?? { property, tags: [] };
+      entry.tags.push(element.tagName);
+      byName.set(property.name, entry);
+    }
+  }
+  const entries = [...byName.values()];
+  const everywhere = entries.filter((e) => e.tags.length === elements.length);
+  const some = entries.filter((e) => e.tags.length < elements.length);
+  const row = ({ property, tags }: { property: Described; tags: string[] }, note: boolean) =>
+    `| \`${property.name}\` | ${property.default ? `\`${cell(property.default)}\`` : ''} | ${cell(property.description)}${note ? ` Read by ${tags.map((t) => `\`<${t}>\``).join(', ')}.` : ''} |`;
+  const tokens = [
+    '### Design tokens',
+    'Set on the element or on any ancestor; every element reads them.',
+    ['| Custom property | Default | What it sets |', '| --- | --- | --- |', ...everywhere.map((e) => row(e, false))].join('\n'),
+    ...(some.length > 0 ? ['### Other tokens', ['| Custom property | Default | What it sets |', '| --- | --- | --- |', ...some.map((e) => row(e, true))].join('\n')] : []),
+  ];
+  const parts = elements.map((element) => [`### Parts of \`<${element.tagName}>\``, table(['Part', 'What it is'], element.cssParts ?? [])].join('\n\n'));
+  return [STYLING.start, ...tokens, ...parts, STYLING.end].join('\n\n');
 }

@@ -21,5 +21,5 @@ const PATHS: Record<MethodGroup, string> = {
 
 /** The mark of a method choice; decorative, its name is written beside it. */
 export function methodMark(group: MethodGroup): TemplateResult {
-  return html`<svg viewBox="0 0 24 24" class="mark glyph" aria-hidden="true"><path d=${PATHS[group]} /></svg>`;
+  return html`<svg part="method-mark" viewBox="0 0 24 24" class="mark glyph" aria-hidden="true"><path d=${PATHS[group]} /></svg>`;
 }

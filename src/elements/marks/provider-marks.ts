@@ -31,6 +31,6 @@ export function providerMark(type: string): TemplateResult | undefined {
   const mark = Object.hasOwn(MARKS, type) ? MARKS[type] : undefined;
   if (!mark) return undefined;
   const [kind, data, colour, ink = '#fff'] = mark;
-  if (kind === 'path') return html`<svg viewBox="0 0 24 24" class="mark" aria-hidden="true"><path d=${data} fill=${colour} /></svg>`;
-  return html`<svg viewBox="0 0 24 24" class="mark" aria-hidden="true"><rect width="24" height="24" rx="6" fill=${colour} /><text x="12" y="15.5" text-anchor="middle" font-size=${data.length > 2 ? 7.5 : 10} font-weight="700" font-family="system-ui, sans-serif" fill=${ink}>${data}</text></svg>`;
+  if (kind === 'path') return html`<svg part="option-mark" viewBox="0 0 24 24" class="mark" aria-hidden="true"><path d=${data} fill=${colour} /></svg>`;
+  return html`<svg part="option-mark" viewBox="0 0 24 24" class="mark" aria-hidden="true"><rect width="24" height="24" rx="6" fill=${colour} /><text x="12" y="15.5" text-anchor="middle" font-size=${data.length > 2 ? 7.5 : 10} font-weight="700" font-family="system-ui, sans-serif" fill=${ink}>${data}</text></svg>`;
 }

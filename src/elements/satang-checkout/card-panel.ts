@@ -8,7 +8,12 @@ import type { InstallmentPeriod } from '../../core/constants.js';
 import type { Locale, MessageKey } from '../i18n/localize.js';
 import type { SatangCardForm } from '../satang-card-form/satang-card-form.js';
 
-/** The card form's parts, styled from the page through the checkout as `::part(card-input)` etc. */
+/**
+ * The card form's parts, every one, styled from the page through the checkout as
+ * `::part(card-input)` etc.; the manifest documents them on the checkout from this map.
+ *
+ * @exportparts satang-card-form to satang-checkout
+ */
 const CARD_FORM_PARTS = 'form:card-form, field:card-field, label:card-label, input:card-input, hint:card-hint, error:card-error, brand:card-brand';
 
 /**

@@ -60,6 +60,17 @@ const panels = lazyModule(() => import('./pay-path.js'));
  * height. With `theme="dark"` (or `auto` in a dark system theme) the box has an inner padding of
  * 1.5 × `--satang-space` a side, so its content keeps off the edges on a light page.
  *
+ * The card form's parts are exported as `card-*` (`card-input`…), the QR code's as `qr-*` (`qr-code`…), and
+ * their custom properties reach them through the checkout. Every design token works set on the checkout or on
+ * any ancestor (`:root`). See docs/elements-styling.md for every token and part.
+ *
+ * @attr {string} installment-interest - The interest of the shop's installment plans, a percentage a month as the shop
+ * gives it: `0` shows "0% interest" ("ดอกเบี้ย 0%"), `0.8` "Interest 0.8% a month, charged by the bank that issued your
+ * card". Shown under the plans; read whenever they render. Anything but a rate (up to two decimals) is not shown, and
+ * said once in the console.
+ * @attr {string} installment-cards - The cards the shop's installment plans take, in the shop's words (e.g. `KBank, SCB
+ * credit cards`), shown under the plans as "Eligible cards: …" ("บัตรที่ร่วมรายการ: …"); read whenever they render.
+ *
  * @event {SatangReadyEvent} satang-ready - First rendered with a valid configuration.
  * @event {SatangChangeEvent} satang-change - The method or the card details changed (never card data).
  * @event {SatangSubmitEvent} satang-submit - A payment attempt starts.
@@ -82,21 +93,30 @@ const panels = lazyModule(() => import('./pay-path.js'));
  *
  * @csspart container - The whole checkout.
  * @csspart methods - The method picker (a radio group).
+ * @csspart methods-label - Its heading, "Payment method".
  * @csspart method - One method choice, with its mark. Installments show, disabled, while the order is below every plan's
  *   minimum (`amount` is followed as it changes); the first plan the order allows is chosen for the shopper.
+ * @csspart method-radio - A method choice's radio button (`accent-color` is the accent).
+ * @csspart method-mark - A method choice's line drawing (an `svg`, drawn with `stroke: currentColor`).
  * @csspart method-reason - Beside a method this order cannot be paid with: why ("From ฿3,000.00"), the radio's description.
  * @csspart method-note - Under the picker on a computer: that bank apps need a phone, and PromptPay QR instead.
  * @csspart change-method-button - "Choose another method", under a QR code or while a payment is checked: asks the server,
  *   then abandons it if it has not gone through.
  * @csspart return-link - "Go back to finish paying": back to the bank, wallet or 3-D Secure page of a payment still open.
  * @csspart options - The list of wallets, banks or installment plans.
+ * @csspart options-label - Its heading ("Installment plan", "Wallet"…).
  * @csspart option - One of those.
- * @csspart notice - Explanations under a method.
+ * @csspart option-radio - An option's radio button.
+ * @csspart option-mark - A wallet's or bank app's mark.
+ * @csspart option-hint - Under an installment plan: the total.
+ * @csspart notice - Explanations under a method, and under a payment still open at a bank, wallet or 3-D Secure page.
  * @csspart pay-button - The pay button.
  * @csspart message - Above the form: why the last attempt did not pay (a decline, in the method's words, with the
- *   card still filled in but its security code), or what went wrong; focused when shown. Also progress messages.
+ *   card still filled in but its security code), or what went wrong; focused when shown.
+ * @csspart progress - The status line while the shopper is taken to pay, or a payment is checked; focused when shown.
+ * @csspart spinner - The progress's spinner; still (class `paused`) while the payment waits on the shopper at another page.
  * @csspart outcome - The success or failure panel.
- * @csspart refund-notice - In the success panel, that this extra payment was refunded (the order was paid already).
+ * @csspart refund-notice - In the success panel (or the "already paid" notice), that this extra payment, or a payment the shopper left for another method and approved later, was refunded (the order was paid already).
  * @csspart review-button - "Review the new total", after a payment refunded because the order's price changed.
  * @csspart retry-button - "Try again", after a failure or while the order's payment elsewhere is being set up.
  * @csspart conflict - Shown instead of the form when nothing was charged: the total changed, the order is being paid
@@ -106,33 +126,6 @@ const panels = lazyModule(() => import('./pay-path.js'));
  * @csspart back-button - Back to the form, from a conflict.
  * @csspart reload-button - Reloads the page once it expired.
  * @csspart config-error - Shown instead of the checkout when attributes are wrong.
- * @csspart card-form - The card form's group of fields (its `form` part).
- * @csspart card-field - Each card field's wrapper.
- * @csspart card-label - Each card field's label.
- * @csspart card-input - Each card input.
- * @csspart card-hint - The hints under card labels.
- * @csspart card-error - The card fields' error messages.
- * @csspart card-brand - The detected card brand.
- * @csspart qr-container - The PromptPay panel (the QR element's parts, prefixed `qr-`:
- *   qr-title, qr-amount, qr-code, qr-instructions, qr-countdown, qr-save, qr-status, qr-expired,
- *   qr-renew-button, qr-result, qr-error).
- * @csspart qr-code - The white frame around the QR code.
- *
- * @cssproperty --satang-color-accent - Buttons, selection, focus.
- * @cssproperty --satang-color-on-accent - Text on the accent colour.
- * @cssproperty --satang-color-text - Text.
- * @cssproperty --satang-color-muted - Hints.
- * @cssproperty --satang-color-surface - Background.
- * @cssproperty --satang-color-field - Field and option background.
- * @cssproperty --satang-color-border - Borders.
- * @cssproperty --satang-color-error - Errors.
- * @cssproperty --satang-color-success - Success.
- * @cssproperty --satang-radius - Corner radius.
- * @cssproperty --satang-space - Spacing unit.
- * @cssproperty --satang-font-family - Font stack (Thai-friendly by default).
- * @cssproperty --satang-font-size - Base font size.
- * @cssproperty --satang-line-height - Line height (1.6 suits Thai script).
- * @cssproperty --satang-field-height - Height of fields and buttons.
  */
 export class SatangCheckout extends LitElement {
   static readonly tagName = 'satang-checkout';
@@ -189,7 +182,6 @@ export class SatangCheckout extends LitElement {
   methods = DEFAULT_METHODS;
   /** th or en; by default the page's language. @type {'th' | 'en' | undefined} */
   locale: string | undefined;
-   * @type {'charge' | 'authorize'}
   /** Where redirect flows come back to: a URL or a path on this site; by default this page. */
   returnUrl = '';
   /** light, dark, or auto (follows the system). @type {'light' | 'dark' | 'auto'} */
@@ -197,6 +189,7 @@ export class SatangCheckout extends LitElement {
   /**
    * charge (take the money now) or authorize (only reserve it on the card, for the shop's server to
    * capture later; card payments only, `methods` defaults to card). Must match the server's order.
+   * @type {'charge' | 'authorize'}
    */
   intent: CheckoutIntent = 'charge';
 

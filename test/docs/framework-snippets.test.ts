@@ -22,6 +22,30 @@ describe('the framework snippets of the docs', () => {
     expect(read('test/next/fixture/app/pay.tsx')).toMatch(/<SatangCheckout[^>]*orderToken=\{orderToken\}/);
   });
 
+  it.each(['svelte.config.js', 'src/lib/server/checkout.ts', 'src/routes/api/checkout/[...path]/+server.ts', 'src/routes/+page.server.ts', 'src/routes/+page.svelte'])(
+    'show the SvelteKit shop’s %s in docs/svelte.md as test/build runs it',
+    (file) => {
+      expect(blocksOf('docs/svelte.md')).toContain(read(`test/build/fixtures/sveltekit-shop/${file}`));
+    },
+  );
+
+  it('show the SvelteKit shop handing the handler the client’s address, with the types its app.d.ts references', () => {
+    expect(read('test/build/fixtures/sveltekit-shop/src/routes/api/checkout/[...path]/+server.ts')).toContain('checkout()(event.request, { clientAddress: event.getClientAddress() })');
+    expect(read('test/build/fixtures/sveltekit-shop/src/app.d.ts').split('\n')[0]).toBe('/// <reference types="satang/svelte" />');
+    expect(blocksOf('docs/svelte.md')).toContain('/// <reference types="satang/svelte" />\n');
+  });
+
+  it.each(['env.d.ts', 'src/main.ts', 'src/App.vue', 'server.js'])('show the Vue shop’s %s in docs/vue.md as test/build runs it', (file) => {
+    expect(blocksOf('docs/vue.md')).toContain(read(`test/build/fixtures/vue-shop/${file}`));
+  });
+
+  it('register the elements in the Vue shop’s vite.config.ts as docs/vue.md does', () => {
+    const documented = blocksOf('docs/vue.md').filter((code) => code.includes('isCustomElement: isSatangElement'));
+    expect(documented).toHaveLength(1);
+    const lines = new Set(read('test/build/fixtures/vue-shop/vite.config.ts').split('\n'));
+    expect(documented[0]!.split('\n').filter((line) => line !== '' && !lines.has(line))).toEqual([]);
+  });
+
   it('mount the handler on Hono as test/node runs it', () => {
     const mount = /^ {2}(app\.all\(.*\);)$/m.exec(read('test/node/fixture/hono-shop.ts'))?.[1];
     expect(mount).toBe("app.all('/api/checkout/*', (c) => checkout(c.req.raw, { clientAddress: getConnInfo(c).remote.address }));");

@@ -1,0 +1,232 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import type { Browser } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenSandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../../src/sandbox/index.js';
+import { buildPackageInto, cleanEnv, freePort, linkTree, ROOT, runNode, startServer, type AppServer, type Finished } from '../support/app-fixture.js';
+import { launchChromium, pageLog, payWithTestCard } from '../support/chromium-shopper.js';
+
+/**
+ * Two shops as their generators lay them out, on the built package, each paid by card in
+ * Chromium against the sandbox:
+ *
+ *   - fixtures/sveltekit-shop: a SvelteKit app as `npx sv create` makes a minimal one (Svelte 5,
+ *     TypeScript), with @sveltejs/adapter-node. Its page (`+page.svelte`) renders
+ *     `<satang-checkout>` on the server and listens for `onsatang-success`; `+page.server.ts` signs
+ *     the order's token with the checkout handler; `api/checkout/[...path]/+server.ts` mounts the
+ *     handler with the client's address from `event.getClientAddress()`. Built with `vite build`
+ *     while no key is in the environment, checked by svelte-check (`satang/svelte`), run with
+ *     `node build`.
+ *   - fixtures/vue-shop: a Vue 3 app as `npm create vue@latest` makes a minimal one (TypeScript),
+ *     with the Satang tags as custom elements in `vite.config.ts` (`isSatangElement`); `App.vue`
+ *     renders `<satang-checkout>` with the order its server gives it. Built with `vite build`,
+ *     checked by vue-tsc (`satang/vue`, strictTemplates), served by its `server.js` (Hono on
+ *     @hono/node-server: the built files, the order with its token, and the checkout handler).
+ *
+ * On each, the page hears satang-success and the sandbox's webhooks reach the shop's route. The
+ * handler answers neither the order's state nor a charge for a client it cannot tell, so a paid
+ * order also shows the client's address was handed over. The package is compiled once, into the SvelteKit project, and linked into
+ * the Vue one; each app is built once. Every process is started here and stopped by its id.
+ */
+
+const FIXTURES = `${ROOT}test/build/fixtures`;
+const SVELTEKIT = `${FIXTURES}/sveltekit-shop`;
+const VUE = `${FIXTURES}/vue-shop`;
+const VITE = `${ROOT}node_modules/vite/bin/vite.js`;
+const SVELTE_CHECK = `${ROOT}node_modules/svelte-check/bin/svelte-check`;
+const VUE_TSC = `${ROOT}node_modules/vue-tsc/bin/vue-tsc.js`;
+
+const PACKAGE_TIMEOUT_MS = 300_000;
+const BUILD_TIMEOUT_MS = 240_000;
+const START_TIMEOUT_MS = 60_000;
+const PAY_TIMEOUT_MS = 120_000;
+
+/** One Chromium for both shops, launched by the first payment; each payment has its own tab. */
+let browser: Browser | undefined;
+
+/** A component with one wrong value, written beside the app's own for the type check: the check must refuse it, so the types are in force. */
+const WRONG_THEME = 'theme="purple"';
+
+beforeAll(async () => {
+  const built = await buildPackageInto(SVELTEKIT, ['elements', 'server', 'frameworks']);
+  expect(built.output, 'the package compiles').toBe('');
+  expect(built.code).toBe(0);
+  await rm(`${VUE}/node_modules`, { recursive: true, force: true });
+  await linkTree(`${SVELTEKIT}/node_modules/satang`, `${VUE}/node_modules/satang`);
+  report('the package (tsc, declarations included)', built);
+}, PACKAGE_TIMEOUT_MS);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+function report(what: string, step: Finished): void {
+  console.log(`${what}: ${step.wallSeconds.toFixed(1)} s, ${step.cpuSeconds.toFixed(1)} s of CPU`);
+}
+
+/** The environment a shop runs with: the sandbox's keys and URL, the shop's own origin. */
+function shopEnv(sandbox: RunningSandbox, shop: string, port: number): NodeJS.ProcessEnv {
+  return {
+    ...cleanEnv(),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SATANG_SERVICE_URL: sandbox.url,
+    SATANG_MERCHANT_ID: SANDBOX_DEFAULTS.merchantId,
+    SATANG_API_KEY: SANDBOX_DEFAULTS.apiKey,
+    SATANG_PUBLISHABLE_KEY: SANDBOX_DEFAULTS.publishableKey,
+    SATANG_PUBLIC_URL: shop,
+    SATANG_WEBHOOK_KEY: SANDBOX_DEFAULTS.webhookKeyBase64,
+  };
+}
+
+/** A sandbox that sends its webhooks to the shop's route, and the shop's port and origin. */
+async function sandboxFor(): Promise<{ sandbox: RunningSandbox; port: number; shop: string }> {
+  const port = await freePort();
+  const shop = `http://127.0.0.1:${port}`;
+  const sandbox = await listenSandbox({ port: 0, webhook: { url: `${shop}/api/checkout/webhooks`, webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64 } });
+  return { sandbox, port, shop };
+}
+
+/**
+ * Opens the shop's page in Chromium and pays with the test card: the order's state reads with the
+ * page's token, the page's own handler of satang-success shows the charge, the sandbox delivered
+ * charge.succeeded to the shop's route, and no script on the page failed.
+ */
+async function payOnShop(shop: string, sandbox: RunningSandbox, server: AppServer): Promise<void> {
+  browser ??= await launchChromium();
+  const tab = await browser.newPage();
+  const log = pageLog(tab);
+  const scriptErrors: string[] = [];
+  tab.on('pageerror', (error) => scriptErrors.push(error.message));
+  try {
+    const orderState = tab.waitForResponse((answer) => new URL(answer.url()).pathname === '/api/checkout/orders/order-1001/state', { timeout: 30_000 });
+    await tab.goto(shop);
+    expect((await orderState).status(), 'the order state read with the page’s order token').toBe(200);
+    await payWithTestCard(tab);
+    const status = tab.getByRole('status').filter({ hasText: /^paid ch_\w+$/ });
+    await status.waitFor({ timeout: 30_000 });
+    const chargeId = (await status.textContent())!.slice('paid '.length);
+    await sandbox.sandbox.webhooks.idle();
+    const charged = sandbox.sandbox.webhooks.list().find((delivery) => delivery.event === 'charge.succeeded' && delivery.resourceId === chargeId);
+    expect(charged, 'the sandbox sent charge.succeeded to the shop').toBeDefined();
+    expect(charged!.status, JSON.stringify(charged!.attempts)).toBe('DELIVERED');
+    expect(scriptErrors, 'script errors on the page').toEqual([]);
+  } catch (error) {
+    throw new Error(`${String(error)}\nwhat the page said:\n${log.join('\n')}\nwhat the shop's server said:\n${server.output()}`, { cause: error });
+  } finally {
+    await tab.close();
+  }
+}
+
+describe('a SvelteKit shop (Svelte 5, adapter-node) with satang and satang/server', () => {
+  let sandbox: RunningSandbox | undefined;
+  let server: AppServer | undefined;
+  const probe = `${SVELTEKIT}/src/lib/TypeProbe.svelte`;
+
+  afterAll(async () => {
+    await server?.stop();
+    await sandbox?.close();
+  });
+
+  it(
+    'builds with vite build while no key is in the environment, and passes svelte-check',
+    async () => {
+      await rm(`${SVELTEKIT}/.svelte-kit`, { recursive: true, force: true });
+      await rm(`${SVELTEKIT}/build`, { recursive: true, force: true });
+      const build = await runNode([VITE, 'build'], { cwd: SVELTEKIT, timeoutMs: BUILD_TIMEOUT_MS });
+      report('SvelteKit: vite build', build);
+      expect(build.code, build.output).toBe(0);
+      expect(build.output, 'built for Node by adapter-node').toContain('Using @sveltejs/adapter-node');
+      await readFile(`${SVELTEKIT}/build/index.js`);
+
+      await writeFile(probe, `<satang-checkout ${WRONG_THEME}></satang-checkout>\n`);
+      try {
+        const check = await runNode([SVELTE_CHECK, '--tsconfig', './tsconfig.json', '--output', 'machine', '--threshold', 'warning'], { cwd: SVELTEKIT, timeoutMs: BUILD_TIMEOUT_MS });
+        report('SvelteKit: svelte-check', check);
+        // svelte-check's `--output machine` lines: `1234 ERROR "File.svelte" 3:18 "…"`, the file and the message as JSON strings.
+        const problems = [...check.output.matchAll(/^\d+ (ERROR|WARNING) ("(?:[^"\\]|\\.)*") \d+:\d+ ("(?:[^"\\]|\\.)*")$/gm)].map(([, kind, file, message]) => ({
+          kind,
+          file: JSON.parse(file!) as string,
+          message: JSON.parse(message!) as string,
+        }));
+        expect(problems, check.output).toEqual([{ kind: 'ERROR', file: 'src/lib/TypeProbe.svelte', message: expect.stringMatching(/"purple".*not assignable/) as string }]);
+      } finally {
+        await rm(probe, { force: true });
+      }
+    },
+    BUILD_TIMEOUT_MS * 2,
+  );
+
+  it(
+    'renders the checkout on the server with node build, and a card payment on it reaches the page as satang-success, its webhooks the route',
+    async () => {
+      const { sandbox: running, port, shop } = await sandboxFor();
+      sandbox = running;
+      // adapter-node reads its port and host, and the origin the shop is reached at, from the environment.
+      server = await startServer(['build'], { cwd: SVELTEKIT, env: { ...shopEnv(running, shop, port), ORIGIN: shop }, ready: /Listening on /, timeoutMs: START_TIMEOUT_MS });
+
+      const page = await fetch(shop);
+      const html = await page.text();
+      expect(page.status, html).toBe(200);
+      const element = /<satang-checkout [^>]*>/.exec(html)?.[0];
+      expect(element, 'the checkout in the server-rendered page').toBeDefined();
+      expect(element).toContain('amount="12900"');
+      expect(element).toContain('order-reference="order-1001"');
+      expect(element).toMatch(/ order-token="[\w.-]+"/);
+
+      await payOnShop(shop, running, server);
+      expect(server.output(), 'what node build printed').not.toMatch(/error/i);
+    },
+    PAY_TIMEOUT_MS,
+  );
+});
+
+describe('a Vue 3 shop (Vite) with satang and satang/server on Hono', () => {
+  let sandbox: RunningSandbox | undefined;
+  let server: AppServer | undefined;
+  const probe = `${VUE}/src/TypeProbe.vue`;
+
+  afterAll(async () => {
+    await server?.stop();
+    await sandbox?.close();
+  });
+
+  it(
+    'builds with vite build, and passes vue-tsc',
+    async () => {
+      await rm(`${VUE}/dist`, { recursive: true, force: true });
+      await writeFile(probe, `<template>\n  <satang-checkout ${WRONG_THEME} />\n</template>\n`);
+      try {
+        const [build, check] = await Promise.all([
+          runNode([VITE, 'build'], { cwd: VUE, timeoutMs: BUILD_TIMEOUT_MS }),
+          runNode([VUE_TSC, '--build', '--pretty', 'false'], { cwd: VUE, timeoutMs: BUILD_TIMEOUT_MS }),
+        ]);
+        report('Vue: vite build and vue-tsc --build, together', { ...build, cpuSeconds: Math.max(build.cpuSeconds, check.cpuSeconds), wallSeconds: Math.max(build.wallSeconds, check.wallSeconds) });
+        expect(build.code, build.output).toBe(0);
+        const html = await readFile(`${VUE}/dist/index.html`, 'utf8');
+        expect(html, 'the built page loads the app’s script').toMatch(/<script type="module" crossorigin src="\/assets\/index-[\w-]+\.js">/);
+        const errors = [...check.output.matchAll(/^(.+?)\((\d+),\d+\): error (TS\d+: .*)$/gm)].map(([, file, , message]) => ({ file, message }));
+        expect(errors, check.output).toEqual([{ file: 'src/TypeProbe.vue', message: expect.stringMatching(/"purple".*not assignable/) as string }]);
+      } finally {
+        await rm(probe, { force: true });
+      }
+    },
+    BUILD_TIMEOUT_MS * 2,
+  );
+
+  it(
+    'serves the app with its server.js, and a card payment on it reaches the page as satang-success, its webhooks the route',
+    async () => {
+      const { sandbox: running, port, shop } = await sandboxFor();
+      sandbox = running;
+      server = await startServer(['server.js'], { cwd: VUE, env: shopEnv(running, shop, port), ready: /Listening on /, timeoutMs: START_TIMEOUT_MS });
+
+      const order = await fetch(`${shop}/api/order`);
+      expect(order.status).toBe(200);
+      expect(await order.json()).toMatchObject({ orderReference: 'order-1001', amount: 12900, orderToken: expect.stringMatching(/^[\w.-]+$/) as string });
+
+      await payOnShop(shop, running, server);
+      expect(server.output(), 'what server.js printed').not.toMatch(/error/i);
+    },
+    PAY_TIMEOUT_MS,
+  );
+});

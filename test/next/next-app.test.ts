@@ -1,11 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFile, cp, link, mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, cp, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page, Response } from 'playwright';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listenSandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../../src/sandbox/index.js';
+import { buildPackageInto, cleanEnv as shopEnv, freePort, linkTree, ROOT as root, runNode, startServer, type AppServer } from '../support/app-fixture.js';
 import { launchChromium, pageLog, payWithTestCard } from '../support/chromium-shopper.js';
 
 /**
@@ -27,18 +25,13 @@ import { launchChromium, pageLog, payWithTestCard } from '../support/chromium-sh
  * Every process is started here and stopped by its id; one that cannot start fails the test.
  */
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The shop: its app, its Next.js config and its JSX check. The Next 15 project takes copies of the app and the check. */
 const SHOP = `${root}test/next/fixture`;
 const require = createRequire(import.meta.url);
-const TSC = require.resolve('typescript/bin/tsc');
 
 const BUILD_TIMEOUT_MS = 360_000;
 const START_TIMEOUT_MS = 60_000;
 const PAY_TIMEOUT_MS = 120_000;
-
-/** The keys the shop reads at run time, and that must not be there while it is built. */
-const SHOP_ENV = ['SATANG_SERVICE_URL', 'SATANG_MERCHANT_ID', 'SATANG_API_KEY', 'SATANG_PUBLISHABLE_KEY', 'SATANG_PUBLIC_URL', 'SATANG_WEBHOOK_KEY'];
 
 interface NextVersion {
   name: string;
@@ -88,107 +81,20 @@ const VERSIONS: NextVersion[] = [
   },
 ];
 
-/** A copy of a directory whose files are hard links to the originals (copies where a link cannot be made). */
-async function linkTree(from: string, to: string): Promise<void> {
-  await mkdir(to, { recursive: true });
-  for (const entry of await readdir(from, { withFileTypes: true })) {
-    const source = `${from}/${entry.name}`;
-    const target = `${to}/${entry.name}`;
-    if (entry.isDirectory()) await linkTree(source, target);
-    else if (entry.isSymbolicLink()) await symlink(await readlink(source), target);
-    else await link(source, target).catch(() => copyFile(source, target));
-  }
-}
-
 /**
  * The environment without the shop's keys, and without this process's NODE_ENV (vitest's "test").
  * next build looks for a package-lock.json upwards (this repository's) and may rewrite it when it
  * misses Next's compiler packages: NEXT_IGNORE_INCORRECT_LOCKFILE leaves it alone.
  */
 function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' };
-  for (const name of [...SHOP_ENV, 'NODE_ENV']) Reflect.deleteProperty(env, name);
-  return env;
+  return { ...shopEnv(), NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' };
 }
 
-/** Runs a command to its end; answers its exit code and what it printed. */
-function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number }): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    // A process group of its own, so that a command past its time goes with its workers (next build starts some).
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const timer = setTimeout(() => {
-      output += `\n(stopped after ${options.timeoutMs} ms)`;
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-    }, options.timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
-
-/** The package as `npm run build` makes it (tsconfig.build.json's settings), with the entries the shop imports, in a new node_modules of the project. */
+/** The package as `npm run build` makes it, with the entries the shop imports, in a new node_modules of the project. */
 async function buildPackage(project: string): Promise<void> {
-  const pkg = `${project}/node_modules/satang`;
-  await rm(`${project}/node_modules`, { recursive: true, force: true });
-  await mkdir(pkg, { recursive: true });
-  await copyFile(`${root}package.json`, `${pkg}/package.json`);
-  const tsconfig = { extends: `${root}tsconfig.build.json`, compilerOptions: { rootDir: `${root}src`, outDir: `${pkg}/dist` }, include: [`${root}src/elements`, `${root}src/react`, `${root}src/server`] };
-  await writeFile(`${pkg}/tsconfig.json`, JSON.stringify(tsconfig));
-  const built = await run(process.execPath, [TSC, '-p', `${pkg}/tsconfig.json`], { cwd: root, timeoutMs: BUILD_TIMEOUT_MS });
+  const built = await buildPackageInto(project, ['elements', 'react', 'server']);
   expect(built.output, 'the package compiles').toBe('');
   expect(built.code).toBe(0);
-}
-
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
-/** `next start` in a process group of its own, with what it prints. */
-function startNext(version: NextVersion, port: number, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, [version.next, 'start', '--port', String(port), '--hostname', '127.0.0.1'], { cwd: version.dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { child, output: () => output };
-}
-
-/** Waits until the server's page answers; fails if it exits or does not answer in time. */
-async function untilAnswering(server: { child: ChildProcess; output: () => string }, port: number): Promise<void> {
-  const exited = new Promise<never>((_resolve, reject) => server.child.on('exit', (code) => reject(new Error(`next start exited with ${String(code)}:\n${server.output()}`))));
-  exited.catch(() => undefined);
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  for (;;) {
-    const answer = await Promise.race([fetch(`http://127.0.0.1:${port}/`).catch(() => undefined), exited]);
-    if (answer?.ok) return;
-    if (Date.now() > deadline) throw new Error(`next start did not answer within ${START_TIMEOUT_MS} ms:\n${server.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-/** Stops a server by its process group, the one it was started in. */
-async function stopNext(child: ChildProcess | undefined): Promise<void> {
-  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
-  const gone = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  process.kill(-child.pid, 'SIGTERM');
-  const stopped = await Promise.race([gone.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000))]);
-  if (!stopped) {
-    process.kill(-child.pid, 'SIGKILL');
-    await gone;
-  }
 }
 
 /** The versions of lit-html that ran on the page: each copy records its own when it runs. */
@@ -221,10 +127,10 @@ function litDownloads(page: Page): () => Promise<string[]> {
 describe.each(VERSIONS.map((version) => [version.name, version] as const))('a %s App Router shop with satang/react and satang/server', (_name, version) => {
   let sandbox: RunningSandbox | undefined;
   let browser: Browser | undefined;
-  let server: ChildProcess | undefined;
+  let server: AppServer | undefined;
 
   afterAll(async () => {
-    await stopNext(server);
+    await server?.stop();
     await browser?.close();
     await sandbox?.close();
   });
@@ -237,7 +143,7 @@ describe.each(VERSIONS.map((version) => [version.name, version] as const))('a %s
       await version.layOut();
       const tsconfig = await readFile(`${version.dir}/tsconfig.json`, 'utf8');
       const started = performance.now();
-      const build = await run(process.execPath, [version.next, 'build', ...version.buildArgs], { cwd: version.dir, env: cleanEnv(), timeoutMs: BUILD_TIMEOUT_MS });
+      const build = await runNode([version.next, 'build', ...version.buildArgs], { cwd: version.dir, env: cleanEnv(), timeoutMs: BUILD_TIMEOUT_MS });
       console.log(`${version.name}: next build took ${((performance.now() - started) / 1000).toFixed(1)} s`);
       expect(build.code, build.output).toBe(0);
       expect(build.output, `built by ${version.name}`).toContain(`▲ Next.js ${version.major}.`);
@@ -271,17 +177,22 @@ describe.each(VERSIONS.map((version) => [version.name, version] as const))('a %s
       const port = await freePort();
       const shop = `http://127.0.0.1:${port}`;
       sandbox = await listenSandbox({ port: 0, webhook: { url: `${shop}/api/checkout/webhooks`, webhookKeyBase64: SANDBOX_DEFAULTS.webhookKeyBase64 } });
-      const next = startNext(version, port, {
-        ...cleanEnv(),
-        SATANG_SERVICE_URL: sandbox.url,
-        SATANG_MERCHANT_ID: SANDBOX_DEFAULTS.merchantId,
-        SATANG_API_KEY: SANDBOX_DEFAULTS.apiKey,
-        SATANG_PUBLISHABLE_KEY: SANDBOX_DEFAULTS.publishableKey,
-        SATANG_PUBLIC_URL: shop,
-        SATANG_WEBHOOK_KEY: SANDBOX_DEFAULTS.webhookKeyBase64,
+      // Listening once it says it is ready ("✓ Ready in …"), in a process group of its own.
+      const next = await startServer([version.next, 'start', '--port', String(port), '--hostname', '127.0.0.1'], {
+        cwd: version.dir,
+        env: {
+          ...cleanEnv(),
+          SATANG_SERVICE_URL: sandbox.url,
+          SATANG_MERCHANT_ID: SANDBOX_DEFAULTS.merchantId,
+          SATANG_API_KEY: SANDBOX_DEFAULTS.apiKey,
+          SATANG_PUBLISHABLE_KEY: SANDBOX_DEFAULTS.publishableKey,
+          SATANG_PUBLIC_URL: shop,
+          SATANG_WEBHOOK_KEY: SANDBOX_DEFAULTS.webhookKeyBase64,
+        },
+        ready: /Ready in/,
+        timeoutMs: START_TIMEOUT_MS,
       });
-      server = next.child;
-      await untilAnswering(next, port);
+      server = next;
       browser = await launchChromium();
       const tab = await browser.newPage();
       const log = pageLog(tab);

@@ -2,8 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import '../../src/elements/index.js';
 import type { SatangCheckout } from '../../src/elements/index.js';
-import { SANDBOX_DEFAULTS } from '../../src/sandbox/defaults.js';
-import { withPageOrderToken } from '../support/page-tokens.js';
+import { pageCheckoutAttributes } from '../support/page-tokens.js';
 
 /**
  * A page themes the checkout from its own stylesheet, the way designers do: tokens on `:root` or
@@ -73,17 +72,7 @@ function pageStyle(css: string): void {
 
 async function mount(wrap: boolean, attributes: Record<string, string> = {}, amount = 12_345): Promise<SatangCheckout> {
   const element = document.createElement('satang-checkout');
-  const all: Record<string, string> = {
-    'merchant-id': SANDBOX_DEFAULTS.merchantId,
-    'publishable-key': SANDBOX_DEFAULTS.publishableKey,
-    'service-url': location.origin,
-    endpoint: '/api/checkout',
-    amount: String(amount),
-    'order-reference': `order-${amount}-${crypto.randomUUID()}`,
-    locale: 'en',
-    ...attributes,
-  };
-  for (const [name, value] of Object.entries(await withPageOrderToken(all))) element.setAttribute(name, value);
+  for (const [name, value] of Object.entries(await pageCheckoutAttributes(amount, attributes))) element.setAttribute(name, value);
   // Two levels down, so the tokens are inherited, never set on the element itself.
   const outer = document.createElement('div');
   const inner = document.createElement('section');
@@ -222,7 +211,9 @@ describe.each(PLACES)('a theme set $name', ({ css, wrap }) => {
     await success;
     await vi.waitFor(() => expect(part(element, 'outcome')).not.toBeNull());
     const outcome = style(part(element, 'outcome'));
-    expect([outcome.color, outcome.borderTopColor, outcome.borderTopLeftRadius, outcome.fontFamily]).toEqual([THEME.success, THEME.success, THEME.radius, THEME.font]);
+    // The success stands in the form's box, centred under its check mark, drawn in the success colour.
+    const mark = style(part(element, 'outcome-mark'));
+    expect([outcome.color, mark.stroke, outcome.borderTopLeftRadius, outcome.fontFamily]).toEqual([THEME.success, THEME.success, THEME.radius, THEME.font]);
   });
 });
 

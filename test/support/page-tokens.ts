@@ -20,3 +20,20 @@ export async function withPageOrderToken(attributes: Record<string, string>): Pr
   if (reference === undefined || reference === '' || 'order-token' in attributes) return attributes;
   return { ...attributes, 'order-token': await pageOrderToken(reference) };
 }
+
+/**
+ * The attributes of a checkout for a new order of `amount` on a browser test's page (the sandbox
+ * behind `/api/checkout` and as the service), its order token signed, `overrides` applied first.
+ */
+export function pageCheckoutAttributes(amount: number, overrides: Record<string, string> = {}): Promise<Record<string, string>> {
+  return withPageOrderToken({
+    'merchant-id': SANDBOX_DEFAULTS.merchantId,
+    'publishable-key': SANDBOX_DEFAULTS.publishableKey,
+    'service-url': location.origin,
+    endpoint: '/api/checkout',
+    amount: String(amount),
+    'order-reference': `order-${amount}-${crypto.randomUUID()}`,
+    locale: 'en',
+    ...overrides,
+  });
+}

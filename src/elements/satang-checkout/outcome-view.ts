@@ -30,6 +30,7 @@ export function outcomeView(
   if (succeeded) {
     const duplicate = orderOutcome === 'duplicate_refunded';
     return html`<div part="outcome" class="outcome success" role="status">
+      <svg part="outcome-mark" class="mark" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="11"></circle><path d="m7 12.5 3.2 3.2L17 9"></path></svg>
       <h2 tabindex="-1">${l.msg(duplicate ? 'outcome.duplicateTitle' : authorize ? 'success.authorizedTitle' : 'success.title')}</h2>
       ${duplicate
         ? html`<p part="refund-notice">${l.msg('outcome.duplicateRefunded', { amount: amountText })}</p>`

@@ -89,8 +89,25 @@ export const paymentStyles = css`
     .outcome .pay {
       padding: 0 20px;
     }
+    /*
+     * A success stands in the box the form filled (kept at its height so the page does not move):
+     * centred under its mark, it reads as the confirmation it is, not as a panel left half empty.
+     */
     .success {
       color: var(--_success);
+      text-align: center;
+      border-color: transparent;
+    }
+    .success .mark {
+      display: block;
+      width: 3.5em;
+      height: 3.5em;
+      margin: 0 auto var(--satang-space, 12px);
+      fill: none;
+      stroke: currentColor;
+      stroke-width: 1.5;
+      stroke-linecap: round;
+      stroke-linejoin: round;
     }
     .failure {
       color: var(--_error);

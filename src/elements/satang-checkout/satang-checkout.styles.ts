@@ -8,7 +8,7 @@ export const styles = [
   // the radio's dot, so it reads in every theme (not by colour alone). A busy pay button keeps its colours: it says "Processing".
   css`
     .container,.form{display:grid;gap:calc(var(--satang-space,12px) * 1.5)}
-    .container{background:var(--_surface)}
+    .container{background:var(--_surface);align-content:center}
     :host([theme=dark]) .container{padding:calc(var(--satang-space,12px) * 1.5);border-radius:var(--satang-radius,8px)}
     @media (prefers-color-scheme:dark){:host([theme=auto]) .container{padding:calc(var(--satang-space,12px) * 1.5);border-radius:var(--satang-radius,8px)}
     }

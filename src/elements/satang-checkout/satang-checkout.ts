@@ -116,6 +116,7 @@ const panels = lazyModule(() => import('./pay-path.js'));
  * @csspart progress - The status line while the shopper is taken to pay, or a payment is checked; focused when shown.
  * @csspart spinner - The progress's spinner; still (class `paused`) while the payment waits on the shopper at another page.
  * @csspart outcome - The success or failure panel.
+ * @csspart outcome-mark - The check mark over a success.
  * @csspart refund-notice - In the success panel (or the "already paid" notice), that this extra payment, or a payment the shopper left for another method and approved later, was refunded (the order was paid already).
  * @csspart review-button - "Review the new total", after a payment refunded because the order's price changed.
  * @csspart retry-button - "Try again", after a failure or while the order's payment elsewhere is being set up.

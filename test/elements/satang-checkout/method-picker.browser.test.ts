@@ -2,8 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import '../../../src/elements/index.js';
 import type { SatangCheckout } from '../../../src/elements/index.js';
-import { SANDBOX_DEFAULTS } from '../../../src/sandbox/defaults.js';
-import { withPageOrderToken } from '../../support/page-tokens.js';
+import { pageCheckoutAttributes } from '../../support/page-tokens.js';
 
 /** The method picker and the panels under it: installments only where the order qualifies, the plans, the dark box. */
 
@@ -14,17 +13,7 @@ afterEach(() => {
 
 async function mount(amount: number, attributes: Record<string, string> = {}): Promise<SatangCheckout> {
   const element = document.createElement('satang-checkout');
-  const all: Record<string, string> = {
-    'merchant-id': SANDBOX_DEFAULTS.merchantId,
-    'publishable-key': SANDBOX_DEFAULTS.publishableKey,
-    'service-url': location.origin,
-    endpoint: '/api/checkout',
-    amount: String(amount),
-    'order-reference': `order-${amount}-${crypto.randomUUID()}`,
-    locale: 'en',
-    ...attributes,
-  };
-  for (const [name, value] of Object.entries(await withPageOrderToken(all))) element.setAttribute(name, value);
+  for (const [name, value] of Object.entries(await pageCheckoutAttributes(amount, attributes))) element.setAttribute(name, value);
   document.body.append(element);
   await element.updateComplete;
   // What the checkout fetches right after its first render: the card form's rules and the other panels.

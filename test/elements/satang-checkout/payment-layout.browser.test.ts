@@ -3,8 +3,7 @@ import { page, userEvent } from 'vitest/browser';
 import '../../../src/elements/index.js';
 import type { SatangCheckout } from '../../../src/elements/index.js';
 import { CHECKING_AFTER_MS } from '../../../src/elements/satang-checkout/payment-layout.js';
-import { SANDBOX_DEFAULTS } from '../../../src/sandbox/defaults.js';
-import { withPageOrderToken } from '../../support/page-tokens.js';
+import { pageCheckoutAttributes } from '../../support/page-tokens.js';
 
 /**
  * A card payment on a phone, as the page around the checkout sees it: "Processing…" over the form
@@ -58,15 +57,7 @@ async function mountOnPage(locale: 'en' | 'th'): Promise<SatangCheckout> {
   heading.textContent = 'Your order';
   const element = document.createElement('satang-checkout');
   const amount = 178_000;
-  const attributes = await withPageOrderToken({
-    'merchant-id': SANDBOX_DEFAULTS.merchantId,
-    'publishable-key': SANDBOX_DEFAULTS.publishableKey,
-    'service-url': location.origin,
-    endpoint: '/api/checkout',
-    amount: String(amount),
-    'order-reference': `order-${amount}-${crypto.randomUUID()}`,
-    locale,
-  });
+  const attributes = await pageCheckoutAttributes(amount, { locale });
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
   const footer = document.createElement('footer');
   footer.textContent = 'Free delivery in Bangkok. Returns within 30 days.';

@@ -172,14 +172,20 @@ async function readPaymentTaken(context: CheckoutContext, chargeId: string, kind
 /** Most charges of one order read to find its first success. */
 const FIRST_SUCCESS_SCAN = 100;
 
-/** The order's earliest succeeded API charge at the service (captures of an authorization apart); null when it has none. */
+/**
+ * The order's first succeeded API charge at the service (captures of an authorization apart), by
+ * when it succeeded (its `transactionTime`; its `createdAt` only where the service gives none): a QR
+ * code made before a card payment but paid after it did not pay the order first. null when the
+ * order has no success.
+ */
 async function firstSuccess(context: CheckoutContext, referenceId: string, options: { signal: AbortSignal | undefined; deadlineMs: number }): Promise<string | null> {
   let first: { chargeId: string; at: number } | undefined;
   let seen = 0;
   for await (const charge of context.client.charges.iterate({ referenceId }, options)) {
     if (charge.status === 'SUCCEEDED' && charge.source === 'API' && !charge.sourceId) {
-      const at = Date.parse(charge.createdAt);
-      if (first === undefined || at < first.at) first = { chargeId: charge.chargeId, at };
+      const succeededAt = charge.transactionTime ? Date.parse(charge.transactionTime) : Number.NaN;
+      const at = Number.isNaN(succeededAt) ? Date.parse(charge.createdAt) : succeededAt;
+      if (first === undefined || at < first.at || (at === first.at && charge.chargeId < first.chargeId)) first = { chargeId: charge.chargeId, at };
     }
     if (++seen >= FIRST_SUCCESS_SCAN) break;
   }

@@ -96,6 +96,34 @@ describe('sequences the model found', () => {
     });
   });
 
+  // Shrunk: a QR code | pay by card instead | the QR's status read, and at that moment another tab
+  // pays by card (refused: the order is paid, onOrder hears order.paid of the card, the shop stops
+  // offering the order) | a restart empties the store, and at that moment the old QR code is paid
+  // and another tab tries to pay.
+  it('keeps the card payment that paid the order first when a QR code made before it is paid after a restart emptied the store', async () => {
+    const together = (event: ModelStep['event']): ModelStep => ({ event, together: true });
+    const scenario: Scenario = {
+      ...sequence(true, card),
+      steps: [
+        { event: { ...card, method: 'qr' }, together: false },
+        { event: { ...card, replace: true }, together: false },
+        { event: { type: 'status', payment: 0, via: 0 }, together: false },
+        together({ ...card, replace: true }),
+        { event: { type: 'restart', instance: 0 }, together: false },
+        together({ type: 'approve', payment: 0, succeed: true }),
+        together(card),
+      ],
+    };
+    await replay(scenario, (run) => {
+      const qr = run.tabs[0]!.chargeId!;
+      const paidByCard = run.tabs[1]!.chargeId!;
+      // Told again after the restart (the emptied store forgot it was told), but only of the card.
+      expect(new Set(run.told.filter((t) => t.event.type === 'order.paid').map((t) => t.event.chargeId)), 'onOrder heard paid').toEqual(new Set([paidByCard]));
+      expect(run.refunded(paidByCard, 'THB'), 'what the service gave back of the payment the shop was told paid the order').toBe(0);
+      expect(run.refunded(qr, 'THB'), 'the QR code paid after the order was').toBe(PRICE);
+    });
+  });
+
   // Shrunk (an extra invariant: each tab is answered the charge its key made): pay by card, the
   // answer lost | again, the answer lost | (the end: the held webhooks arrive, each tab retries with its key).
   it('answers a retry with the charge its own key made when two attempts lost their answers', async () => {

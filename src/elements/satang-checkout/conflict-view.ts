@@ -8,20 +8,12 @@ import { formatAmount } from '../../core/money.js';
 import type { LocalizeController } from '../controllers/localize-controller.js';
 import type { MessageKey } from '../i18n/localize.js';
 import type { ChargeConflict, ChargeOptions } from './payment-state.js';
-import { PROVIDER_NAMES } from './provider-names.js';
+import { methodWords } from './provider-names.js';
 
 /** What the shopper can do from a conflict: ask again (as `options` say), or go back to the form. */
 export interface ConflictActions {
   readonly resend: (options: ChargeOptions) => void;
   readonly back: () => void;
-}
-
-/** The method of a payment open elsewhere, in words; undefined when the server named none this version knows. */
-function methodName(l: LocalizeController, type: string | undefined): string | undefined {
-  if (!type) return undefined;
-  if (type === 'QR_PROMPT_PAY') return l.msg('method.QR_PROMPT_PAY');
-  if (type.startsWith('CARD')) return l.msg(type.includes('INSTALLMENTS') ? 'method.CARD_INSTALLMENTS' : 'method.CARD');
-  return Object.hasOwn(PROVIDER_NAMES, type) ? PROVIDER_NAMES[type] : undefined;
 }
 
 /**
@@ -58,7 +50,7 @@ export function conflictView(l: LocalizeController, conflict: ChargeConflict, ac
           html`<button part="retry-button" class="pay" @click=${() => actions.resend({})}>${l.msg('failure.retry')}</button>${back}`,
         );
       }
-      const method = methodName(l, conflict.method);
+      const method = methodWords(l, conflict.method);
       return notice(
         'conflict.inProgressTitle',
         method ? l.msg('conflict.inProgressBody', { method }) : l.msg('conflict.inProgressBodyAny'),

@@ -66,7 +66,7 @@ describe('the browser bundles', () => {
 
   it('keeps the QR renderer, the QR element and the other methods out of what `import \'satang\'` loads first, with Vite and esbuild', () => {
     for (const first of [vite.initial.flatMap((f) => f.modules.map((m) => m.id)), esbuild.initial.flatMap((f) => f.modules.map((m) => m.id))]) {
-      for (const lazy of ['qr/index.js', 'qr/decode.js', 'satang-qr-payment/', 'satang-checkout/panels.js', 'satang-checkout/charge-steps.js', 'marks/provider-marks.js', 'marks/card-brand-marks.js']) {
+      for (const lazy of ['qr/index.js', 'qr/decode.js', 'satang-qr-payment/', 'satang-checkout/panels.js', 'satang-checkout/payment-flow.js', 'marks/provider-marks.js', 'marks/card-brand-marks.js']) {
         expect(first.filter((id) => id.includes(lazy)), lazy).toEqual([]);
       }
       expect(first.some((id) => id.includes('satang-checkout/satang-checkout.js')), 'the checkout itself').toBe(true);

@@ -1,57 +1,37 @@
 import { nothing, type ReactiveController, type TemplateResult } from 'lit';
 import { hasSavedAttempt, resumeBeforeFirstRender } from '../../client/attempt-key.js';
 import { asClientError } from '../../client/client-error.js';
-import type { CheckoutChargeResponse } from '../../core/schemas/checkout.js';
 import type { DeviceType } from '../../core/schemas/payment-method.js';
 import type { LocalizeController } from '../controllers/localize-controller.js';
-import type { StatusPoller } from '../controllers/status-poller.js';
 import { SatangErrorEvent } from '../events.js';
 import type { MessageKey } from '../i18n/localize.js';
 import { afterPaint, lazyModule, prefetch } from '../lazy.js';
 import { configProblem } from './checkout-config.js';
-import type { ChargeConflict, ChargeOptions, Declined, Notice, Payment, PaymentChange, PaymentHost, PaymentState, PaymentSteps } from './payment-state.js';
+import { transition } from './payment-machine.js';
+import type { ChargeOptions, Payment, PaymentChange, PaymentHost, PaymentNow, PaymentState, PaymentSteps } from './payment-state.js';
 
 /** The code after the press (`pay-path.ts`), fetched once and shared by every checkout on the page. */
 type PayPath = typeof import('./pay-path.js');
+type PaymentFlow = import('./payment-flow.js').PaymentFlow;
 const payPath = lazyModule<PayPath>(() => import('./pay-path.js'));
 
 
 /**
  * The payment of `<satang-checkout>`: its state, the press of pay, and an attempt picked up again
  * when the shopper reloads, comes back from a redirect or goes Back to the page (from the tab's
- * `sessionStorage`, see `attempt-store.ts`). Everything after the charge is asked for (the
- * redirect, QR code or status wait it answers with, and the outcome) is in the code fetched once
- * the form shows (`charge-steps.ts`), so the first render does not wait for it.
+ * `sessionStorage`, see `attempt-store.ts`). The state is private, read through {@link now} and
+ * changed by {@link move} alone, through the pure {@link transition} of `payment-machine.ts`, loaded
+ * with it. Everything after the charge is asked for (the redirect, QR code or status wait it
+ * answers with, and the outcome) is the flow in the code fetched once the form shows
+ * (`payment-flow.ts`), so the first render does not wait for it.
  */
 export class CheckoutPayment implements ReactiveController, Payment {
-  state: PaymentState = 'idle';
-  /** The message over the form; a newly chosen method clears it. */
-  notice: Notice | undefined;
-  /** Whether the notice is about a failure after which the same attempt may be sent again. */
-  retryable = false;
-  attemptKey: string | undefined;
-  method: string | undefined;
-  leaving = false;
-  replaceNext = false;
-  resumed = false;
-  declined: Declined | undefined;
-  charge: CheckoutChargeResponse | undefined;
-  failureCode = '';
-  poller: StatusPoller | undefined;
-  conflict: ChargeConflict | undefined;
-  outcome: string | undefined;
-  /** What the live region says now: only what is true of the current step (a new step clears it). */
-  announcement = '';
+  #now: PaymentNow = { state: 'idle' };
   #announced = 0;
-  /** The code after the press, once loaded: the outcome and the QR code are its views. */
+  /** The code after the press, once loaded: the flow, the outcome and the QR code are its views. */
   #code: PayPath | undefined;
-  /**
-   * While the order's state is being asked of the server (with an `order-token`): a press of pay
-   * waits for it, so no payment starts for an order that is paid or being paid.
-   */
-  syncing: Promise<void> | undefined;
-  /** Stops listening to the other tabs of this order; set while listening. */
-  unwatch: (() => void) | undefined;
+  #flow: PaymentFlow | undefined;
+  #syncing: Promise<void> | undefined;
 
   constructor(
     readonly host: PaymentHost,
@@ -59,6 +39,19 @@ export class CheckoutPayment implements ReactiveController, Payment {
     readonly steps: PaymentSteps,
   ) {
     host.addController(this);
+  }
+
+  /** The payment as it is now: replaced whole by each move, never changed in place. */
+  get now(): PaymentNow {
+    return this.#now;
+  }
+
+  /**
+   * While the order's state is being asked of the server (with an `order-token`): a press of pay
+   * waits for it, so no payment starts for an order that is paid or being paid.
+   */
+  get syncing(): Promise<void> | undefined {
+    return this.#syncing;
   }
 
   hostConnected(): void {
@@ -71,18 +64,13 @@ export class CheckoutPayment implements ReactiveController, Payment {
 
   hostDisconnected(): void {
     removeEventListener('pageshow', this.#onPageShow);
-    this.unwatch?.();
-    this.unwatch = undefined;
+    this.#flow?.disconnect();
   }
 
   /** Back to a page kept whole in the back-forward cache: what was left open is asked again, as on a reload. */
   #onPageShow = (event: PageTransitionEvent): void => {
     if (!event.persisted) return;
-    if (this.state === 'redirecting') {
-      this.charge = undefined;
-      this.show('waiting');
-      this.#resume(true);
-    }
+    if (this.#now.state === 'redirecting' && this.move('waiting', { charge: undefined })) this.#resume(true);
     this.sync();
   };
 
@@ -95,10 +83,10 @@ export class CheckoutPayment implements ReactiveController, Payment {
   sync(): void {
     const { orderReference, orderToken, isConnected } = this.host;
     if (!isConnected || !orderReference || configProblem(this.host)) return;
-    const syncing = this.#run((code) => code.syncOrder(this)).finally(() => {
-      if (this.syncing === syncing) this.syncing = undefined;
+    const syncing = this.#run((flow) => flow.sync()).finally(() => {
+      if (this.#syncing === syncing) this.#syncing = undefined;
     });
-    if (orderToken) this.syncing = syncing;
+    if (orderToken) this.#syncing = syncing;
   }
 
   /**
@@ -109,10 +97,8 @@ export class CheckoutPayment implements ReactiveController, Payment {
    */
   #resume(again = false): void {
     const { orderReference, isConnected } = this.host;
-    if (!isConnected || (!again && this.state !== 'idle') || this.charge || !orderReference || !hasSavedAttempt(orderReference) || configProblem(this.host)) return;
-    this.resumed = true;
-    this.show('waiting');
-    void this.#run((code) => code.resume(this));
+    if (!isConnected || (!again && this.#now.state !== 'idle') || this.#now.charge || !orderReference || !hasSavedAttempt(orderReference) || configProblem(this.host)) return;
+    if (this.move('waiting', { resumed: true })) void this.#run((flow) => flow.resume());
   }
 
   /** Fetches the code after the press while the shopper fills the form, so pressing pay does not wait for it. */
@@ -122,41 +108,36 @@ export class CheckoutPayment implements ReactiveController, Payment {
 
   /** The details changed: the next press is a new attempt, with a new idempotency key. */
   newAttempt(): void {
-    this.attemptKey = undefined;
+    if (this.#now.attemptKey) this.move(this.#now.state, { attemptKey: undefined });
   }
-
 
   /** The shopper typed: the notice over the form has been read, and goes. */
   clearNotice(): void {
-    if (this.notice === undefined && this.declined === undefined) return;
-    this.notice = this.declined = undefined;
-    this.host.requestUpdate();
+    if (this.#now.notice !== undefined || this.#now.declined !== undefined) this.move(this.#now.state, { notice: undefined, declined: undefined });
   }
 
   /** The QR code shown expired and the shopper asked for a new one: a new attempt, ready to pay. */
   renew(): void {
     this.newAttempt();
-    this.show('idle');
+    this.move('idle');
   }
 
   /**
    * Starts (or retries) a payment attempt with the chosen method; the checkout has checked that it
-   * is idle and the details valid. `options` come from a conflict's view, asking again.
+   * is idle and the details valid. `options` come from a conflict's view, asking again. Nothing is
+   * sent while one is, nor when the payment may not move to `submitting` (the order is shown paid, say).
    */
   async pay(deviceType: DeviceType, options?: ChargeOptions): Promise<void> {
-    this.notice = this.declined = undefined;
-    this.show('submitting');
+    if (this.#now.state === 'submitting' || !this.move('submitting', { notice: undefined, declined: undefined })) return;
     this.announce(this.localize.msg('pay.processing'));
     try {
       const [method, code] = await Promise.all([this.steps.chosen(), payPath()]);
-      this.#loaded(code);
+      const flow = this.#loaded(code);
       if (method === null || typeof method === 'string') {
-        this.notice = method ?? undefined;
-        this.show('idle');
-        if (method) void this.focusNotice();
+        if (this.move('idle', { notice: method ?? undefined }) && method) void this.focusNotice();
         return;
       }
-      await code.charge(this, method, deviceType, options);
+      await flow.charge(method, deviceType, options);
     } catch (error) {
       // The words for the error's code come with the payment code: wait for it (it is usually here).
       const code = await payPath().catch(() => undefined);
@@ -165,40 +146,36 @@ export class CheckoutPayment implements ReactiveController, Payment {
     }
   }
 
-  async #run(step: (code: PayPath) => unknown): Promise<void> {
+  async #run(step: (flow: PaymentFlow) => unknown): Promise<void> {
     try {
-      const code = await payPath();
-      this.#loaded(code);
-      await step(code);
+      await step(this.#loaded(await payPath()));
     } catch (error) {
       this.problem(error);
     }
   }
 
-  #loaded(code: PayPath): void {
+  #loaded(code: PayPath): PaymentFlow {
     code.adoptPaymentStyles(this.host);
     this.#code = code;
+    return (this.#flow ??= code.flowOf(this));
   }
 
   /**
-   * The one way the payment's state changes, with what the step changes besides (`change`),
-   * checked against the moves table (`payment-moves.ts`, which comes with the payment code): a move
-   * the table does not allow, or any move out of an order shown paid, is refused (false), and then
-   * nothing changes. A new step clears what the live region said of the last one.
+   * The one way the payment changes: to `state`, with what the step changes besides (`change`),
+   * if {@link transition} allows it; refused, nothing changes, and the answer is false, on which
+   * the caller does nothing of what would have followed the move.
    */
-  show(state: PaymentState, change?: PaymentChange): boolean {
-    if (this.#code && !this.#code.mayMove(this, state, change)) return false;
-    if (this.state !== state) this.announcement = '';
-    Object.assign(this, change);
-    this.state = state;
+  move(state: PaymentState, change?: PaymentChange): boolean {
+    const next = transition(this.#now, state, change);
+    if (!next) return false;
+    this.#now = next;
     this.host.requestUpdate();
     return true;
   }
 
   announce(text: string): void {
     // Every other announcement ends in a no-break space, so the same words said twice are read again.
-    this.announcement = text + (++this.#announced % 2 ? '' : '\u00a0');
-    this.host.requestUpdate();
+    this.move(this.#now.state, { announcement: text + (++this.#announced % 2 ? '' : '\u00a0') });
   }
 
   async focusNotice(): Promise<void> {
@@ -208,30 +185,22 @@ export class CheckoutPayment implements ReactiveController, Payment {
 
   problem(error: unknown, key?: MessageKey): void {
     const e = asClientError(error);
-    this.retryable = e.retryable;
     // A refused attempt will not succeed as it is: the next press is a new attempt.
     if (!e.retryable) this.forget();
-    this.notice = key ?? e;
     // The notice is an alert, and takes focus.
-    if (!this.show('idle')) return;
+    if (!this.move('idle', { retryable: e.retryable, notice: key ?? e })) return;
     void this.focusNotice();
     this.host.dispatchEvent(new SatangErrorEvent(e.code || e.kind.toUpperCase(), e.message));
   }
 
   forget(): void {
-    this.attemptKey = undefined;
+    this.newAttempt();
     this.steps.forgetToken();
   }
 
-  again = (): void => {
-    if (!this.show('idle')) return;
-    this.charge = this.notice = this.declined = undefined;
-    void this.steps.focusMethod();
-  };
-
   /** The notice in words, if there is one: a decline with its heading, in the words of the method paid with. */
   get noticeText(): TemplateResult | string | undefined {
-    const { notice, declined } = this;
+    const { notice, declined } = this.#now;
     if (declined) return this.#code?.declineView(this.localize, declined);
     if (!notice) return undefined;
     if (typeof notice === 'string') return this.localize.msg(notice);
@@ -247,6 +216,6 @@ export class CheckoutPayment implements ReactiveController, Payment {
    */
   view(renewQr: () => void): TemplateResult | typeof nothing {
     // Nothing while a saved payment's code is fetched, to pick it up.
-    return this.#code?.paymentView(this, renewQr) ?? nothing;
+    return this.#flow && this.#code ? this.#code.paymentView(this.#flow, renewQr) : nothing;
   }
 }

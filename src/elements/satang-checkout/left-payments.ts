@@ -28,7 +28,7 @@ export function rememberLeft(payment: Payment, charge: CheckoutChargeResponse): 
   keepLeftPayment(host.orderReference, {
     chargeId: charge.chargeId,
     statusToken: charge.statusToken,
-    method: payment.method ?? '',
+    method: payment.now.method ?? '',
     amount: host.amount,
     currency: host.currency,
   });

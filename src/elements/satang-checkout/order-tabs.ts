@@ -39,11 +39,12 @@ export function listenToTabs(payment: Payment, onMessage: (message: TabMessage) 
     onMessage({ state: data.state, ...(typeof data.chargeId === 'string' ? { chargeId: data.chargeId } : {}) });
   };
   listening.set(payment, { orderReference, channel });
-  const unwatch = () => {
-    channel.close();
-    listening.delete(payment);
-  };
-  payment.show(payment.state, { unwatch });
+}
+
+/** Stops listening to the other tabs of the payment's order (the checkout left the page). */
+export function stopListening(payment: Payment): void {
+  listening.get(payment)?.channel.close();
+  listening.delete(payment);
 }
 
 /** Tells the other tabs of the order what became of its payment. */

@@ -11,9 +11,8 @@ import { useMessages } from '../i18n/localize.js';
 import { outcomeMessages } from '../i18n/outcome.js';
 import { paymentStyles } from './payment.styles.js';
 
-export { abandon, charge, follow, paymentView, resume } from './charge-steps.js';
-export { syncOrder } from './order-sync.js';
-export { mayMove } from './payment-moves.js';
+export { flowOf } from './payment-flow.js';
+export { paymentView } from './payment-view.js';
 export { declineView, failureText, problemText } from './error-text.js';
 // The other methods' panels come with it: one fetch after the first render, not two.
 export { methodPanelView } from './panels.js';

@@ -18,7 +18,7 @@ export const CHECKING_AFTER_MS = 2_000;
  * Keeps the checkout's box at the height it has with the form (measured as the charge is answered,
  * the form still shown) while the payment's views stand in for the form: "Processing…", the check,
  * the outcome are each no taller than the form, so the page around does not move as they follow
- * each other. Let go when the form comes back (`paymentView` of `charge-steps.ts`).
+ * each other. Let go when the form comes back (`paymentView` of `payment-view.ts`).
  */
 export function holdHeight(payment: Payment, hold: boolean): void {
   const box = payment.host.shadowRoot?.querySelector<HTMLElement>('.container');

@@ -1,14 +1,16 @@
 /**
- * The payment of `<satang-checkout>` as its two halves share it: `checkout-payment.ts`, loaded with
- * the element, starts it; `charge-steps.ts`, part of the code fetched after the form shows
- * (`pay-path.ts`), carries it on from the charge to the outcome.
+ * The payment of `<satang-checkout>` as its halves share it: `checkout-payment.ts`, loaded with the
+ * element, owns it (its one writer, through the pure `transition` of `payment-machine.ts`) and starts
+ * it; the code fetched after the form shows (`pay-path.ts`) carries it on from the charge to the
+ * outcome: the pure steps of `payment-steps.ts`, made by the flow of `payment-flow.ts`, drawn by
+ * `payment-view.ts`.
  */
 import type { ReactiveControllerHost, TemplateResult } from 'lit';
 import type { CheckoutClientError } from '../../client/client-error.js';
 import type { CheckoutChargeRequest, CheckoutChargeResponse, CheckoutIntent } from '../../core/schemas/checkout.js';
+import type { InstallmentPeriod } from '../../core/constants.js';
 import type { DeviceType } from '../../core/schemas/payment-method.js';
 import type { LocalizeController } from '../controllers/localize-controller.js';
-import type { StatusPoller } from '../controllers/status-poller.js';
 import type { MessageKey } from '../i18n/localize.js';
 import type { CheckoutConfig } from './checkout-config.js';
 
@@ -99,62 +101,70 @@ export interface PaymentSteps {
 }
 
 /**
- * What a step of the payment changes besides its state: given to {@link Payment.show} with the
- * state it moves to, and applied with it, or not at all when the move is refused.
+ * The payment at one moment, as its one writer keeps it (`CheckoutPayment.move`): never changed in
+ * place, but replaced whole by the next one, which {@link transition} (`payment-machine.ts`) makes
+ * from it, or refuses to.
  */
-export type PaymentChange = { -readonly [K in ChangeableField]?: Payment[K] };
-
-type ChangeableField = 'attemptKey' | 'method' | 'leaving' | 'notice' | 'unwatch' | 'replaceNext' | 'resumed' | 'declined' | 'charge' | 'failureCode' | 'poller' | 'conflict' | 'outcome';
-
-/**
- * A payment as the code after the press moves it on. Its fields are read here and written by the
- * payment alone: a step says what changes, with the state it moves to (`show`).
- */
-export interface Payment {
-  readonly host: PaymentHost;
-  readonly localize: LocalizeController;
-  readonly steps: PaymentSteps;
+export interface PaymentNow {
   readonly state: PaymentState;
+  /** The message over the form (see {@link Notice}); a newly chosen method clears it. */
+  readonly notice?: Notice | undefined;
+  /** Whether the notice is about a failure after which the same attempt may be sent again. */
+  readonly retryable?: boolean;
   /** One key per payment attempt: kept across retries of that attempt, new once details change. */
-  readonly attemptKey: string | undefined;
+  readonly attemptKey?: string | undefined;
   /** The method type of the attempt being paid or followed. */
-  readonly method: string | undefined;
+  readonly method?: string | undefined;
   /** The shopper asked to leave the open payment, and the server is being asked about it first. */
-  readonly leaving: boolean;
-  /** The message over the form (see {@link Notice}). */
-  readonly notice: Notice | undefined;
-  /** Stops listening to the other tabs of the order; set while listening. */
-  readonly unwatch: (() => void) | undefined;
+  readonly leaving?: boolean;
   /**
    * The shopper left an open payment of this order (a QR, a redirect) for another method: the next
    * charge replaces it (`replace: true`), in this page or after a reload.
    */
-  readonly replaceNext: boolean;
+  readonly replaceNext?: boolean;
   /** The attempt was picked up from storage (a reload, Back): an expired status token then just means starting afresh. */
-  readonly resumed: boolean;
+  readonly resumed?: boolean;
   /** The charge that failed, shown over the form until the shopper changes something. */
-  readonly declined: Declined | undefined;
-  readonly charge: CheckoutChargeResponse | undefined;
+  readonly declined?: Declined | undefined;
+  readonly charge?: CheckoutChargeResponse | undefined;
+  /** The installment plan (months) of the charge this page sent, for its success to name. */
+  readonly plan?: InstallmentPeriod | undefined;
   /** The service's reason, once the charge failed. */
-  readonly failureCode: string;
-  /** Follows the charge; created on the first charge to follow. */
-  readonly poller: StatusPoller | undefined;
+  readonly failureCode?: string;
   /** Why nothing was charged, in the `conflict` state. */
-  readonly conflict: ChargeConflict | undefined;
+  readonly conflict?: ChargeConflict | undefined;
   /**
    * What the merchant's server says the charge did for the order (the status answer's `outcome`),
    * in the `succeeded` and `failed` states; in `failed` it is set only when the charge went
    * through without paying the order.
    */
-  readonly outcome: string | undefined;
+  readonly outcome?: string | undefined;
+  /** What the live region says now: only what is true of the current step (a new step clears it). */
+  readonly announcement?: string;
+}
+
+/** What a move changes besides the state: applied with it, or not at all when the move is refused. */
+export type PaymentChange = Omit<PaymentNow, 'state'>;
+
+/**
+ * The payment as the code after the press moves it on: read through {@link Payment.now}, changed
+ * only by {@link Payment.move}, which answers whether the move was made; a caller whose move was
+ * refused does nothing of what would have followed it.
+ */
+export interface Payment {
+  readonly host: PaymentHost;
+  readonly localize: LocalizeController;
+  readonly steps: PaymentSteps;
+  /** The payment as it is now. */
+  readonly now: PaymentNow;
+  /**
+   * Moves to `state` with `change` if {@link transition} allows it (false when refused, and then
+   * nothing changes); staying in the state is allowed but out of an order shown paid, so
+   * `move(payment.now.state, change)` changes fields alone.
+   */
+  move(state: PaymentState, change?: PaymentChange): boolean;
   /** Presses pay again, from the checkout's own views: `options` say how this request differs. */
   pay(deviceType: DeviceType, options?: ChargeOptions): Promise<void>;
-  /**
-   * Moves to `state` with `change` if {@link PAYMENT_MOVES} allows it (false when refused, and then
-   * nothing changes); staying in the state is always allowed, so `show(payment.state, change)`
-   * changes fields alone.
-   */
-  show(state: PaymentState, change?: PaymentChange): boolean;
   /** Asks the server where the order stands again (another tab said it changed). */
   sync(): void;
   /** Says `text` through the checkout's live region (each change of step is announced). */
@@ -165,6 +175,4 @@ export interface Payment {
   problem(error: unknown, key?: MessageKey): void;
   /** The attempt is over: the next press is a new attempt, with a new idempotency key and, for cards, a new token. */
   forget(): void;
-  /** After a failed payment, back to the form as it was; a listener of the retry button. */
-  readonly again: () => void;
 }

@@ -215,6 +215,14 @@ export class SatangCheckout extends LitElement {
     navigate: (url) => this.navigate(url),
   });
 
+  constructor() {
+    super();
+    // The server's total differs from the one shown: its payment asks, and the element alone sets its amount.
+    this.addEventListener('satang-amount-changed', (event) => {
+      if (event.target === this) this.amount = event.amount;
+    });
+  }
+
   private get cardForm(): SatangCardForm | null {
     return this.renderRoot.querySelector('satang-card-form');
   }
@@ -339,7 +347,7 @@ export class SatangCheckout extends LitElement {
       void syncing.then(() => this.#pay());
       return;
     }
-    if (this.#payment.state !== 'idle' || this.#blocked || this.#noPlan) return;
+    if (this.#payment.now.state !== 'idle' || this.#blocked || this.#noPlan) return;
     // Checked before the form is disabled for the attempt, so focus can land on the first wrong field.
     const form = this.cardForm;
     if (isCardGroup(this.group) && form) {
@@ -355,7 +363,7 @@ export class SatangCheckout extends LitElement {
 
   /** Enter in any field pays, as in a form; not while an input method composes (Thai keyboards do). */
   #onKeydown = (event: KeyboardEvent): void => {
-    if (event.key !== 'Enter' || event.isComposing || this.#payment.state !== 'idle' || !(event.composedPath()[0] instanceof HTMLInputElement)) return;
+    if (event.key !== 'Enter' || event.isComposing || this.#payment.now.state !== 'idle' || !(event.composedPath()[0] instanceof HTMLInputElement)) return;
     event.preventDefault();
     this.#pay();
   };
@@ -365,7 +373,7 @@ export class SatangCheckout extends LitElement {
    * over the form (a decline, what became of a payment left): it has been read, and goes.
    */
   #onInput = (): void => {
-    if (this.#payment.state === 'idle') this.#payment.clearNotice();
+    if (this.#payment.now.state === 'idle') this.#payment.clearNotice();
   };
 
   #renewQr = (): void => {
@@ -384,7 +392,7 @@ export class SatangCheckout extends LitElement {
     if (this.#problem) return html`<div part="config-error" class="config-error" role="alert">${l.msg('error.config', { detail: this.configText })}</div>`;
     // One stable template: the form below is never re-created, so nothing entered is lost while
     // a payment runs, fails or is retried.
-    const { state, announcement } = this.#payment;
+    const { state, announcement } = this.#payment.now;
     return html`<div part="container" class="container" lang=${l.locale} @keydown=${this.#onKeydown} @input=${this.#onInput}>
       ${this.#payment.view(this.#renewQr)}${this.#form(state !== 'idle' && state !== 'submitting')}
       <div class="visually-hidden" aria-live="polite">${announcement}</div>
@@ -394,7 +402,8 @@ export class SatangCheckout extends LitElement {
   /** Picker, method details and pay button. Kept in the DOM (hidden) after a failure, so nothing entered is lost. */
   #form(hidden: boolean): TemplateResult {
     const l = this.#localize;
-    const { state, retryable, noticeText } = this.#payment;
+    const { state, retryable } = this.#payment.now;
+    const { noticeText } = this.#payment;
     const busy = state === 'submitting';
     const groups = this.#groups;
     // The plans come before the card: the shopper picks how to pay, then types the card.
@@ -418,7 +427,7 @@ export class SatangCheckout extends LitElement {
   #cardForm(): TemplateResult | typeof nothing {
     if (!this.#types.some(isCardType)) return nothing;
     // Not shown while the order is too small for installments: nothing can be paid with it then.
-    return cardFormView(this.#localize.locale, this.theme, isCardGroup(this.group) && !this.#noPlan, this.#payment.state === 'submitting', () => this.#payment.newAttempt());
+    return cardFormView(this.#localize.locale, this.theme, isCardGroup(this.group) && !this.#noPlan, this.#payment.now.state === 'submitting', () => this.#payment.newAttempt());
   }
 
   /** The chosen method's own panel, under the card form (above it for installments); fetched after the first render. */

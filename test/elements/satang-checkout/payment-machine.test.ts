@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { canMove, isSettled, mayMove, PAYMENT_MOVES } from '../../../src/elements/satang-checkout/payment-moves.js';
-import type { ChargeConflict, PaymentState } from '../../../src/elements/satang-checkout/payment-state.js';
+import { isSettled, REFUSED_MOVES, transition } from '../../../src/elements/satang-checkout/payment-machine.js';
+import type { ChargeConflict, PaymentChange, PaymentState } from '../../../src/elements/satang-checkout/payment-state.js';
+
+/** Whether `transition` makes the move (the payment's one writer makes it then, and only then). */
+const mayMove = (now: { state: PaymentState; conflict: ChargeConflict | undefined }, to: PaymentState, change?: PaymentChange) => transition(now, to, change) !== undefined;
 
 const STATES: readonly PaymentState[] = ['idle', 'submitting', 'redirecting', 'qr', 'waiting', 'succeeded', 'failed', 'conflict'];
 
@@ -18,8 +21,8 @@ const ALLOWED: Record<PaymentState, PaymentState[]> = {
 
 describe('the moves of the checkout payment', () => {
   it('names every state, and only states', () => {
-    expect(Object.keys(PAYMENT_MOVES).sort()).toEqual([...STATES].sort());
-    for (const targets of Object.values(PAYMENT_MOVES)) for (const to of targets) expect(STATES).toContain(to);
+    expect(Object.keys(REFUSED_MOVES).sort()).toEqual([...STATES].sort());
+    for (const targets of Object.values(REFUSED_MOVES)) for (const to of targets.split(' ').filter(Boolean)) expect(STATES).toContain(to);
   });
 
   for (const from of STATES) {
@@ -27,7 +30,6 @@ describe('the moves of the checkout payment', () => {
       for (const to of STATES) {
         const allowed = from === to || ALLOWED[from].includes(to);
         it(`${allowed ? 'allows' : 'refuses'} ${to}`, () => {
-          expect(canMove(from, to)).toBe(allowed);
           expect(mayMove({ state: from, conflict: undefined }, to)).toBe(allowed);
         });
       }
@@ -55,6 +57,28 @@ describe('the moves of the checkout payment', () => {
         expect(isSettled({ state: 'conflict', conflict })).toBe(false);
         expect(mayMove({ state: 'conflict', conflict }, 'idle')).toBe(true);
       }
+    });
+  });
+
+  describe('transition', () => {
+    it('makes a new payment, frozen, leaving the one it was given as it was', () => {
+      const now = Object.freeze({ state: 'submitting' as const, announcement: 'Processing', attemptKey: 'k1' });
+      const next = transition(now, 'waiting', { method: 'CARD' });
+      expect(next).toEqual({ state: 'waiting', announcement: '', attemptKey: 'k1', method: 'CARD' });
+      expect(Object.isFrozen(next)).toBe(true);
+      expect(now).toEqual({ state: 'submitting', announcement: 'Processing', attemptKey: 'k1' });
+    });
+
+    it('clears what the live region said on a new state only, and lets a step say something new', () => {
+      const now = { state: 'waiting' as const, announcement: 'Checking' };
+      expect(transition(now, 'waiting', { leaving: true })?.announcement).toBe('Checking');
+      expect(transition(now, 'qr')?.announcement).toBe('');
+      expect(transition(now, 'qr', { announcement: 'Scan' })?.announcement).toBe('Scan');
+    });
+
+    it('answers nothing for a refused move', () => {
+      expect(transition({ state: 'idle' }, 'failed', { failureCode: 'X' })).toBeUndefined();
+      expect(transition({ state: 'succeeded' }, 'succeeded', { conflict: { kind: 'paid' } })).toBeUndefined();
     });
   });
 });

@@ -1,12 +1,13 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECKOUT_ORDER_TOKEN_HEADER } from '../../src/core/constants.js';
 import { listenSandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../../src/sandbox/index.js';
 import { buildPackageInto, cleanEnv, freePort, linkTree, ROOT, runNode, startServer, type AppServer, type Finished } from '../support/app-fixture.js';
 import { launchChromium, pageLog, payWithTestCard } from '../support/chromium-shopper.js';
 
 /**
- * Two shops as their generators lay them out, on the built package, each paid by card in
+ * Three shops as their generators lay them out, on the built package, each paid by card in
  * Chromium against the sandbox:
  *
  *   - fixtures/sveltekit-shop: a SvelteKit app as `npx sv create` makes a minimal one (Svelte 5,
@@ -21,26 +22,38 @@ import { launchChromium, pageLog, payWithTestCard } from '../support/chromium-sh
  *     renders `<satang-checkout>` with the order its server gives it. Built with `vite build`,
  *     checked by vue-tsc (`satang/vue`, strictTemplates), served by its `server.js` (Hono on
  *     @hono/node-server: the built files, the order with its token, and the checkout handler).
+ *   - fixtures/astro-shop: an Astro app as `npm create astro@latest` makes a minimal one
+ *     (TypeScript strict), with @astrojs/node in standalone mode. Its page (`index.astro`) signs the
+ *     order's token in its frontmatter and renders `<satang-checkout>` on the server; its
+ *     `<script>` imports `satang`, bundled by Astro for the browser, and listens for satang-success;
+ *     `api/checkout/[...path].ts` mounts the handler with the client's address from
+ *     `context.clientAddress`. Built with `astro build` while no key is in the environment, its
+ *     TypeScript checked by tsc (Astro's strict tsconfig), run with `node dist/server/entry.mjs`.
  *
- * On each, the page hears satang-success and the sandbox's webhooks reach the shop's route. The
- * handler answers neither the order's state nor a charge for a client it cannot tell, so a paid
- * order also shows the client's address was handed over. The package is compiled once, into the SvelteKit project, and linked into
- * the Vue one; each app is built once. Every process is started here and stopped by its id.
+ * On each, the page hears satang-success with no error in its console, the sandbox's webhooks reach
+ * the shop's route, and the order is paid once: one charge, succeeded, nothing refunded, and the
+ * shop's handler says the order is paid by it. The handler answers neither the order's state nor a
+ * charge for a client it cannot tell, so a paid order also shows the client's address was handed
+ * over. The package is compiled once, into the SvelteKit project, and linked into the other two;
+ * each app is built once. Every process is started here and stopped by its id.
  */
 
 const FIXTURES = `${ROOT}test/build/fixtures`;
 const SVELTEKIT = `${FIXTURES}/sveltekit-shop`;
 const VUE = `${FIXTURES}/vue-shop`;
+const ASTRO = `${FIXTURES}/astro-shop`;
 const VITE = `${ROOT}node_modules/vite/bin/vite.js`;
 const SVELTE_CHECK = `${ROOT}node_modules/svelte-check/bin/svelte-check`;
 const VUE_TSC = `${ROOT}node_modules/vue-tsc/bin/vue-tsc.js`;
+const ASTRO_CLI = `${ROOT}node_modules/astro/astro.js`;
+const TSC = `${ROOT}node_modules/typescript/bin/tsc`;
 
 const PACKAGE_TIMEOUT_MS = 300_000;
 const BUILD_TIMEOUT_MS = 240_000;
 const START_TIMEOUT_MS = 60_000;
 const PAY_TIMEOUT_MS = 120_000;
 
-/** One Chromium for both shops, launched by the first payment; each payment has its own tab. */
+/** One Chromium for the three shops, launched by the first payment; each payment has its own tab. */
 let browser: Browser | undefined;
 
 /** A component with one wrong value, written beside the app's own for the type check: the check must refuse it, so the types are in force. */
@@ -50,8 +63,10 @@ beforeAll(async () => {
   const built = await buildPackageInto(SVELTEKIT, ['elements', 'server', 'frameworks']);
   expect(built.output, 'the package compiles').toBe('');
   expect(built.code).toBe(0);
-  await rm(`${VUE}/node_modules`, { recursive: true, force: true });
-  await linkTree(`${SVELTEKIT}/node_modules/satang`, `${VUE}/node_modules/satang`);
+  for (const app of [VUE, ASTRO]) {
+    await rm(`${app}/node_modules`, { recursive: true, force: true });
+    await linkTree(`${SVELTEKIT}/node_modules/satang`, `${app}/node_modules/satang`);
+  }
   report('the package (tsc, declarations included)', built);
 }, PACKAGE_TIMEOUT_MS);
 
@@ -89,7 +104,9 @@ async function sandboxFor(): Promise<{ sandbox: RunningSandbox; port: number; sh
 /**
  * Opens the shop's page in Chromium and pays with the test card: the order's state reads with the
  * page's token, the page's own handler of satang-success shows the charge, the sandbox delivered
- * charge.succeeded to the shop's route, and no script on the page failed.
+ * charge.succeeded to the shop's route, no script on the page failed and its console shows no
+ * error, and the order is paid once (one charge, succeeded, nothing refunded; paid by it in the
+ * shop's handler's words).
  */
 async function payOnShop(shop: string, sandbox: RunningSandbox, server: AppServer): Promise<void> {
   browser ??= await launchChromium();
@@ -97,10 +114,17 @@ async function payOnShop(shop: string, sandbox: RunningSandbox, server: AppServe
   const log = pageLog(tab);
   const scriptErrors: string[] = [];
   tab.on('pageerror', (error) => scriptErrors.push(error.message));
+  tab.on('console', (message) => {
+    // Chromium's own request for the icon of a page that names none (the SvelteKit and Vue shops) is not the page's.
+    if (message.type() === 'error' && message.location().url !== `${shop}/favicon.ico`) scriptErrors.push(`console.error: ${message.text()} (${message.location().url})`);
+  });
   try {
     const orderState = tab.waitForResponse((answer) => new URL(answer.url()).pathname === '/api/checkout/orders/order-1001/state', { timeout: 30_000 });
     await tab.goto(shop);
-    expect((await orderState).status(), 'the order state read with the page’s order token').toBe(200);
+    const stateRead = await orderState;
+    expect(stateRead.status(), 'the order state read with the page’s order token').toBe(200);
+    const orderToken = stateRead.request().headers()[CHECKOUT_ORDER_TOKEN_HEADER.toLowerCase()];
+    expect(orderToken, 'the page’s order token, sent with the state read').toMatch(/^[\w.-]+$/);
     await payWithTestCard(tab);
     const status = tab.getByRole('status').filter({ hasText: /^paid ch_\w+$/ });
     await status.waitFor({ timeout: 30_000 });
@@ -109,6 +133,11 @@ async function payOnShop(shop: string, sandbox: RunningSandbox, server: AppServe
     const charged = sandbox.sandbox.webhooks.list().find((delivery) => delivery.event === 'charge.succeeded' && delivery.resourceId === chargeId);
     expect(charged, 'the sandbox sent charge.succeeded to the shop').toBeDefined();
     expect(charged!.status, JSON.stringify(charged!.attempts)).toBe('DELIVERED');
+    const charges = [...sandbox.sandbox.store.charges.values()].map(({ charge }) => ({ chargeId: charge.chargeId, referenceId: charge.referenceId, status: charge.status }));
+    expect(charges, 'the charges the sandbox holds').toEqual([{ chargeId, referenceId: 'order-1001', status: 'SUCCEEDED' }]);
+    expect(sandbox.sandbox.store.refunds.size, 'refunds').toBe(0);
+    const state = await fetch(`${shop}/api/checkout/orders/order-1001/state`, { headers: { [CHECKOUT_ORDER_TOKEN_HEADER]: orderToken! } });
+    expect(await state.json(), 'the order’s state, as the shop’s handler tells it').toMatchObject({ orderReference: 'order-1001', state: 'paid', paidBy: chargeId });
     expect(scriptErrors, 'script errors on the page').toEqual([]);
   } catch (error) {
     throw new Error(`${String(error)}\nwhat the page said:\n${log.join('\n')}\nwhat the shop's server said:\n${server.output()}`, { cause: error });
@@ -226,6 +255,64 @@ describe('a Vue 3 shop (Vite) with satang and satang/server on Hono', () => {
 
       await payOnShop(shop, running, server);
       expect(server.output(), 'what server.js printed').not.toMatch(/error/i);
+    },
+    PAY_TIMEOUT_MS,
+  );
+});
+
+describe('an Astro shop (@astrojs/node, standalone) with satang and satang/server', () => {
+  let sandbox: RunningSandbox | undefined;
+  let server: AppServer | undefined;
+
+  afterAll(async () => {
+    await server?.stop();
+    await sandbox?.close();
+  });
+
+  it(
+    'builds with astro build while no key is in the environment, and its TypeScript passes tsc under astro/tsconfigs/strict',
+    async () => {
+      await rm(`${ASTRO}/.astro`, { recursive: true, force: true });
+      await rm(`${ASTRO}/dist`, { recursive: true, force: true });
+      const build = await runNode([ASTRO_CLI, 'build'], { cwd: ASTRO, env: { ...cleanEnv(), ASTRO_TELEMETRY_DISABLED: '1' }, timeoutMs: BUILD_TIMEOUT_MS });
+      report('Astro: astro build', build);
+      expect(build.code, build.output).toBe(0);
+      expect(build.output, 'built for Node by @astrojs/node').toContain('adapter: @astrojs/node');
+      await readFile(`${ASTRO}/dist/server/entry.mjs`);
+
+      // The handler's module, the API route and astro.config.mjs, with the types of astro:env that astro build wrote in .astro/.
+      const check = await runNode([TSC, '-p', 'tsconfig.json', '--noEmit', '--pretty', 'false'], { cwd: ASTRO, timeoutMs: BUILD_TIMEOUT_MS });
+      report('Astro: tsc --noEmit', check);
+      expect(check.output, 'tsc').toBe('');
+      expect(check.code).toBe(0);
+    },
+    BUILD_TIMEOUT_MS * 2,
+  );
+
+  it(
+    'renders the checkout on the server with node dist/server/entry.mjs, and a card payment on it reaches the page as satang-success, its webhooks the route',
+    async () => {
+      const { sandbox: running, port, shop } = await sandboxFor();
+      sandbox = running;
+      // The standalone server reads its port and host from the environment.
+      server = await startServer(['dist/server/entry.mjs'], { cwd: ASTRO, env: shopEnv(running, shop, port), ready: /Server listening on /, timeoutMs: START_TIMEOUT_MS });
+
+      const page = await fetch(shop);
+      const html = await page.text();
+      expect(page.status, html).toBe(200);
+      const element = /<satang-checkout [^>]*>/.exec(html)?.[0];
+      expect(element, 'the checkout in the server-rendered page').toBeDefined();
+      expect(element).toContain(`merchant-id="${SANDBOX_DEFAULTS.merchantId}"`);
+      expect(element).toContain(`publishable-key="${SANDBOX_DEFAULTS.publishableKey}"`);
+      expect(element).toContain(`service-url="${running.url}"`);
+      expect(element).toContain('endpoint="/api/checkout"');
+      expect(element).toContain('amount="12900"');
+      expect(element).toContain('order-reference="order-1001"');
+      expect(element).toMatch(/ order-token="[\w.-]+"/);
+      expect(html, 'the page’s script, bundled by Astro for the browser').toMatch(/<script type="module" src="\/_astro\/[\w.-]+\.js"><\/script>/);
+
+      await payOnShop(shop, running, server);
+      expect(server.output(), 'what node dist/server/entry.mjs printed').not.toMatch(/error/i);
     },
     PAY_TIMEOUT_MS,
   );

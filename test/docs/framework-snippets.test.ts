@@ -46,6 +46,17 @@ describe('the framework snippets of the docs', () => {
     expect(documented[0]!.split('\n').filter((line) => line !== '' && !lines.has(line))).toEqual([]);
   });
 
+  it.each(['astro.config.mjs', 'src/lib/checkout.ts', 'src/pages/api/checkout/[...path].ts', 'src/pages/index.astro'])('show the Astro shop’s %s in docs/astro.md as test/build runs it', (file) => {
+    expect(blocksOf('docs/astro.md')).toContain(read(`test/build/fixtures/astro-shop/${file}`));
+  });
+
+  it('show the Astro shop handing the handler the client’s address, its page signing the order token and loading the elements from its script', () => {
+    expect(read('test/build/fixtures/astro-shop/src/pages/api/checkout/[...path].ts')).toContain('checkout()(request, { clientAddress })');
+    const page = read('test/build/fixtures/astro-shop/src/pages/index.astro');
+    expect(page).toContain('await checkout().orderToken(order.reference)');
+    expect(page).toMatch(/\n\t*<script>\n\t*import 'satang';\n/);
+  });
+
   it('mount the handler on Hono as test/node runs it', () => {
     const mount = /^ {2}(app\.all\(.*\);)$/m.exec(read('test/node/fixture/hono-shop.ts'))?.[1];
     expect(mount).toBe("app.all('/api/checkout/*', (c) => checkout(c.req.raw, { clientAddress: getConnInfo(c).remote.address }));");

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
  * A merchant's app as a fixture of the suite: the package compiled into the app's
  * node_modules/satang as `npm run build` compiles it, the app's own commands run to their end, and
  * its server started, waited on and stopped by its id. For the apps of
- * test/build/framework-shops.test.ts (SvelteKit, Vue).
+ * test/build/framework-shops.test.ts (SvelteKit, Vue, Astro).
  */
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));

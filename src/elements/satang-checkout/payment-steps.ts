@@ -91,8 +91,11 @@ function saved(charge: CheckoutChargeResponse, method: string, redirectUrl?: str
  * The merchant's server made the charge: it is this payment's now, told to the other tabs and kept
  * in this one, and the shopper goes where it says: to a checked redirect page, to its QR code, or
  * on "Processing…" while its status is followed. A redirect to an unsafe address is refused.
+ * Nothing when the order was shown paid while the charge was asked for (another tab paid it): the
+ * charge is not followed, kept or told of, and should it go through, the server refunds it.
  */
-export function answered(now: PaymentNow, charge: CheckoutChargeResponse, method: PaymentMethod): Step {
+export function answered(now: PaymentNow, charge: CheckoutChargeResponse, method: PaymentMethod): Step | undefined {
+  if (isSettled(now)) return undefined;
   const plan = method.type === 'CARD_TOKEN_INSTALLMENTS' ? method.installmentPeriod : undefined;
   const change: PaymentChange = { charge, method: method.type, replaceNext: false, resumed: false, plan };
   const told: Effect[] = [{ do: 'holdHeight' }, { do: 'tell', message: { state: 'paying', chargeId: charge.chargeId } }];

@@ -126,8 +126,13 @@ describe('the checkout payment, changed through move alone', () => {
     const flow = flowOf(payment);
     payment.move('submitting');
     payment.move('conflict', { conflict: { kind: 'paid' } });
-    expect(flow.go(answered(payment.now, redirect, { type: 'CARD_TOKEN', cardTokenId: 'tok' }))).toBe(false);
+    // The step decided for the payment being sent, made once the order was shown paid: refused, and nothing of it runs.
+    const step = answered({ state: 'submitting' }, redirect, { type: 'CARD_TOKEN', cardTokenId: 'tok' });
+    expect(step?.effects?.map((e) => e.do)).toContain('navigate');
+    expect(flow.go(step)).toBe(false);
     expect(navigated).toEqual([]);
+    // Decided on the payment as it is now, there is no step at all.
+    expect(answered(payment.now, redirect, { type: 'CARD_TOKEN', cardTokenId: 'tok' })).toBeUndefined();
     expect(payment.now.state).toBe('conflict');
     // The same answer while the payment is being sent: the shopper goes to the bank's page.
     const sending = newPayment();

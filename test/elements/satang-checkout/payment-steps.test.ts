@@ -40,7 +40,7 @@ describe('the charge is answered', () => {
   it('goes to a safe redirect page once the attempt is kept, and leaves last', () => {
     const charge: CheckoutChargeResponse = { chargeId: 'ch_1', statusToken: 'st', actionRequired: 'REDIRECT', redirect: { redirectUrl: 'https://bank.example/3ds' } };
     const step = answered(submitting, charge, CARD);
-    expect(step.to).toBe('redirecting');
+    expect(step?.to).toBe('redirecting');
     expect(after(submitting, step)).toMatchObject({ state: 'redirecting', charge, method: 'CARD_TOKEN', replaceNext: false, resumed: false });
     expect(did(step)).toEqual(['holdHeight', 'tell', 'save', 'event', 'navigate']);
     expect(effect(step, 'save')?.attempt).toEqual({ chargeId: 'ch_1', statusToken: 'st', method: 'CARD_TOKEN', action: 'redirect', redirectUrl: 'https://bank.example/3ds' });
@@ -50,7 +50,7 @@ describe('the charge is answered', () => {
   it('refuses a redirect to an unsafe page: the problem is shown, nothing is kept, nobody leaves', () => {
     for (const redirectUrl of ['javascript:alert(1)', 'http://bank.example/3ds', 'https://user:pw@bank.example/']) {
       const step = answered(submitting, { chargeId: 'ch_1', statusToken: 'st', actionRequired: 'REDIRECT', redirect: { redirectUrl } }, CARD);
-      expect(step.to, redirectUrl).toBe('submitting');
+      expect(step?.to, redirectUrl).toBe('submitting');
       expect(did(step), redirectUrl).toEqual(['problem']);
       expect((effect(step, 'problem')?.error as CheckoutClientError).code).toBe('UNSAFE_REDIRECT');
     }
@@ -59,7 +59,7 @@ describe('the charge is answered', () => {
   it('keeps a QR code and shows it once its element is here', () => {
     const charge: CheckoutChargeResponse = { chargeId: 'ch_2', statusToken: 'st', actionRequired: 'ENCODED_IMAGE', encodedImage: { rawData: '000201', expiry: '2030-01-01T00:00:00Z', imageBase64Encoded: 'AAAA' } };
     const step = answered(submitting, charge, { type: 'QR_PROMPT_PAY' } as never);
-    expect(step.to).toBe('submitting');
+    expect(step?.to).toBe('submitting');
     expect(did(step)).toEqual(['holdHeight', 'tell', 'save', 'qr']);
     expect(effect(step, 'save')?.attempt.qr).toEqual({ rawData: '000201', expiry: '2030-01-01T00:00:00Z', image: 'AAAA' });
   });
@@ -70,6 +70,12 @@ describe('the charge is answered', () => {
     expect(did(step)).toEqual(['holdHeight', 'tell', 'save', 'follow', 'slowAfter']);
     expect(after(submitting, step)?.plan).toBe(10);
     expect(after(submitting, answered(submitting, charge, CARD))?.plan).toBeUndefined();
+  });
+
+  it('does nothing with a charge answered after the order was shown paid: not followed, kept nor told to the tabs', () => {
+    const charge: CheckoutChargeResponse = { chargeId: 'ch_4', statusToken: 'st', actionRequired: 'NONE' };
+    expect(answered({ state: 'conflict', conflict: { kind: 'paid' } }, charge, CARD)).toBeUndefined();
+    expect(answered({ state: 'succeeded' }, charge, CARD)).toBeUndefined();
   });
 });
 

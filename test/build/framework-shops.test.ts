@@ -1,8 +1,10 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_ORDER_TOKEN_HEADER } from '../../src/core/constants.js';
 import { listenSandbox, SANDBOX_DEFAULTS, type RunningSandbox } from '../../src/sandbox/index.js';
+import { RATE_LIMIT_CHARGES_PER_WINDOW, RATE_LIMIT_WINDOW_MS } from '../../src/server/checkout/checkout-options.js';
 import { buildPackageInto, cleanEnv, freePort, linkTree, ROOT, runNode, startServer, type AppServer, type Finished } from '../support/app-fixture.js';
 import { launchChromium, pageLog, payWithTestCard } from '../support/chromium-shopper.js';
 
@@ -23,12 +25,15 @@ import { launchChromium, pageLog, payWithTestCard } from '../support/chromium-sh
  *     checked by vue-tsc (`satang/vue`, strictTemplates), served by its `server.js` (Hono on
  *     @hono/node-server: the built files, the order with its token, and the checkout handler).
  *   - fixtures/astro-shop: an Astro app as `npm create astro@latest` makes a minimal one
- *     (TypeScript strict), with @astrojs/node in standalone mode. Its page (`index.astro`) signs the
- *     order's token in its frontmatter and renders `<satang-checkout>` on the server; its
- *     `<script>` imports `satang`, bundled by Astro for the browser, and listens for satang-success;
- *     `api/checkout/[...path].ts` mounts the handler with the client's address from
- *     `context.clientAddress`. Built with `astro build` while no key is in the environment, its
- *     TypeScript checked by tsc (Astro's strict tsconfig), run with `node dist/server/entry.mjs`.
+ *     (TypeScript strict), with @astrojs/node in middleware mode, served by its `server.mjs`
+ *     (Express on node:http): the checkout handler through `toNodeListener`, which takes the
+ *     client's address from the socket, the built files, and Astro's handler, which it hands the
+ *     checkout handler as `Astro.locals.checkout`. Its page (`index.astro`) signs the order's token
+ *     in its frontmatter and renders `<satang-checkout>` on the server; its `<script>` imports
+ *     `satang`, bundled by Astro for the browser, and listens for satang-success. Built with
+ *     `astro build` while no key is in the environment, its TypeScript (`server.mjs` included)
+ *     checked by tsc (Astro's strict tsconfig), run with `node server.mjs`. A client naming another
+ *     in `X-Forwarded-For` is still counted by its socket's address.
  *
  * On each, the page hears satang-success with no error in its console, the sandbox's webhooks reach
  * the shop's route, and the order is paid once: one charge, succeeded, nothing refunded, and the
@@ -260,7 +265,38 @@ describe('a Vue 3 shop (Vite) with satang and satang/server on Hono', () => {
   );
 });
 
-describe('an Astro shop (@astrojs/node, standalone) with satang and satang/server', () => {
+/** A charge with no order token from `localAddress`, naming `forwardedFor` as its client: refused (403) and counted by the handler's rate limit, 429 once its client's count is full. */
+function strayCharge(shop: string, localAddress: string, forwardedFor?: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(shop);
+  const headers = { 'content-type': 'application/json', ...(forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor }) };
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ host: hostname, port, localAddress, agent: false, method: 'POST', path: '/api/checkout/charges', headers }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      incoming.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(JSON.stringify({ orderReference: 'order-1001', amount: 129_00, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } }));
+  });
+}
+
+/**
+ * One more charge than the limit allows a client, all from 127.0.0.1, each naming a client of its
+ * own in `X-Forwarded-For` (the last, 127.0.0.2); their answers. Sent again should the handler's
+ * fixed window turn over while they go, which would start its count from nothing.
+ */
+async function chargesNamingOthers(shop: string): Promise<{ status: number; body: string }[]> {
+  const named = [...Array.from({ length: RATE_LIMIT_CHARGES_PER_WINDOW }, (_, index) => `203.0.113.${index + 1}`), '127.0.0.2'];
+  for (;;) {
+    const window = Math.floor(Date.now() / RATE_LIMIT_WINDOW_MS);
+    const answers = [];
+    for (const client of named) answers.push(await strayCharge(shop, '127.0.0.1', client));
+    if (Math.floor(Date.now() / RATE_LIMIT_WINDOW_MS) === window) return answers;
+  }
+}
+
+describe('an Astro shop (@astrojs/node, middleware, on its server.mjs) with satang and satang/server', () => {
   let sandbox: RunningSandbox | undefined;
   let server: AppServer | undefined;
 
@@ -280,7 +316,7 @@ describe('an Astro shop (@astrojs/node, standalone) with satang and satang/serve
       expect(build.output, 'built for Node by @astrojs/node').toContain('adapter: @astrojs/node');
       await readFile(`${ASTRO}/dist/server/entry.mjs`);
 
-      // The handler's module, the API route and astro.config.mjs, with the types of astro:env that astro build wrote in .astro/.
+      // server.mjs (the handler, its mount, Astro's handler as astro build wrote it), astro.config.mjs and the page's Astro.locals, with the types of astro:env that astro build wrote in .astro/.
       const check = await runNode([TSC, '-p', 'tsconfig.json', '--noEmit', '--pretty', 'false'], { cwd: ASTRO, timeoutMs: BUILD_TIMEOUT_MS });
       report('Astro: tsc --noEmit', check);
       expect(check.output, 'tsc').toBe('');
@@ -290,12 +326,12 @@ describe('an Astro shop (@astrojs/node, standalone) with satang and satang/serve
   );
 
   it(
-    'renders the checkout on the server with node dist/server/entry.mjs, and a card payment on it reaches the page as satang-success, its webhooks the route',
+    'renders the checkout on the server with node server.mjs, a card payment on it reaches the page as satang-success, its webhooks the route, and a forged X-Forwarded-For names no client',
     async () => {
       const { sandbox: running, port, shop } = await sandboxFor();
       sandbox = running;
-      // The standalone server reads its port and host from the environment.
-      server = await startServer(['dist/server/entry.mjs'], { cwd: ASTRO, env: shopEnv(running, shop, port), ready: /Server listening on /, timeoutMs: START_TIMEOUT_MS });
+      // server.mjs reads its port and host from the environment.
+      server = await startServer(['server.mjs'], { cwd: ASTRO, env: shopEnv(running, shop, port), ready: /Listening on /, timeoutMs: START_TIMEOUT_MS });
 
       const page = await fetch(shop);
       const html = await page.text();
@@ -312,7 +348,20 @@ describe('an Astro shop (@astrojs/node, standalone) with satang and satang/serve
       expect(html, 'the page’s script, bundled by Astro for the browser').toMatch(/<script type="module" src="\/_astro\/[\w.-]+\.js"><\/script>/);
 
       await payOnShop(shop, running, server);
-      expect(server.output(), 'what node dist/server/entry.mjs printed').not.toMatch(/error/i);
+
+      // The charges' limit counts 127.0.0.1 as one client whatever each request says it is: were
+      // X-Forwarded-For believed, each of these would be a new client's first charge (403).
+      const answers = await chargesNamingOthers(shop);
+      const statuses = answers.map(({ status }) => status).join(' ');
+      expect(answers[0]!.status, 'the first charge, refused for its missing order token').toBe(403);
+      expect(answers.at(-1)!.status, `one client's charges past the limit, the last naming 127.0.0.2: ${statuses}`).toBe(429);
+      expect(JSON.parse(answers.at(-1)!.body)).toMatchObject({ error: { errorCode: 'RATE_LIMITED', retryable: true } });
+      // A shopper at 127.0.0.2 has a count of its own.
+      const other = await strayCharge(shop, '127.0.0.2');
+      expect(other.status, other.body).toBe(403);
+      expect(JSON.parse(other.body)).toMatchObject({ error: { errorCode: 'INVALID_ORDER_TOKEN' } });
+
+      expect(server.output(), 'what node server.mjs printed').not.toMatch(/error/i);
     },
     PAY_TIMEOUT_MS,
   );

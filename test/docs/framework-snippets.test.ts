@@ -46,14 +46,17 @@ describe('the framework snippets of the docs', () => {
     expect(documented[0]!.split('\n').filter((line) => line !== '' && !lines.has(line))).toEqual([]);
   });
 
-  it.each(['astro.config.mjs', 'src/lib/checkout.ts', 'src/pages/api/checkout/[...path].ts', 'src/pages/index.astro'])('show the Astro shop’s %s in docs/astro.md as test/build runs it', (file) => {
+  it.each(['astro.config.mjs', 'server.mjs', 'src/env.d.ts', 'src/pages/index.astro'])('show the Astro shop’s %s in docs/astro.md as test/build runs it', (file) => {
     expect(blocksOf('docs/astro.md')).toContain(read(`test/build/fixtures/astro-shop/${file}`));
   });
 
-  it('show the Astro shop handing the handler the client’s address, its page signing the order token and loading the elements from its script', () => {
-    expect(read('test/build/fixtures/astro-shop/src/pages/api/checkout/[...path].ts')).toContain('checkout()(request, { clientAddress })');
+  it('show the Astro shop mounting the handler on the socket with toNodeListener and handing it to the pages, its page signing the order token and loading the elements from its script', () => {
+    const server = read('test/build/fixtures/astro-shop/server.mjs');
+    expect(server).toContain("app.use('/api/checkout', toNodeListener(checkout));");
+    expect(server).toContain('ssrHandler(req, res, next, { checkout })');
+    expect(read('test/build/fixtures/astro-shop/astro.config.mjs')).toContain("node({ mode: 'middleware' })");
     const page = read('test/build/fixtures/astro-shop/src/pages/index.astro');
-    expect(page).toContain('await checkout().orderToken(order.reference)');
+    expect(page).toContain('await Astro.locals.checkout.orderToken(order.reference)');
     expect(page).toMatch(/\n\t*<script>\n\t*import 'satang';\n/);
   });
 

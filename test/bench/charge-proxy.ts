@@ -40,11 +40,11 @@ export interface ChargeProxyResult {
   pairs: number;
   bare: ChargeProxySide;
   handler: ChargeProxySide;
-  /** handler / bare throughput, the median of the pairs: the goal is at least 0.9 (`CHARGE_THROUGHPUT_RATIO_GOAL`). */
+  /** handler / bare throughput, the median of the pairs: the goal is at least 0.95 (`CHARGE_THROUGHPUT_RATIO_GOAL`). */
   throughputRatio: number;
   /** The lowest and highest pair's throughput ratio. */
   throughputRatioRange: [number, number];
-  /** handler / bare CPU per request, the median of the pairs: the goal is at most 2 (`CHARGE_CPU_RATIO_GOAL`). */
+  /** handler / bare CPU per request, the median of the pairs: the goal is at most 1.5 (`CHARGE_CPU_RATIO_GOAL`). */
   cpuRatio: number;
   cpuRatioRange: [number, number];
   addedP50Ms: number;

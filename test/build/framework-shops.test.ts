@@ -310,7 +310,7 @@ describe('an Astro shop (@astrojs/node, middleware, on its server.mjs) with sata
     async () => {
       await rm(`${ASTRO}/.astro`, { recursive: true, force: true });
       await rm(`${ASTRO}/dist`, { recursive: true, force: true });
-      const build = await runNode([ASTRO_CLI, 'build'], { cwd: ASTRO, env: { ...cleanEnv(), ASTRO_TELEMETRY_DISABLED: '1' }, timeoutMs: BUILD_TIMEOUT_MS });
+      const build = await runNode([ASTRO_CLI, 'build'], { cwd: ASTRO, env: { ...cleanEnv(), ASTRO_TELEMETRY_DISABLED: '1', NO_COLOR: '1', FORCE_COLOR: '0' }, timeoutMs: BUILD_TIMEOUT_MS });
       report('Astro: astro build', build);
       expect(build.code, build.output).toBe(0);
       expect(build.output, 'built for Node by @astrojs/node').toContain('adapter: @astrojs/node');

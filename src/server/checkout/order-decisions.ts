@@ -13,7 +13,7 @@
  */
 
 import type { CheckoutIntent } from '../../core/schemas/checkout.js';
-import { ATTEMPTS_KEPT, liveLock, newest, ORDER_REFERENCES_KEPT, PENDING_KEPT, type AttemptAnswer, type OrderLock, type OrderRecord, type PaymentEntry } from './order-record.js';
+import { ATTEMPTS_KEPT, liveLock, newest, ORDER_REFERENCES_KEPT, PENDING_KEPT, withMember, type AttemptAnswer, type OrderLock, type OrderRecord, type PaymentEntry } from './order-record.js';
 
 /** How long an attempt may take to create its charge before another attempt may go ahead. */
 export const ATTEMPT_CREATE_TTL_MS = 2 * 60 * 1000;
@@ -75,7 +75,7 @@ export function releaseIfEnded(order: OrderRecord, facts: Facts): Need | OrderRe
   if (status === undefined) return { need: 'authorization-status', chargeId: payerId };
   if (!ENDED_AUTHORIZATION_STATUSES.has(status)) return order;
   const { paidBy: _freed, ...rest } = order;
-  return { ...rest, payments: { ...order.payments, [payerId]: { ...payer, released: status } } };
+  return { ...rest, payments: withMember(order.payments, payerId, { ...payer, released: status }) };
 }
 
 /**
@@ -215,7 +215,7 @@ export function decideCreated(order: OrderRecord, input: CreatedInput): OrderRec
   return {
     ...withAttempt(order, input.id, { ...attempt, chargeId }),
     ...(lock ? { lock } : {}),
-    payments: { ...order.payments, [chargeId]: entry },
+    payments: withMember(order.payments, chargeId, entry),
     pending: order.pending.filter((p) => p.attempt !== input.attempt),
     answered: input.attempt,
   };
@@ -240,7 +240,7 @@ function withReference(order: OrderRecord, orderReference: string): OrderRecord 
   return { ...order, orderReferences: [...order.orderReferences.filter((r) => r !== orderReference), orderReference].slice(-ORDER_REFERENCES_KEPT) };
 }
 
+/** The attempt kept as the newest (last) of the order's attempts. */
 function withAttempt(order: OrderRecord, id: string, attempt: OrderRecord['attempts'][string]): OrderRecord {
-  const { [id]: _old, ...others } = order.attempts;
-  return { ...order, attempts: newest({ ...others, [id]: attempt }, ATTEMPTS_KEPT) };
+  return { ...order, attempts: newest(withMember(order.attempts, id, attempt, true), ATTEMPTS_KEPT) };
 }

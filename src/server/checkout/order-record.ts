@@ -169,8 +169,8 @@ export function withLegacyPayer(order: OrderRecord, legacy: LegacyPayer | null):
     ...order,
     legacyRead: true,
     paidBy,
-    ...(entry ? { payments: { ...order.payments, [paidBy]: entry }, orderReferences: order.orderReferences.length > 0 ? order.orderReferences : [entry.orderReference] } : {}),
-    ...(refunds ? { refunds: { ...order.refunds, [paidBy]: refunds } } : {}),
+    ...(entry ? { payments: withMember(order.payments, paidBy, entry), orderReferences: order.orderReferences.length > 0 ? order.orderReferences : [entry.orderReference] } : {}),
+    ...(refunds ? { refunds: withMember(order.refunds, paidBy, refunds) } : {}),
   };
 }
 
@@ -202,9 +202,26 @@ export function liveLock(order: OrderRecord, nowMs: number): OrderLock | undefin
   return lock !== undefined && lock.untilMs > nowMs && lock.state !== 'released' ? lock : undefined;
 }
 
+/**
+ * A record's members by id (its payments, its attempts) with `key` set to `value`, in a new
+ * dictionary: `key` keeps its place when it is there, else comes last (`moveLast`: comes last
+ * either way). A dictionary is a null-prototype object, which V8 keeps as a hash table: an object
+ * literal with a computed key would give each new id a hidden class of its own, every one a
+ * transition kept on a class all plain objects share, and each charge would pay more as the ids
+ * add up. Its JSON is the same.
+ */
+export function withMember<T>(members: Readonly<Record<string, T>>, key: string, value: NoInfer<T>, moveLast = false): Record<string, T> {
+  const next = Object.create(null) as Record<string, T>;
+  for (const name of Object.keys(members)) if (!moveLast || name !== key) next[name] = members[name] as T;
+  next[key] = value;
+  return next;
+}
+
 /** Keeps the newest `max` of a record's members, in the order they were added. */
 export function newest<T>(entries: Record<string, T>, max: number): Record<string, T> {
   const keys = Object.keys(entries);
   if (keys.length <= max) return entries;
-  return Object.fromEntries(keys.slice(-max).map((key) => [key, entries[key] as T]));
+  const kept = Object.create(null) as Record<string, T>;
+  for (const key of keys.slice(-max)) kept[key] = entries[key] as T;
+  return kept;
 }

@@ -14,7 +14,7 @@
 import type { CheckoutOrderOutcome } from '../../core/schemas/checkout.js';
 import { releaseIfEnded, type Facts, type Need } from './order-decisions.js';
 import type { OrderEvent } from './order-events.js';
-import { withLegacyPayer, type LegacyPayer, type Outcome, type OrderRecord, type PaymentEntry, type PendingAttempt } from './order-record.js';
+import { withLegacyPayer, withMember, type LegacyPayer, type Outcome, type OrderRecord, type PaymentEntry, type PendingAttempt } from './order-record.js';
 
 /** A payment's success as it was learnt; what the news carried (a webhook: the whole charge) besides its id. */
 export interface SuccessNews {
@@ -128,7 +128,7 @@ export function decideSuccess(record: OrderRecord, news: SuccessNews, facts: Suc
   if ('need' in found) return found;
   const { entry } = found;
   let order = found.order;
-  if (entry.outcome) return { order: order === record ? undefined : { ...order, payments: { ...order.payments, [news.chargeId]: entry } }, result: entry.outcome.outcome };
+  if (entry.outcome) return { order: order === record ? undefined : { ...order, payments: withMember(order.payments, news.chargeId, entry) }, result: entry.outcome.outcome };
   let money: { amount: number; currency: string } | null | undefined = news.amount !== undefined && news.currency !== undefined ? { amount: news.amount, currency: news.currency } : facts.taken?.[news.chargeId];
   if (money === undefined) return { need: 'taken', chargeId: news.chargeId, kind: news.kind };
   if (money === null) return { order: undefined, result: undefined };
@@ -184,7 +184,7 @@ export function decideSuccess(record: OrderRecord, news: SuccessNews, facts: Suc
       }
     }
   }
-  return { order: { ...order, payments: { ...order.payments, [news.chargeId]: { ...entry, outcome } } }, result: outcome.outcome };
+  return { order: { ...order, payments: withMember(order.payments, news.chargeId, { ...entry, outcome }) }, result: outcome.outcome };
 }
 
 /** An effect a payment's entry says is still owed, to run after the step that recorded it. */
@@ -250,7 +250,7 @@ export function decideRefundFailed(order: OrderRecord, input: { refundId: string
 export function decideRefundHeard(order: OrderRecord, refund: { refundId: string; chargeId: string; amount: number; currency: string }): OrderRecord | undefined {
   const kept = order.refunds[refund.chargeId] ?? {};
   if (Object.hasOwn(kept, refund.refundId)) return undefined;
-  return { ...order, refunds: { ...order.refunds, [refund.chargeId]: { ...kept, [refund.refundId]: { amount: refund.amount, currency: refund.currency } } } };
+  return { ...order, refunds: withMember(order.refunds, refund.chargeId, withMember(kept, refund.refundId, { amount: refund.amount, currency: refund.currency })) };
 }
 
 /** Claims telling `onOrder` of the payment's outcome for `holder` until `untilMs`: unchanged when told, or another holds it. */
@@ -258,7 +258,7 @@ export function decideTellClaim(order: OrderRecord, chargeId: string, holder: st
   const entry = order.payments[chargeId];
   if (!entry?.outcome || entry.outcome.told) return undefined;
   if (entry.telling && entry.telling.untilMs > nowMs && entry.telling.holder !== holder) return undefined;
-  return { ...order, payments: { ...order.payments, [chargeId]: { ...entry, telling: { holder, untilMs } } } };
+  return { ...order, payments: withMember(order.payments, chargeId, { ...entry, telling: { holder, untilMs } }) };
 }
 
 /** `onOrder` heard of `outcome` (or failed, `told: false`): the claim is let go, and the outcome marked told if it is still that one. */
@@ -267,18 +267,18 @@ export function decideTold(order: OrderRecord, chargeId: string, holder: string,
   if (!entry?.outcome || entry.telling?.holder !== holder) return undefined;
   const { telling: _released, ...rest } = entry;
   const done = told && entry.outcome.outcome === outcome;
-  return { ...order, payments: { ...order.payments, [chargeId]: { ...rest, outcome: { ...entry.outcome, told: entry.outcome.told || done } } } };
+  return { ...order, payments: withMember(order.payments, chargeId, { ...rest, outcome: { ...entry.outcome, told: entry.outcome.told || done } }) };
 }
 
 /** A webhook state of the payment (its `version`) handled: kept in its entry unless a newer one is; unchanged for a payment the ledger does not hold. */
 export function decideHeard(order: OrderRecord, chargeId: string, version: number): OrderRecord | undefined {
   const entry = order.payments[chargeId];
   if (!entry || (entry.heard !== undefined && entry.heard >= version)) return undefined;
-  return { ...order, payments: { ...order.payments, [chargeId]: { ...entry, heard: version } } };
+  return { ...order, payments: withMember(order.payments, chargeId, { ...entry, heard: version }) };
 }
 
 function withOutcome(order: OrderRecord, chargeId: string, entry: PaymentEntry, outcome: Outcome): OrderRecord {
-  return { ...order, payments: { ...order.payments, [chargeId]: { ...entry, outcome } } };
+  return { ...order, payments: withMember(order.payments, chargeId, { ...entry, outcome }) };
 }
 
 /** The order event an outcome is told as. */

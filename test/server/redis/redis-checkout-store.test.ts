@@ -58,6 +58,11 @@ const storeTest = redisTest.extend<{ $test: { subject: Subject; connect: () => P
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Waits for `key` to expire: read until it is gone, as a store reads it once its time is up (never a fixed wait). */
+async function expired(store: CheckoutStore, key: string): Promise<void> {
+  await vi.waitFor(async () => expect(await store.get(key)).toBeUndefined(), { timeout: 10_000, interval: 50 });
+}
+
 /** `items` in an order that is not theirs, the same on every run. */
 function shuffled<T>(items: T[]): T[] {
   const out = [...items];
@@ -106,8 +111,7 @@ describe.each(SUBJECTS)('$name', (subject) => {
     storeTest('forgets the version with the value once it expires', async ({ pair }) => {
       const [store] = await pair();
       expect(await store.setIfNewer('k', 10, 'ten', 150)).toBe(true);
-      await sleep(300);
-      expect(await store.get('k')).toBeUndefined();
+      await expired(store, 'k');
       expect(await store.setIfNewer('k', 1, 'one', 60_000)).toBe(true);
     });
   });
@@ -122,11 +126,10 @@ describe.each(SUBJECTS)('$name', (subject) => {
 
     storeTest('claims again once the claim expired', async ({ pair }) => {
       const [store] = await pair();
-      expect(await store.setIfAbsent('settling:ch_1', 'a', 150)).toBe(true);
-      expect(await store.setIfAbsent('settling:ch_1', 'b', 150)).toBe(false);
-      await sleep(300);
-      expect(await store.get('settling:ch_1')).toBeUndefined();
-      expect(await store.setIfAbsent('settling:ch_1', 'b', 150)).toBe(true);
+      expect(await store.setIfAbsent('settling:ch_1', 'a', 1_000)).toBe(true);
+      expect(await store.setIfAbsent('settling:ch_1', 'b', 1_000)).toBe(false);
+      await expired(store, 'settling:ch_1');
+      expect(await store.setIfAbsent('settling:ch_1', 'b', 1_000)).toBe(true);
     });
   });
 
@@ -134,7 +137,7 @@ describe.each(SUBJECTS)('$name', (subject) => {
     storeTest('reads back any text, separators and Thai included, until it expires or is deleted', async ({ pair }) => {
       const [one, two] = await pair();
       const text = '{"a":"x|y|z","name":"ร้านสตางค์"}';
-      await one.set('outcome:ch_1', text, 150);
+      await one.set('outcome:ch_1', text, 1_000);
       await one.set('told:ch_1:paid', '', 60_000);
       expect(await two.get('outcome:ch_1')).toBe(text);
       expect(await two.get('told:ch_1:paid')).toBe('');
@@ -142,28 +145,26 @@ describe.each(SUBJECTS)('$name', (subject) => {
       await two.delete('told:ch_1:paid');
       expect(await one.get('told:ch_1:paid')).toBeUndefined();
       await one.delete('never-written');
-      await sleep(300);
-      expect(await one.get('outcome:ch_1')).toBeUndefined();
+      await expired(one, 'outcome:ch_1');
     });
   });
 
   describe('increment', () => {
     storeTest('counts within a window and starts again after it', async ({ pair }) => {
       const [store] = await pair();
-      expect(await store.increment('rate:charges:c:0', 200)).toBe(1);
-      expect(await store.increment('rate:charges:c:0', 200)).toBe(2);
-      expect(await store.increment('rate:charges:c:0', 200)).toBe(3);
-      await sleep(350);
-      expect(await store.increment('rate:charges:c:0', 200)).toBe(1);
+      expect(await store.increment('rate:charges:c:0', 1_000)).toBe(1);
+      expect(await store.increment('rate:charges:c:0', 1_000)).toBe(2);
+      expect(await store.increment('rate:charges:c:0', 1_000)).toBe(3);
+      // Counted on while asked, then 1 again once the window is over.
+      await vi.waitFor(async () => expect(await store.increment('rate:charges:c:0', 1_000)).toBe(1), { timeout: 10_000, interval: 100 });
     });
 
     storeTest('does not move the end of a window with each request', async ({ pair }) => {
       const [store] = await pair();
-      expect(await store.increment('rate:status:c:0', 300)).toBe(1);
-      await sleep(200);
-      expect(await store.increment('rate:status:c:0', 300)).toBe(2);
-      await sleep(200);
-      expect(await store.increment('rate:status:c:0', 300)).toBe(1);
+      expect(await store.increment('rate:status:c:0', 600)).toBe(1);
+      expect(await store.increment('rate:status:c:0', 600)).toBe(2);
+      // Asked every 50 ms, less than the window: were each request to move its end, it would never end.
+      await vi.waitFor(async () => expect(await store.increment('rate:status:c:0', 600)).toBe(1), { timeout: 10_000, interval: 50 });
     });
 
     storeTest('counts every one of many concurrent requests on two instances once', async ({ pair }) => {

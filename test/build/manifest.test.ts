@@ -103,13 +103,24 @@ function dispatchedArguments(code: string): string[] {
 }
 
 /**
+ * The events made in `code` to be dispatched as a step's effect (`{ do: 'event', event }`, which
+ * the payment's flow dispatches on the element): every `new X(…)` of an event class in a file of
+ * steps, that is a file that hands events to the flow.
+ */
+function effectArguments(code: string): string[] {
+  return code.includes("do: 'event'") ? [...code.matchAll(/new (\w+Event)\(/g)].map((match) => match[0]) : [];
+}
+
+/**
  * The events each element's code dispatches, as `name -> class`: the `new X(…)` inside every
- * `dispatchEvent(…)` in the element's folder (its own file and the helpers that dispatch on it).
+ * `dispatchEvent(…)` in the element's folder (its own file and the helpers that dispatch on it),
+ * and the events its payment's steps hand to the flow to dispatch.
  */
 async function dispatchedEvents(folder: string, namesByClass: Map<string, string>): Promise<Record<string, string>> {
   const events: Record<string, string> = {};
   for (const file of await sourceFiles(join(REPO_ROOT, 'src/elements', folder))) {
-    for (const argument of dispatchedArguments(await readFile(file, 'utf8'))) {
+    const code = await readFile(file, 'utf8');
+    for (const argument of [...dispatchedArguments(code), ...effectArguments(code)]) {
       for (const [, className] of argument.matchAll(/new (\w+)\(/g)) {
         const name = namesByClass.get(className!);
         if (!name) throw new Error(`${relative(REPO_ROOT, file)} dispatches ${className}, which passes no 'satang-…' name to super()`);

@@ -21,6 +21,17 @@ export default defineConfig({
     reporters: ['default', ['json', { outputFile: 'reports/vitest.json' }]],
     // Lit announces its development build on every browser page; nothing else is filtered.
     onConsoleLog: (log) => !log.includes('Lit is in dev mode'),
+    // `npm run test:coverage`: V8 coverage of the sources, from both projects (in Chromium through
+    // the Playwright provider's CDP session), summed over the whole run. Child processes the tests
+    // start (the sandbox's CLI, built apps) and the e2e suite are not counted.
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.ts'],
+      reporter: ['text-summary', 'json-summary'],
+      reportsDirectory: 'reports/coverage',
+      // A test that fails on a busy machine leaves the rest of the run's coverage worth reading.
+      reportOnFailure: true,
+    },
     projects: [
       {
         extends: true,

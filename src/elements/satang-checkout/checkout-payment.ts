@@ -41,7 +41,7 @@ export class CheckoutPayment implements ReactiveController, Payment {
     host.addController(this);
   }
 
-  /** The payment as it is now: replaced whole by each move, never changed in place. */
+  /** The payment as it is now: replaced whole by each move, never changed in place (its fields are read-only). */
   get now(): PaymentNow {
     return this.#now;
   }

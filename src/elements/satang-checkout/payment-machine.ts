@@ -45,5 +45,5 @@ export function isSettled({ state, conflict }: Pick<PaymentNow, 'state' | 'confl
 export function transition(now: PaymentNow, to: PaymentState, change?: PaymentChange): PaymentNow | undefined {
   const stays = to === now.state;
   if (isSettled(now) ? !stays || (change !== undefined && 'conflict' in change) : !stays && REFUSED_MOVES[now.state].split(' ').includes(to)) return undefined;
-  return Object.freeze({ ...now, ...(stays ? {} : { announcement: '' }), ...change, state: to });
+  return { ...now, ...(stays ? {} : { announcement: '' }), ...change, state: to };
 }

@@ -217,10 +217,9 @@ export class SatangCheckout extends LitElement {
 
   constructor() {
     super();
-    // The server's total differs from the one shown: its payment asks, and the element alone sets its amount.
-    this.addEventListener('satang-amount-changed', (event) => {
-      if (event.target === this) this.amount = event.amount;
-    });
+    // The server's total differs from the one shown: its payment asks (the event is the checkout's
+    // own, dispatched on it), and the element alone sets its amount.
+    this.addEventListener('satang-amount-changed', (event) => (this.amount = event.amount));
   }
 
   private get cardForm(): SatangCardForm | null {

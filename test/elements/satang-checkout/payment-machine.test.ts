@@ -61,11 +61,10 @@ describe('the moves of the checkout payment', () => {
   });
 
   describe('transition', () => {
-    it('makes a new payment, frozen, leaving the one it was given as it was', () => {
+    it('makes a new payment, leaving the one it was given as it was', () => {
       const now = Object.freeze({ state: 'submitting' as const, announcement: 'Processing', attemptKey: 'k1' });
       const next = transition(now, 'waiting', { method: 'CARD' });
       expect(next).toEqual({ state: 'waiting', announcement: '', attemptKey: 'k1', method: 'CARD' });
-      expect(Object.isFrozen(next)).toBe(true);
       expect(now).toEqual({ state: 'submitting', announcement: 'Processing', attemptKey: 'k1' });
     });
 

@@ -106,10 +106,11 @@ async function inProcess(samples: number): Promise<ProxyResult['inProcess']> {
   const created = await handler(
     new Request('http://127.0.0.1:8080/api/checkout/charges', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-satang-order-token': await handler.orderToken('order-in-process') },
+      headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID(), 'x-satang-order-token': await handler.orderToken('order-in-process') },
       body: JSON.stringify({ orderReference: 'order-in-process', amount: 12_345, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } }),
     }),
   );
+  if (created.status !== 201) throw new Error(`in-process: creating the QR charge: ${created.status} ${await created.text()}`);
   const { chargeId, statusToken } = (await created.json()) as { chargeId: string; statusToken: string };
   const direct = async () => {
     const r = await sandbox.fetch(new Request(`${base}/api/v1/charges/${chargeId}`, { headers: { authorization: AUTH } }));

@@ -1,5 +1,5 @@
 import type { CheckoutIntent } from '../src/core/schemas/checkout.js';
-import type { ResolvedOrder } from '../src/server/index.js';
+import type { PaidOrder, ResolvedOrder } from '../src/server/index.js';
 
 /**
  * The demo shop's catalogue and carts. Carts live on the server, as in a real shop: the page
@@ -93,10 +93,16 @@ export class DemoOrders {
     if (order) order.authorizedBy ??= cardAuthorizationId;
   }
 
-  /** What the checkout handler charges for an order: the server's price, never the browser's. Paid orders are not for sale again. */
-  resolve = (orderReference: string): ResolvedOrder | null => {
+  /**
+   * What the checkout handler charges for an order: the server's price, never the browser's. A paid
+   * (or authorized) order is not for sale again: it names the payment that paid it, which the
+   * handler keeps should its store have forgotten the order.
+   */
+  resolve = (orderReference: string): ResolvedOrder | PaidOrder | null => {
     const order = this.#orders.get(orderReference);
-    if (!order || order.amountSatang === 0 || order.paidBy || order.authorizedBy) return null;
+    if (!order || order.amountSatang === 0) return null;
+    const paidBy = order.paidBy ?? order.authorizedBy;
+    if (paidBy) return { paidBy };
     return { amount: order.amountSatang, currency: order.currency, referenceId: order.orderReference, intent: order.intent };
   };
 }

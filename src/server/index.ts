@@ -5,7 +5,7 @@
 export { createCheckoutHandler, type CheckoutConnection, type CheckoutHandler } from './checkout/create-checkout-handler.js';
 export { CheckoutError } from './checkout/checkout-error.js';
 export { findCardData } from './checkout/find-card-data.js';
-export type { CheckoutHandlerOptions, CheckoutLogEntry, ResolvedOrder, ResolveOrderPurpose, ReturnUrlOptions } from './checkout/checkout-options.js';
+export type { CheckoutHandlerOptions, CheckoutLogEntry, PaidOrder, ResolvedOrder, ResolveOrderPurpose, ReturnUrlOptions } from './checkout/checkout-options.js';
 export { ORDER_RECORD_TTL_MS, ORDER_TOKEN_TTL_MS, STATUS_CACHE_TTL_MS, WEBHOOK_MAX_BODY_BYTES } from './checkout/checkout-options.js';
 export type { OrderEvent, OrderEventType } from './checkout/order-events.js';
 export { ATTEMPT_CREATE_TTL_MS, ATTEMPT_OPEN_TTL_MS } from './checkout/order-decisions.js';

@@ -82,6 +82,11 @@ export interface Scenario {
    * the order at its price.
    */
   soldOutWhenPaid: boolean;
+  /**
+   * Whether that shop, once told the order is paid, answers `{ paidBy }` (the payment `order.paid`
+   * named) instead of null: docs/server.md asks that of a shop whose store may forget.
+   */
+  namesPayer?: boolean;
   /** How webhooks go at the start: live to one instance, or held back. */
   webhooks: { live: boolean; to: number };
   /**
@@ -132,20 +137,22 @@ export const modelEvent: fc.Arbitrary<ModelEvent> = fc.oneof(
 /**
  * Scenarios of 3 to `maxEvents` events, each started together with the one before about one time
  * in three. With `forgetfulStore` (the in-memory store, which a restart empties) a scenario with a
- * restart has a shop whose `resolveOrder` answers null once the order is paid: docs/server.md
- * asks that of such a shop, since after a restart nothing else tells a second payment from the
- * first (a shop that keeps offering a paid order is paid twice, as documented).
+ * restart has a shop whose `resolveOrder` names the payment that paid the order once it is paid:
+ * docs/server.md asks that of such a shop, since after a restart nothing else tells which payment
+ * the shop was told of (a shop that keeps offering a paid order is paid twice, and one that
+ * answers null may see the service's first success kept instead, both as documented).
  */
 export function scenarios({ maxEvents = 10, forgetfulStore = false, events = modelEvent }: { maxEvents?: number; forgetfulStore?: boolean; events?: fc.Arbitrary<ModelEvent> } = {}): fc.Arbitrary<Scenario> {
   return fc
     .record({
       instances: fc.constantFrom(1 as const, 2 as const),
       soldOutWhenPaid: fc.boolean(),
+      namesPayer: fc.boolean(),
       webhooks: fc.record({ live: fc.boolean(), to: instance }),
       jitter: fc.nat(),
       steps: fc.array(fc.record({ event: events, together: sometimes(30) }), { minLength: Math.min(3, maxEvents), maxLength: maxEvents }),
     })
-    .map((scenario) => (forgetfulStore && scenario.steps.some((s) => s.event.type === 'restart') ? { ...scenario, soldOutWhenPaid: true } : scenario));
+    .map((scenario) => (forgetfulStore && scenario.steps.some((s) => s.event.type === 'restart') ? { ...scenario, soldOutWhenPaid: true, namesPayer: true } : scenario));
 }
 
 // ───────────────────────────── the world of one run ─────────────────────────────
@@ -275,7 +282,11 @@ export class OrderModelRun {
     this.handlers[i] = createCheckoutHandler({
       service: { ...SERVICE, fetch: (request) => this.#toService(request), retryBaseDelayMs: 1 },
       store,
-      resolveOrder: (reference) => (reference === ORDER_REFERENCE && !this.soldOut ? { amount: this.db.price, currency: 'THB', referenceId: REFERENCE_ID } : null),
+      resolveOrder: (reference) => {
+        if (reference !== ORDER_REFERENCE) return null;
+        if (!this.soldOut) return { amount: this.db.price, currency: 'THB', referenceId: REFERENCE_ID };
+        return this.scenario.namesPayer === true && this.db.paid !== undefined ? { paidBy: this.db.paid } : null;
+      },
       basePath: '/api/checkout',
       publicUrl: SHOP,
       webhookKeyBase64: WEBHOOK_KEY,

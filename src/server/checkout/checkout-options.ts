@@ -28,6 +28,18 @@ export interface ResolvedOrder {
   intent?: CheckoutIntent;
 }
 
+/**
+ * An order already paid, as `resolveOrder` may answer for it: the payment `onOrder` named in
+ * `order.paid` (`event.chargeId`; for the authorize intent, `order.authorized`'s). A charge
+ * request for it is answered 409 `ORDER_ALREADY_PAID`; a success the handler must settle without
+ * its store's memory of the order (a restart of the in-memory store, an eviction, a wiped Redis)
+ * keeps this payment and refunds any other, so a payment the shop was told paid the order is never
+ * the one given back.
+ */
+export interface PaidOrder {
+  paidBy: string;
+}
+
 /** One line of the handler's log. Never carries a body, a token or a card detail. */
 export interface CheckoutLogEntry {
   method: string;
@@ -73,16 +85,19 @@ export interface CheckoutHandlerOptions {
   headerPrefix?: string;
   /**
    * Turns the shopper's order reference into the amount to charge. Answer `null` for an order
-   * that does not exist or cannot be paid (404 to the browser), and for one already paid: asked
-   * again to confirm a success, that `null` is what refunds a second payment of an order whose
-   * payer the store has forgotten (the in-memory store evicts its oldest records past its cap).
+   * that does not exist or cannot be paid (404 to the browser), and `{ paidBy }` for one already
+   * paid (the `chargeId` that `order.paid` named; 409 `ORDER_ALREADY_PAID` to the browser). Asked
+   * again to confirm a success, that answer is what settles a payment of an order whose record
+   * the store has lost (a restart of the in-memory store, an eviction past its cap): the payment
+   * named stays paid and any other is refunded. `null` for a paid order refunds a second payment
+   * too, but then the service's first success is kept, which may not be the one you were told of.
    * `request` is the shopper's (or, on `confirm`, the one that brought the news), for its headers
    * (a session cookie) and URL; its body is the handler's and already read.
    */
   resolveOrder: (
     orderReference: string,
     context: { request: Request; purpose: ResolveOrderPurpose },
-  ) => ResolvedOrder | null | undefined | Promise<ResolvedOrder | null | undefined>;
+  ) => ResolvedOrder | PaidOrder | null | undefined | Promise<ResolvedOrder | PaidOrder | null | undefined>;
   /**
    * The shop's own public address, e.g. `https://shop.example`: a `returnUrl` (where a redirect
    * payment comes back) must be a page of this origin, of `allowedOrigins`, or what `returnUrls`

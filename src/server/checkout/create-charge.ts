@@ -156,7 +156,7 @@ function replayOf(record: OrderRecord, id: string): { answer: AttemptAnswer; kin
 
 /**
  * The order an attempt charges, and its record. `resolveOrder` prices it; when it no longer offers
- * the order, the attempt may still be a retry whose charge was made but whose answer was lost, and
+ * the order (or says it is paid), the attempt may still be a retry whose charge was made but whose answer was lost, and
  * that charge may have paid the order meanwhile: the order's record (found through the page's
  * reference) keeps what each attempt charged, so the retry sends the service the same request
  * under the same key, which answers with the charge it made instead of making another. Unless
@@ -168,7 +168,7 @@ async function attemptOrder(context: CheckoutContext, orderReference: string, ca
   try {
     order = await resolveOrder(context.options, orderReference, call);
   } catch (error) {
-    if (!(error instanceof CheckoutError) || error.code !== 'ORDER_NOT_FOUND') throw error;
+    if (!(error instanceof CheckoutError) || (error.code !== 'ORDER_NOT_FOUND' && error.code !== 'ORDER_ALREADY_PAID')) throw error;
     const referenceId = await referenceIdOf(context, orderReference);
     if (referenceId === undefined) throw error;
     const record = await readOrder(context, referenceId);

@@ -43,8 +43,11 @@ export interface Taken {
 
 export interface SuccessFacts extends Facts {
   taken?: Record<string, Taken | null>;
-  /** The order's price now, by page reference (`resolveOrder` when confirming); null when it is no longer offered. */
-  price?: Record<string, { amount: number; currency: string } | null>;
+  /**
+   * The order's price now, by page reference (`resolveOrder` when confirming); `paidBy` when the
+   * shop says which payment paid it; null when it is no longer offered.
+   */
+  price?: Record<string, { amount: number; currency: string } | { paidBy: string } | null>;
   /** What an authorization's captures add up to. */
   captured?: Record<string, number>;
   /** A payment the version before this one recorded, still open at the upgrade. */
@@ -162,15 +165,19 @@ export function decideSuccess(record: OrderRecord, news: SuccessNews, facts: Suc
     } else if (order.paidBy === news.chargeId) {
       outcome = { ...base, outcome: success };
     } else {
-      const price = facts.price?.[entry.orderReference];
-      if (price === undefined) return { need: 'price', orderReference: entry.orderReference };
+      const answer = facts.price?.[entry.orderReference];
+      if (answer === undefined) return { need: 'price', orderReference: entry.orderReference };
+      // The shop's own word on who paid the order outweighs the service's first success: it is
+      // the payment `onOrder` told it of, maybe before the store forgot the order.
+      const shopPayer = answer !== null && 'paidBy' in answer ? answer.paidBy : undefined;
+      const price = answer === null || 'paidBy' in answer ? null : answer;
       // A payment the record did not know (its store emptied since), or matched to an attempt only
       // within the clocks' allowance (it may be a forgotten earlier attempt's), for an order no
       // longer offered: the shop stops offering an order once paid, maybe by this very payment.
       // The service says which success came first; that one paid it.
-      const unknownAndUnsold = price === null && (entry.attempt === undefined || found.byClock === true);
+      const unknownAndUnsold = shopPayer === undefined && price === null && (entry.attempt === undefined || found.byClock === true);
       if (unknownAndUnsold && facts.firstSuccess === undefined) return { need: 'first-success' };
-      const first = unknownAndUnsold ? facts.firstSuccess : undefined;
+      const first = shopPayer ?? (unknownAndUnsold ? facts.firstSuccess : undefined);
       if (first === news.chargeId) {
         outcome = { ...base, outcome: success };
         order = { ...order, paidBy: news.chargeId };

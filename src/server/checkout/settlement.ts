@@ -32,7 +32,7 @@ import {
   type SuccessNeed,
   type SuccessNews,
 } from './payment-decisions.js';
-import { resolveOrder } from './resolve-order.js';
+import { askOrder } from './resolve-order.js';
 import { serviceDeadlineMs } from './request-deadline.js';
 import { limitStatusRead, pendingStatus, readStatus, type StatusReadLimits } from './status-cache.js';
 import type { PaymentOrder, StatusTokenKind } from './status-tokens.js';
@@ -192,11 +192,11 @@ async function firstSuccess(context: CheckoutContext, referenceId: string, optio
   return first?.chargeId ?? null;
 }
 
-/** The order's price as the merchant sets it now; null when it can no longer be paid. */
-async function currentPrice(context: CheckoutContext, orderReference: string, call: HttpCall): Promise<{ amount: number; currency: string } | null> {
+/** The order's price as the merchant sets it now, or the payment it says paid it; null when it can no longer be paid. */
+async function currentPrice(context: CheckoutContext, orderReference: string, call: HttpCall): Promise<{ amount: number; currency: string } | { paidBy: string } | null> {
   try {
-    const order = await resolveOrder(context.options, orderReference, call, 'confirm');
-    return { amount: order.amount, currency: order.currency };
+    const order = await askOrder(context.options, orderReference, call, 'confirm');
+    return 'paidBy' in order ? { paidBy: order.paidBy } : { amount: order.amount, currency: order.currency };
   } catch (error) {
     if (error instanceof CheckoutError && error.code === 'ORDER_NOT_FOUND') return null;
     throw error;

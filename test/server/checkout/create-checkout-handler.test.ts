@@ -166,6 +166,28 @@ describe('createCheckoutHandler', () => {
       expect(sandbox.store.charges.size).toBe(0);
     });
 
+    it('answers 409 ORDER_ALREADY_PAID, charging nothing, for an order resolveOrder says a payment paid', async () => {
+      setUp({ resolveOrder: () => ({ paidBy: 'ch_paid' }) });
+      for (const paymentMethod of [{ type: 'QR_PROMPT_PAY' }, { type: 'CARD_TOKEN', cardTokenId: 'ctk_x', securityCode: '123' }]) {
+        const answer = await call('POST', '/charges', { body: { orderReference: 'cart-1', paymentMethod } });
+        expect([answer.status, answer.body.error.errorCode], paymentMethod.type).toEqual([409, 'ORDER_ALREADY_PAID']);
+        // Nothing about the order beyond that: no amount, no payment.
+        expect(answer.text).not.toContain('ch_paid');
+        expect(answer.body.amount).toBeUndefined();
+      }
+      expect(sandbox.store.charges.size).toBe(0);
+    });
+
+    it('refuses a payer resolveOrder names wrongly, as its own error', async () => {
+      for (const paidBy of ['', 42, 'x'.repeat(256), null]) {
+        setUp({ resolveOrder: () => ({ paidBy }) as never });
+        const answer = await call('POST', '/charges', { body: { orderReference: 'cart-1', paymentMethod: { type: 'QR_PROMPT_PAY' } } });
+        expect(answer.status, String(paidBy)).toBe(500);
+        expect((logs.at(-1)?.error as Error).message).toContain('paidBy');
+      }
+      expect(sandbox.store.charges.size).toBe(0);
+    });
+
     it('refuses an order priced wrongly by resolveOrder', async () => {
       setUp({ resolveOrder: () => ({ amount: 12.5, currency: 'THB', referenceId: 'x' }) });
       const answer = await call('POST', '/charges', { body: { orderReference: 'cart-1', paymentMethod: { type: 'QR_PROMPT_PAY' } } });

@@ -124,6 +124,21 @@ describe('sequences the model found', () => {
     });
   });
 
+  // Shrunk: pay by card, the answer lost (the charge made) | pay by card in another tab (paid:
+  // onOrder hears order.paid) | a third tab is refused | a restart empties the store | (the end: the held webhooks arrive,
+  // the first tab retries, every payment's page reads its status). The service's first success is
+  // the lost one; the shop was told of the second.
+  it('keeps the payment the shop was told paid the order, not the service\'s first success, when the shop names it after a restart', async () => {
+    const approve = { type: 'approve', payment: 0, succeed: true } as const;
+    await replay({ ...sequence(true, lostCard, card, { ...card, replace: true }, approve, approve, { type: 'restart', instance: 0 }), namesPayer: true }, (run) => {
+      const told = run.tabs[1]!.chargeId!;
+      expect(run.db.paid).toBe(told);
+      expect(run.told.filter((t) => t.event.chargeId === told).map((t) => t.event.type), 'what onOrder heard of the payment it was told paid the order').not.toContain('order.duplicate_refunded');
+      expect(run.refunded(told, 'THB'), 'what the service gave back of the payment the shop was told paid the order').toBe(0);
+      expect(run.shown.filter((s) => s.chargeId === told).map((s) => s.outcome), 'what its page read').toContain('paid');
+    });
+  });
+
   // Shrunk (an extra invariant: each tab is answered the charge its key made): pay by card, the
   // answer lost | again, the answer lost | (the end: the held webhooks arrive, each tab retries with its key).
   it('answers a retry with the charge its own key made when two attempts lost their answers', async () => {

@@ -1,5 +1,5 @@
 import { base64Decode } from '../../core/base64.js';
-import { sha256 } from './hashing.js';
+import { nodeBuiltin } from '../node-builtin.js';
 
 const BASE64URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -30,7 +30,19 @@ export function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> {
   return base64Decode(standard + '='.repeat((4 - (standard.length % 4)) % 4));
 }
 
-/** base64url SHA-256 of a string: a short, fixed-size store key for a request body. */
-export async function sha256Base64Url(text: string): Promise<string> {
-  return base64Url(await sha256(text));
+interface NodeBuffer {
+  Buffer: { from(text: string, encoding: 'utf8'): { toString(encoding: 'base64url'): string } };
+}
+
+const nodeBuffer = nodeBuiltin('node:buffer') as NodeBuffer | undefined;
+const encoder = new TextEncoder();
+
+/** base64url of a text's UTF-8 bytes; on Node, encoded natively. */
+export function utf8Base64Url(text: string): string {
+  return nodeBuffer ? nodeBuffer.Buffer.from(text, 'utf8').toString('base64url') : base64Url(encoder.encode(text));
+}
+
+/** How many bytes an unpadded base64url text holds. */
+export function base64UrlByteLength(encoded: string): number {
+  return Math.floor((encoded.length * 3) / 4);
 }

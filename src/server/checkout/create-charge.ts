@@ -9,7 +9,7 @@ import {
   type CheckoutChargeResponse,
 } from '../../core/schemas/checkout.js';
 import type { PaymentMethodRequest } from '../../core/schemas/payment-method.js';
-import { sha256Base64Url } from './base64-url.js';
+import { sha256Base64Url } from './hashing.js';
 import type { CheckoutContext, RouteCall } from './checkout-context.js';
 import { CheckoutError, upstreamRefusal } from './checkout-error.js';
 import { CHECKOUT_MAX_BODY_BYTES, type ResolvedOrder } from './checkout-options.js';

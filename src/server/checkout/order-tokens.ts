@@ -1,9 +1,8 @@
-import { base64Url, base64UrlDecode } from './base64-url.js';
+import { base64UrlDecode } from './base64-url.js';
 import { ORDER_TOKEN_TTL_MS } from './checkout-options.js';
 import { HmacSha256 } from './hashing.js';
 import { tokenTtlMs } from './status-tokens.js';
 
-const encoder = new TextEncoder();
 /** Sets an order token's MAC apart from a status token's made with the same secret. */
 const ORDER_TOKEN_CONTEXT = 'satang:order-token:v2';
 /**
@@ -74,7 +73,7 @@ export class OrderTokens {
     }
     const expiry = String(this.#now() + this.#ttlMs);
     const mac = await this.#key.sign(signedText(this.#merchantId, orderReference, expiry));
-    return `o2.${expiry}.${base64Url(mac)}`;
+    return `o2.${expiry}.${mac}`;
   }
 
   /**
@@ -106,11 +105,11 @@ const INVALID: OrderTokenCheck = Object.freeze({ ok: false, reason: 'invalid' })
 const EXPIRED: OrderTokenCheck = Object.freeze({ ok: false, reason: 'expired' });
 
 /** What the MAC covers: each field JSON-quoted (lone surrogates escaped), so no two tokens sign the same text. */
-function signedText(merchantId: string, orderReference: string, expiry: string): Uint8Array<ArrayBuffer> {
-  return encoder.encode(JSON.stringify([ORDER_TOKEN_CONTEXT, merchantId, orderReference, expiry]));
+function signedText(merchantId: string, orderReference: string, expiry: string): string {
+  return JSON.stringify([ORDER_TOKEN_CONTEXT, merchantId, orderReference, expiry]);
 }
 
 /** What an `o1.` token's MAC covered. */
-function legacySignedText(orderReference: string, expiry: string): Uint8Array<ArrayBuffer> {
-  return encoder.encode(JSON.stringify([LEGACY_ORDER_TOKEN_CONTEXT, orderReference, expiry]));
+function legacySignedText(orderReference: string, expiry: string): string {
+  return JSON.stringify([LEGACY_ORDER_TOKEN_CONTEXT, orderReference, expiry]);
 }

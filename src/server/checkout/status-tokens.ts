@@ -1,8 +1,7 @@
-import { base64Url, base64UrlDecode } from './base64-url.js';
+import { base64UrlByteLength, base64UrlDecode, utf8Base64Url } from './base64-url.js';
 import { STATUS_TOKEN_TTL_MS } from './checkout-options.js';
 import { HmacSha256 } from './hashing.js';
 
-const encoder = new TextEncoder();
 const STATUS_TOKEN_CONTEXT = 'satang:status-token:v3';
 /** The context of the `v2.` tokens, which signed no merchant. */
 const LEGACY_STATUS_TOKEN_CONTEXT = 'satang:status-token:v2';
@@ -101,7 +100,7 @@ export class StatusTokens {
     const encodedReference = encodedField(order.referenceId, 'referenceId');
     const encodedOrder = encodedField(order.orderReference, 'orderReference');
     const mac = await this.#key.sign(signedText(this.#merchantId, id, kind, encodedReference, encodedOrder, expiry));
-    return `v3.${expiry}.${encodedReference}.${encodedOrder}.${base64Url(mac)}`;
+    return `v3.${expiry}.${encodedReference}.${encodedOrder}.${mac}`;
   }
 
   /**
@@ -157,9 +156,9 @@ export class StatusTokens {
 
 /** A reference as a token carries it: base64url of its UTF-8. Throws a RangeError past {@link MAX_REFERENCE_BYTES}. */
 function encodedField(text: string, name: string): string {
-  const bytes = encoder.encode(text);
-  if (bytes.length > MAX_REFERENCE_BYTES) throw new RangeError(`${name} is longer than ${MAX_REFERENCE_BYTES} bytes`);
-  return base64Url(bytes);
+  const encoded = utf8Base64Url(text);
+  if (base64UrlByteLength(encoded) > MAX_REFERENCE_BYTES) throw new RangeError(`${name} is longer than ${MAX_REFERENCE_BYTES} bytes`);
+  return encoded;
 }
 
 /** A reference a token carries; throws for bytes that are not UTF-8. */
@@ -181,11 +180,11 @@ const INVALID: StatusTokenCheck = Object.freeze({ ok: false, reason: 'invalid' }
 const EXPIRED: StatusTokenCheck = Object.freeze({ ok: false, reason: 'expired' });
 
 /** What the MAC covers: each field as the token carries it, so no two tokens sign the same text. */
-function signedText(merchantId: string, id: string, kind: StatusTokenKind, encodedReference: string, encodedOrder: string, expiry: string): Uint8Array<ArrayBuffer> {
-  return encoder.encode(JSON.stringify([STATUS_TOKEN_CONTEXT, merchantId, kind, id, encodedReference, encodedOrder, expiry]));
+function signedText(merchantId: string, id: string, kind: StatusTokenKind, encodedReference: string, encodedOrder: string, expiry: string): string {
+  return JSON.stringify([STATUS_TOKEN_CONTEXT, merchantId, kind, id, encodedReference, encodedOrder, expiry]);
 }
 
 /** What a `v2.` token's MAC covered. */
-function legacySignedText(id: string, kind: StatusTokenKind, encodedReference: string, expiry: string): Uint8Array<ArrayBuffer> {
-  return encoder.encode(JSON.stringify([LEGACY_STATUS_TOKEN_CONTEXT, kind, id, encodedReference, expiry]));
+function legacySignedText(id: string, kind: StatusTokenKind, encodedReference: string, expiry: string): string {
+  return JSON.stringify([LEGACY_STATUS_TOKEN_CONTEXT, kind, id, encodedReference, expiry]);
 }

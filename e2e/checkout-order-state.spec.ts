@@ -310,7 +310,8 @@ test.describe('two tabs of one order agree', () => {
       await payButton(cardPage).click();
       await expectPaid(cardPage);
 
-      // No tab of its own browser told it: its status wait (25 s) brings the news.
+      // No tab of its own browser told it: the server ends its status wait with the news as soon as
+      // the card is settled (at the latest, the wait's end, 25 s, brings it).
       await expect(qrCode(qrPage)).toBeHidden({ timeout: 35_000 });
       await expect(qrPage.locator('satang-checkout').getByRole('heading', { name: ALREADY_PAID })).toBeVisible();
       await expect(payButton(qrPage)).toBeHidden();

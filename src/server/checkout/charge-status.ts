@@ -17,7 +17,7 @@ import { watchStatus } from './status-watch.js';
  * (403). The wait ends as soon as a webhook or a slip on any instance sharing the store tells of
  * a final status, and otherwise asks the service every `statusPollIntervalMs`, so it ends even
  * when no webhook reaches this instance. A PENDING answer carries `order: 'paid'` once another
- * payment paid its order.
+ * payment paid its order, and the wait ends as soon as that payment is settled on any instance.
  */
 export async function chargeStatus(context: CheckoutContext, { call, params, entry }: RouteCall): Promise<HttpAnswer> {
   const { chargeId = '' } = params;
@@ -77,6 +77,11 @@ export async function chargeStatus(context: CheckoutContext, { call, params, ent
       if (shopperLeft(call)) break;
       news.heard = false;
       status = await readStatusNow();
+      // News while still PENDING: maybe another payment paid the order (it wakes this one's waiters).
+      if (status.status === 'PENDING') {
+        const answered = await withOrder(context, status, order.referenceId);
+        if (answered.order === 'paid') return jsonAnswer(200, answered);
+      }
     }
   } finally {
     unsubscribe();

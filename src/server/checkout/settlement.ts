@@ -106,9 +106,23 @@ export async function settlePayment(context: CheckoutContext, news: SuccessNews,
     if (payer && !fresh) await rememberOrderReference(context, payer.orderReference, referenceId);
     const settled = await runEffects(context, order, news.chargeId, trigger, holder);
     if (trigger.later) trigger.later.order = settled;
+    if (payer) await announceOrderPaid(context, settled, news.chargeId);
     return settled.payments[news.chargeId]?.outcome?.outcome ?? result;
   });
 }
+
+/**
+ * Wakes the long-polls of the order's other payments still open (a QR shown in another tab or on
+ * another device, a bank page left): they answer `order: 'paid'` now rather than at the end of
+ * their wait. Lost only if the store cannot publish; then they still hear it when their wait ends.
+ */
+async function announceOrderPaid(context: CheckoutContext, order: OrderRecord, payerId: string): Promise<void> {
+  const open = Object.keys(order.payments).filter((chargeId) => chargeId !== payerId && order.payments[chargeId]?.outcome === undefined);
+  await Promise.all(open.map((chargeId) => context.records.statusChannel.announce(chargeId, ORDER_PAID_NEWS).catch(() => undefined)));
+}
+
+/** What a payment's channel carries when another payment paid its order (its listeners read no more than that there is news). */
+const ORDER_PAID_NEWS = 'ORDER_PAID';
 
 /** Learns what a success's decision needs. */
 async function learnForSuccess(context: CheckoutContext, referenceId: string, need: SuccessNeed, facts: SuccessFacts, call: HttpCall): Promise<void> {

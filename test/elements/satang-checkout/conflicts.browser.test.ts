@@ -249,6 +249,23 @@ describe('<satang-checkout> when the order is being paid elsewhere', () => {
     expect(card).toMatchObject({ status: 'SUCCEEDED', amount: 12_345 });
   });
 
+  it('still offers to pay here instead when the other window pays by a method this version cannot name (routed)', async () => {
+    const sent = watch((url, init, all) =>
+      isChargePost(url, init) && all.length === 1
+        ? refusal(409, 'PAYMENT_IN_PROGRESS', 'This order is already being paid in another window.', { paymentMethodType: 'SOME_NEW_WALLET', replaceable: true })
+        : undefined,
+    );
+    const element = await mount({ methods: 'promptpay' });
+    await userEvent.click(part(element, 'pay-button')!);
+    await vi.waitFor(() => expect(part(element, 'replace-button')).not.toBeNull());
+    expect(text(part(element, 'conflict'))).toContain('This order is already being paid in another window. Finish it there, or pay here instead.');
+    expect(text(part(element, 'conflict'))).not.toContain('SOME_NEW_WALLET');
+    const action = next(element, 'satang-action');
+    await userEvent.click(part(element, 'replace-button')!);
+    expect((await action).action).toBe('qr');
+    expect(sent[1]!.body).toMatchObject({ replace: true });
+  });
+
   it('offers "Try again" while the other payment is still being created, and sends the same request again (routed)', async () => {
     const sent = watch((url, init, all) =>
       isChargePost(url, init) && all.length === 1
@@ -388,16 +405,25 @@ describe('<satang-checkout> and what a payment did for its order', () => {
   });
 
   it('on a device that did not hear of it, shows a payment the server refunded because another paid the order first as paid, with word of the refund', async () => {
-    // No tab of this browser tells it: as on another device (whose status wait has not answered yet).
+    // No tab of this browser tells it: as on another device, whose status reads are held on the
+    // way (a weak signal) until its QR is paid, so the server's news of the card does not reach it.
     vi.stubGlobal('BroadcastChannel', undefined);
+    let hear!: () => void;
+    const heard = new Promise<void>((resolve) => (hear = resolve));
+    const realFetch = window.fetch.bind(window);
+    vi.spyOn(window, 'fetch').mockImplementation(async (input, init) => {
+      if (isStatus(urlOf(input))) await heard;
+      return realFetch(input, init);
+    });
     const reference = orderFor(12_345);
     const element = await showingQr(reference);
     const rawData = root(element).querySelector('satang-qr-payment')!.getAttribute('raw-data')!;
     await payByCardElsewhere(reference);
 
-    // The QR is paid all the same.
+    // The QR is paid all the same, and then the device hears from the server.
     const success = next(element, 'satang-success');
     await fetch('/sandbox/pages/promptpay', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ rawData, outcome: 'succeed' }), redirect: 'manual' });
+    hear();
     expect((await success).outcome).toBe('duplicate_refunded');
     await element.updateComplete;
     expect(text(part(element, 'outcome'))).toContain('Your order is paid');

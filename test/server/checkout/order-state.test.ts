@@ -4,7 +4,7 @@ import { ORDER_TOKEN_TTL_MS } from '../../../src/server/checkout/checkout-option
 import { OrderTokens } from '../../../src/server/checkout/order-tokens.js';
 import type { ResolvedOrder } from '../../../src/server/index.js';
 import { SANDBOX_DEFAULTS } from '../../../src/sandbox/index.js';
-import { createCheckoutHarness, SHOP, type CheckoutHarness } from '../../support/checkout-harness.js';
+import { createCheckoutHarness, longPollListening, serviceReadsOf, SHOP, type CheckoutHarness } from '../../support/checkout-harness.js';
 import { ORIGIN } from '../../support/sandbox-client.js';
 
 /**
@@ -216,6 +216,21 @@ describe('GET /orders/:orderReference/state', () => {
 });
 
 describe('GET /charges/:chargeId/status › order', () => {
+  it('ends a QR\'s status wait with order: paid as soon as a card pays its order, not at the end of the wait', { timeout: 15_000 }, async () => {
+    // No poll of the service within the wait: only the card's settlement can end it early.
+    setUp({ statusPollIntervalMs: 60_000 });
+    const qr = await pay(QR, 'tab-a');
+    const reads = serviceReadsOf(harness, qr.body.chargeId);
+    const waiting = harness.call('GET', `/charges/${qr.body.chargeId}/status?wait=25`, { headers: { 'X-Satang-Status-Token': qr.body.statusToken } });
+    await longPollListening(harness, qr.body.chargeId, reads);
+
+    const byCard = await pay(await card(), 'tab-b', { replace: true });
+    expect(byCard.status).toBe(201);
+    // Within the test's 15 s, where the wait alone would hold it 25 s.
+    expect((await waiting).body).toMatchObject({ chargeId: qr.body.chargeId, status: 'PENDING', order: 'paid' });
+    expect((await state('cart-1')).body).toMatchObject({ state: 'paid', paidBy: byCard.body.chargeId });
+  });
+
   it('says order: paid on a QR left PENDING once a card paid its order, and nothing on the card’s own answer', async () => {
     setUp();
     const qr = await pay(QR, 'tab-a');

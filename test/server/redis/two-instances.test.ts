@@ -156,6 +156,22 @@ describe('two instances sharing Redis', () => {
     expect(shop.events.map((e) => e.instance)).not.toContain('A');
   });
 
+  redisTest('ends a QR’s status wait on one instance with order: paid once a card paid the order through the other', { timeout: 15_000 }, async ({ redisServer, redisClient }) => {
+    // No poll of the service within the wait: only the news of the card, through Redis, ends it early.
+    const shop = await setUp(redisServer, { handler: { statusPollIntervalMs: 60_000 } });
+    const [a, b] = shop.instances as [CheckoutFleet['instances'][0], CheckoutFleet['instances'][0]];
+    shop.orders.set('cart-1', { amount: PRICE, currency: 'THB', referenceId: 'order-1' });
+    shop.deliverWebhook = (request) => b.handler(request);
+    const qr = await pay(shop, a, 'cart-1', QR, 'tab-a');
+    const waiting = readStatus(a, qr.body.chargeId, qr.body.statusToken, 25);
+    const channel = `${prefix}charge:${qr.body.chargeId}`;
+    await vi.waitFor(async () => expect((await redisClient.pubSubNumSub(channel))[channel]).toBe(1), { timeout: 10_000 });
+    const byCard = await pay(shop, b, 'cart-1', await cardOf(shop), 'tab-b', { replace: true });
+    expect(byCard.status).toBe(201);
+    // Within the test's 15 s, where the wait alone would hold it 25 s.
+    expect((await waiting).body).toMatchObject({ chargeId: qr.body.chargeId, status: 'PENDING', order: 'paid' });
+  });
+
   redisTest('counts a client’s requests on both instances against one limit', async ({ redisServer }) => {
     const shop = await setUp(redisServer, { handler: { rateLimit: { statusPerWindow: 4, windowMs: 60_000 }, getClientId: () => 'shopper-1' } });
     const [a, b] = shop.instances as [CheckoutFleet['instances'][0], CheckoutFleet['instances'][0]];

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hasSavedAttempt } from '../../src/client/attempt-key.js';
-import { abandonAttempt, clearAttempt, loadAttempt, SAVED_ATTEMPT_TTL_MS, saveAttempt, wasAbandoned } from '../../src/client/attempt-store.js';
+import { abandonAttempt, clearAttempt, forgetLeftPayment, keepLeftPayment, leftPayments, loadAttempt, SAVED_ATTEMPT_TTL_MS, saveAttempt, wasAbandoned } from '../../src/client/attempt-store.js';
 
 // The browser tests share one origin: start from an empty session storage.
 beforeEach(() => sessionStorage.clear());
@@ -55,5 +55,46 @@ describe('the saved attempt', () => {
     expect(wasAbandoned('order-1')).toBe(false);
     clearAttempt('order-1');
     expect(sessionStorage.length).toBe(0);
+  });
+});
+
+describe('the payments left for another method', () => {
+  const left = (n: number) => ({ chargeId: `ch_${n}`, statusToken: `st_${n}`, method: 'QR_PROMPT_PAY', amount: 10_000 + n, currency: 'THB' });
+
+  it('keeps the four newest, once each, oldest first, and forgets one when asked', () => {
+    for (const n of [1, 2, 3, 4, 5]) keepLeftPayment('order-1', left(n));
+    expect(leftPayments('order-1').map((p) => p.chargeId)).toEqual(['ch_2', 'ch_3', 'ch_4', 'ch_5']);
+    // Left again (a reload, then another method): once, as the newest.
+    keepLeftPayment('order-1', left(3));
+    expect(leftPayments('order-1').map((p) => p.chargeId)).toEqual(['ch_2', 'ch_4', 'ch_5', 'ch_3']);
+    expect(leftPayments('order-1')[3]).toMatchObject({ statusToken: 'st_3', amount: 10_003, currency: 'THB' });
+    expect(leftPayments('order-2')).toEqual([]);
+    for (const n of [2, 4, 5, 3]) forgetLeftPayment('order-1', `ch_${n}`);
+    expect(leftPayments('order-1')).toEqual([]);
+    expect(sessionStorage.getItem('satang:left:order-1'), 'the last one forgotten removes the entry').toBeNull();
+  });
+
+  it('forgets them after an hour, and reads nothing from a malformed entry or one without a token', () => {
+    vi.useFakeTimers({ now: new Date('2030-01-01T00:00:00Z') });
+    keepLeftPayment('order-1', left(1));
+    vi.setSystemTime(Date.now() + SAVED_ATTEMPT_TTL_MS + 1000);
+    keepLeftPayment('order-1', left(2));
+    expect(leftPayments('order-1').map((p) => p.chargeId)).toEqual(['ch_2']);
+    for (const raw of ['not json', '{"chargeId":"ch_1"}', JSON.stringify([{ ...left(3), statusToken: '', savedAt: Date.now() }]), JSON.stringify([{ ...left(3), amount: '100', savedAt: Date.now() }])]) {
+      sessionStorage.setItem('satang:left:order-1', raw);
+      expect(leftPayments('order-1'), raw).toEqual([]);
+    }
+  });
+
+  it('loses only the word of them when the storage refuses to keep them', () => {
+    const setItem = vi.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
+      throw new DOMException('full', 'QuotaExceededError');
+    });
+    try {
+      expect(() => keepLeftPayment('order-1', left(1))).not.toThrow();
+    } finally {
+      setItem.mockRestore();
+    }
+    expect(leftPayments('order-1')).toEqual([]);
   });
 });

@@ -87,6 +87,33 @@ describe('toNodeListener', () => {
     await expect(fetch(`${url}/charges`).then((response) => response.text())).rejects.toThrow();
   });
 
+  it('answers a handler that throws with a 500 of its own JSON, saying nothing of the error, or hands it to Express', async () => {
+    const failing = toNodeListener(() => Promise.reject(new Error('database password is hunter2')));
+    const url = await listen(failing);
+    const answer = await fetch(`${url}/charges`, json({ orderReference: 'cart-1' }));
+    expect(answer.status).toBe(500);
+    expect(answer.headers.get('content-type')).toContain('application/json');
+    const text = await answer.text();
+    expect(JSON.parse(text)).toMatchObject({ code: 500, error: { errorCode: 'INTERNAL_SERVER_ERROR' } });
+    expect(text).not.toContain('hunter2');
+
+    // In Express, the error goes to the app's error handler.
+    const handled: unknown[] = [];
+    const app = express();
+    app.use('/api/checkout', failing);
+    app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+      handled.push(error);
+      res.status(502).send('handled by the app');
+    });
+    const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
+    server!.closeAllConnections();
+    await closed;
+    const appUrl = await listen(app);
+    const viaExpress = await fetch(`${appUrl}/api/checkout/charges`, json({ orderReference: 'cart-1' }));
+    expect([viaExpress.status, await viaExpress.text()]).toEqual([502, 'handled by the app']);
+    expect(handled.map((error) => (error as Error).message)).toEqual(['database password is hunter2']);
+  });
+
   sandboxTest('serves the checkout inside Express, as docs/server.md shows, with webhooks over real sockets', async ({ startSandbox }) => {
     const events: WebhookEvent[] = [];
     const app = express();

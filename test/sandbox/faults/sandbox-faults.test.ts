@@ -123,6 +123,11 @@ describe('a fault rule in process', () => {
     expect((await client.createCharge(alipay)).status).toBe(201);
     expect((await client.createCharge({ ...alipay, referenceId: 'order-2' })).status).toBe(503);
     expect((await client.get('/api/v1/charges')).status).toBe(200);
+    // A body that is not JSON names no reference: the service's own answer, the rule untouched.
+    const notJson = await sandbox.fetch(
+      new Request(`${ORIGIN}/api/v1/charges`, { method: 'POST', headers: { authorization: API_AUTH, 'content-type': 'application/json', [IDEMPOTENCY_HEADER]: 'key-x' }, body: '{"referenceId":"order-2"' }),
+    );
+    expect(notJson.status).toBe(400);
     expect(sandbox.faults.list()[0]).toMatchObject({ referenceId: 'order-2', remaining: 4 });
   });
 

@@ -178,6 +178,21 @@ describe('createCheckoutHandler', () => {
       expect(sandbox.store.charges.size).toBe(0);
     });
 
+    it('answers a new attempt 409 ORDER_ALREADY_PAID once the shop names a payer, even for an order whose earlier payment the record keeps, while a retry of that payment still learns its charge', async () => {
+      const shop: { paidBy?: string } = {};
+      setUp({ resolveOrder: (reference) => (reference !== 'cart-1' ? null : shop.paidBy ? { paidBy: shop.paidBy } : { amount: 12_345, currency: 'THB', referenceId: 'order-1' }) });
+      const qr = { orderReference: 'cart-1', amount: 12_345, currency: 'THB', paymentMethod: { type: 'QR_PROMPT_PAY' } };
+      const first = await call('POST', '/charges', { body: qr, headers: { 'Idempotency-Key': 'attempt-1' } });
+      expect(first.status).toBe(201);
+      // Paid elsewhere (the shop's own word), with this QR still open and unpaid.
+      shop.paidBy = 'ch_paid_elsewhere';
+      const next = await call('POST', '/charges', { body: qr, headers: { 'Idempotency-Key': 'attempt-2' } });
+      expect([next.status, next.body.error.errorCode]).toEqual([409, 'ORDER_ALREADY_PAID']);
+      const retry = await call('POST', '/charges', { body: qr, headers: { 'Idempotency-Key': 'attempt-1' } });
+      expect([retry.status, retry.body.chargeId]).toEqual([201, first.body.chargeId]);
+      expect(sandbox.store.charges.size).toBe(1);
+    });
+
     it('refuses a payer resolveOrder names wrongly, as its own error', async () => {
       for (const paidBy of ['', 42, 'x'.repeat(256), null]) {
         setUp({ resolveOrder: () => ({ paidBy }) as never });
@@ -186,6 +201,26 @@ describe('createCheckoutHandler', () => {
         expect((logs.at(-1)?.error as Error).message).toContain('paidBy');
       }
       expect(sandbox.store.charges.size).toBe(0);
+    });
+
+    it('tells the server\'s console of a 500 when no log is set, with its cause, and the shopper nothing of it', async () => {
+      const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      try {
+        setUp({
+          log: undefined,
+          resolveOrder: () => {
+            throw new Error('database password is hunter2');
+          },
+        });
+        const answer = await call('POST', '/charges', { body: { orderReference: 'cart-1', paymentMethod: { type: 'QR_PROMPT_PAY' } } });
+        expect(answer.status).toBe(500);
+        expect(answer.text).not.toContain('hunter2');
+        const told = logged.mock.calls.filter(([text]) => text === 'satang checkout: INTERNAL_ERROR');
+        expect(told).toHaveLength(1);
+        expect((told[0]![1] as Error).message).toBe('database password is hunter2');
+      } finally {
+        logged.mockRestore();
+      }
     });
 
     it('refuses an order priced wrongly by resolveOrder', async () => {

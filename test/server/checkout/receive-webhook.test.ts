@@ -336,6 +336,25 @@ describe('webhooks under abuse', () => {
       expect(names()).toEqual(['refund.succeeded SUCCEEDED']);
     });
 
+    it('finds the order of a refund whose webhook names none by reading its charge, and acknowledges one of a charge the service does not know', async () => {
+      setUp();
+      const charge = await payByCard('4111111111111111');
+      expect((await deliver(await one('charge.succeeded', charge.chargeId))).body).toEqual({ received: true });
+      const refund = await service.post('/api/v1/refunds', { chargeId: charge.chargeId });
+      expect(refund.status).toBe(201);
+      const resource = JSON.parse((await one('refund.succeeded', refund.body.refundId)).body) as Record<string, unknown>;
+      serviceReads = [];
+      expect((await deliver(await signed('refund.succeeded', { ...resource, referenceId: '' }))).body).toEqual({ received: true });
+      expect(serviceReads, 'the charge read for its order').toEqual([`/api/v1/charges/${charge.chargeId}`]);
+      const state = await harness.call('GET', '/orders/cart-1/state', { headers: { 'X-Satang-Order-Token': await harness.handler.orderToken('cart-1') } });
+      expect(state.body).toMatchObject({ state: 'refunded', paidBy: charge.chargeId });
+
+      // A refund of a charge the service does not know: nothing to settle, acknowledged.
+      const unknown = { ...resource, refundId: 're_unknown0000000000000000', chargeId: 'ch_unknown0000000000000000', referenceId: null };
+      expect((await deliver(await signed('refund.succeeded', unknown))).body).toEqual({ received: true });
+      expect(names().filter((name) => name.startsWith('refund.'))).toEqual(['refund.succeeded SUCCEEDED', 'refund.succeeded SUCCEEDED']);
+    });
+
     it('hands on both partial refunds of one charge, the later one delivered first: each refund is its own resource', async () => {
       setUp();
       const charge = await payByCard('4111111111111111');

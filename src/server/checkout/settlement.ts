@@ -117,8 +117,8 @@ export async function settlePayment(context: CheckoutContext, news: SuccessNews,
  * their wait. Lost only if the store cannot publish; then they still hear it when their wait ends.
  */
 async function announceOrderPaid(context: CheckoutContext, order: OrderRecord, payerId: string): Promise<void> {
-  const open = Object.keys(order.payments).filter((chargeId) => chargeId !== payerId && order.payments[chargeId]?.outcome === undefined);
-  await Promise.all(open.map((chargeId) => context.records.statusChannel.announce(chargeId, ORDER_PAID_NEWS).catch(() => undefined)));
+  const open = Object.entries(order.payments).filter(([chargeId, entry]) => chargeId !== payerId && entry.outcome === undefined);
+  await Promise.all(open.map(([chargeId]) => context.records.statusChannel.announce(chargeId, ORDER_PAID_NEWS).catch(() => undefined)));
 }
 
 /** What a payment's channel carries when another payment paid its order (its listeners read no more than that there is news). */

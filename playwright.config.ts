@@ -1,10 +1,7 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_PATH } from './test/support/chromium-path.js';
 
-/**
- * End-to-end tests in the system Chromium (Playwright's own browser download is not used):
- * CHROMIUM_PATH overrides where it is.
- */
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** End-to-end tests in the system Chromium (test/support/chromium-path.ts says which build; CHROMIUM_PATH overrides it). */
 /** The demo stack the end-to-end tests start, apart from the one `npm start` runs on 5173 / 4010. */
 export const E2E_SHOP_PORT = Number(process.env.E2E_SHOP_PORT ?? 5174);
 export const E2E_SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 4011);

@@ -1,9 +1,9 @@
 import { playwright } from '@vitest/browser-playwright';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { CHROMIUM_PATH } from './test/support/chromium-path.js';
+import { LongestFirstSequencer } from './test/support/longest-first.js';
 import { BROWSER_PAGE_PORT, BROWSER_SANDBOX_PORT, BROWSER_SHOP_PORT } from './test/browser/ports.js';
 
-/** The system Chromium, as for the end-to-end tests: Playwright's own browser download is not used. */
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const BROWSER_TESTS = 'test/**/*.browser.test.ts';
 /**
@@ -17,6 +17,8 @@ const QUICK = process.env.TEST_QUICK === '1';
 export default defineConfig({
   test: {
     testTimeout: 20_000,
+    // The files that build whole apps start first, on a fresh clone as on a machine that ran before.
+    sequence: { sequencer: LongestFirstSequencer },
     // The JSON report feeds the one-line summary that .ci/run prints; it covers both projects.
     reporters: ['default', ['json', { outputFile: 'reports/vitest.json' }]],
     // Lit announces its development build on every browser page; nothing else is filtered.

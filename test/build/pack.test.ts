@@ -11,6 +11,7 @@ import { chromium, type Browser } from 'playwright';
 import { build as viteBuild, type Rolldown } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../bench/sizes.js';
+import { CHROMIUM_PATH } from '../support/chromium-path.js';
 
 /**
  * The package as a merchant gets it: `npm run build`, `npm pack`, then the tarball installed in
@@ -31,7 +32,6 @@ const exec = promisify(execFile);
 const PACK_TIMEOUT_MS = 300_000;
 const STEP_TIMEOUT_MS = 120_000;
 const SANDBOX_BANNER_TIMEOUT_MS = 30_000;
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TSC = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
 
 /** The browser libraries a merchant's server must not get with `npm install satang`. */

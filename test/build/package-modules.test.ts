@@ -8,6 +8,7 @@ import { parseSync } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConsumer, buildPackage, buildViteConsumer, packageEntry, REPO_ROOT, writeFiles, type ConsumerBuild, type ViteConsumerBuild } from '../bench/sizes.js';
 import { startBenchStack, type BenchStack } from '../bench/stack.js';
+import { CHROMIUM_PATH } from '../support/chromium-path.js';
 
 /**
  * What a bundler gets from the package: dist/elements and dist/react, TypeScript's output
@@ -25,7 +26,6 @@ import { startBenchStack, type BenchStack } from '../bench/stack.js';
  */
 
 const exec = promisify(execFile);
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const YEAR = String((new Date().getFullYear() + 2) % 100).padStart(2, '0');
 const BROWSER_ENTRIES = ['satang', 'satang/checkout', 'satang/card', 'satang/react', 'satang/jsx'];
 /** What a module of the package may import besides its own files: its dependencies and peers. */

@@ -1,13 +1,11 @@
 import { chromium, type Browser, type Page } from 'playwright';
+import { CHROMIUM_PATH } from './chromium-path.js';
 
 /**
  * A shopper in the system Chromium, for the vitest suites that serve a whole page (the React
  * server-rendering test, the Next.js app): Playwright's own browser download is not used, and a
  * browser that cannot start fails the test.
  */
-
-/** The system Chromium, as for the end-to-end tests; `CHROMIUM_PATH` to use another one. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export async function launchChromium(): Promise<Browser> {
   try {

@@ -142,7 +142,7 @@ describe('createCheckoutHandler', () => {
       expect(bad.body.error.field).toBe('paymentMethod.securityCode');
       // As a value of its own: the random ids in the answer may carry the digits 987 by chance.
       for (const text of [ok.text, bad.text, JSON.stringify(logs)]) {
-        expect(text).not.toMatch(/(?<![\w-])987(?![\w-])/);
+        expect(text).not.toMatch(/(?<![\w.-])987(?![\w-])/);
         expect(text).not.toContain('98x7');
       }
     });
@@ -248,7 +248,7 @@ describe('createCheckoutHandler', () => {
         const answer = await call('POST', '/charges', { body: { orderReference: 'cart-1', ...body } });
         expect(answer.status).toBe(400);
         expect(answer.body.error).toMatchObject({ errorCode: 'CARD_DATA_REFUSED', field });
-        expect(answer.text).not.toContain('4111');
+        expect(answer.text).not.toMatch(/(?<![\w.-])4111/);
         expect(sandbox.store.charges.size).toBe(0);
       });
     }

@@ -1,7 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_PATH } from './test/support/chromium-path.js';
 
-/** End-to-end tests in the system Chromium (test/support/chromium-path.ts says which build; CHROMIUM_PATH overrides it). */
 /** The demo stack the end-to-end tests start, apart from the one `npm start` runs on 5173 / 4010. */
 export const E2E_SHOP_PORT = Number(process.env.E2E_SHOP_PORT ?? 5174);
 export const E2E_SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 4011);
@@ -21,6 +20,7 @@ export default defineConfig({
     baseURL: `http://localhost:${E2E_SHOP_PORT}`,
     browserName: 'chromium',
     launchOptions: {
+      // The system Chromium: test/support/chromium-path.ts says which build (CHROMIUM_PATH overrides it).
       executablePath: CHROMIUM_PATH,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },

@@ -4,7 +4,6 @@ import { CHROMIUM_PATH } from './test/support/chromium-path.js';
 import { LongestFirstSequencer } from './test/support/longest-first.js';
 import { BROWSER_PAGE_PORT, BROWSER_SANDBOX_PORT, BROWSER_SHOP_PORT } from './test/browser/ports.js';
 
-
 const BROWSER_TESTS = 'test/**/*.browser.test.ts';
 /**
  * What `npm run test:quick` leaves to `npm test`: the suites that build and start whole apps (Next.js,
@@ -78,6 +77,7 @@ export default defineConfig({
             headless: true,
             provider: playwright({
               launchOptions: {
+                // The system Chromium: test/support/chromium-path.ts says which build (CHROMIUM_PATH overrides it).
                 executablePath: CHROMIUM_PATH,
                 args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage', '--no-first-run'],
               },

@@ -157,11 +157,11 @@ function replayOf(record: OrderRecord, id: string): { answer: AttemptAnswer; kin
 /**
  * The order an attempt charges, and its record. `resolveOrder` prices it; when it no longer offers
  * the order (or says it is paid), the attempt may still be a retry whose charge was made but whose
- * answer was lost, and that charge may have paid the order meanwhile: the order's record (found through the page's
- * reference) keeps what each attempt charged, so the retry sends the service the same request
- * under the same key, which answers with the charge it made instead of making another. Unless
- * another attempt already got a charge for the order: then this one is refused as before, since
- * it may never have reached the service.
+ * answer was lost, and that charge may have paid the order meanwhile: the order's record (found
+ * through the page's reference) keeps what each attempt charged, so the retry sends the service
+ * the same request under the same key, which answers with the charge it made instead of making
+ * another. Unless another attempt already got a charge for the order: then this one is refused as
+ * before, since it may never have reached the service.
  */
 async function attemptOrder(context: CheckoutContext, orderReference: string, call: HttpCall, id: string, idempotencyKey: string): Promise<{ order: ResolvedOrder; record: OrderRecord }> {
   let order: ResolvedOrder;

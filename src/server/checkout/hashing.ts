@@ -1,8 +1,9 @@
 /**
  * SHA-256 and HMAC-SHA256 of texts for the handler's hot path. On Node, `node:crypto` computes them
  * in the calling turn from the text itself, with no WebCrypto promise job or key import per call;
- * elsewhere (edge runtimes, Deno, Bun without it) WebCrypto does. The module is reached through `process.getBuiltinModule`,
- * never imported, so the handler stays free of `node:` imports and runs where Fetch does.
+ * elsewhere (edge runtimes, Deno, Bun without it) WebCrypto does. The module is reached through
+ * `process.getBuiltinModule`, never imported, so the handler stays free of `node:` imports and runs
+ * where Fetch does.
  */
 
 import { nodeBuiltin } from '../node-builtin.js';

@@ -12,6 +12,7 @@
 import QRCode from 'qrcode';
 import { formatAmount } from '../../core/money.js';
 import { QR_PNG_RENDER_OPTIONS } from '../charges/qr-image.js';
+import { crc32, encodePng, latin1, PNG_SIGNATURE } from '../images/png.js';
 
 /** `tEXt` keyword under which a slip PNG carries its QR text. */
 export const SLIP_PNG_TEXT_KEYWORD = 'satang-slip-qr';
@@ -31,8 +32,6 @@ export interface SlipImageContent {
   reference: string;
   transactionRef: string;
 }
-
-const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 
 /** Palette of the slip: index 0 is the background. */
 const PALETTE = [
@@ -207,77 +206,11 @@ export function readSlipTextFromPng(bytes: Uint8Array): string | undefined {
 }
 
 /** An 8-bit indexed PNG of `raster` in {@link PALETTE}, with `tEXt` chunks (Latin-1 text). */
-async function encodeIndexedPng(raster: Raster, texts: readonly (readonly [string, string])[]): Promise<Uint8Array> {
-  const header = new Uint8Array(13);
-  const headerView = new DataView(header.buffer);
-  headerView.setUint32(0, raster.width);
-  headerView.setUint32(4, raster.height);
-  header.set([8, 3, 0, 0, 0], 8); // bit depth 8, indexed colour, deflate, adaptive filtering, no interlace
-  const palette = Uint8Array.from(PALETTE.flat());
+function encodeIndexedPng(raster: Raster, texts: readonly (readonly [string, string])[]): Promise<Uint8Array> {
   // Each scanline is preceded by its filter type; 0 (none) compresses well enough for flat colours.
   const scanlines = new Uint8Array(raster.height * (raster.width + 1));
   for (let row = 0; row < raster.height; row += 1) {
     scanlines.set(raster.pixels.subarray(row * raster.width, (row + 1) * raster.width), row * (raster.width + 1) + 1);
   }
-  const chunks = [
-    chunk('IHDR', header),
-    chunk('PLTE', palette),
-    ...texts.map(([keyword, text]) => chunk('tEXt', fromLatin1(`${keyword}\u0000${text}`))),
-    chunk('IDAT', await zlibDeflate(scanlines)),
-    chunk('IEND', new Uint8Array(0)),
-  ];
-  return concat([PNG_SIGNATURE, ...chunks]);
-}
-
-function chunk(type: string, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(12 + data.length);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, data.length);
-  out.set(fromLatin1(type), 4);
-  out.set(data, 8);
-  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
-  return out;
-}
-
-/** zlib-wrapped deflate, as PNG's IDAT wants, with the platform's CompressionStream. */
-async function zlibDeflate(data: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('deflate'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
-const CRC32_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n += 1) {
-    let c = n;
-    for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-/** CRC-32 (ISO-HDLC), the checksum of every PNG chunk. */
-function crc32(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) crc = (CRC32_TABLE[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-function fromLatin1(text: string): Uint8Array {
-  return Uint8Array.from(text, (char) => char.charCodeAt(0) & 0xff);
-}
-
-function latin1(bytes: Uint8Array): string {
-  let out = '';
-  for (const byte of bytes) out += String.fromCharCode(byte);
-  return out;
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  return encodePng({ width: raster.width, height: raster.height, bitDepth: 8, colorType: 3 }, scanlines, { palette: Uint8Array.from(PALETTE.flat()), texts });
 }

@@ -3,7 +3,8 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 
 import { buildPromptPayBillPaymentPayload, verifyEmvCrc } from '../../../src/core/emv-qr.js';
-import { QR_MODULE_SIZE_PX, renderQrPngBase64 } from '../../../src/sandbox/charges/qr-image.js';
+import QRCode from 'qrcode';
+import { QR_MODULE_SIZE_PX, QR_PNG_RENDER_OPTIONS, renderQrPngBase64 } from '../../../src/sandbox/charges/qr-image.js';
 
 // jsqr is CommonJS with an ES-style `default` export: under NodeNext the default import is the
 // whole module, and the decoder is its `default` member.
@@ -65,6 +66,15 @@ describe('renderQrPngBase64', () => {
       const scanned = scan(readPng(await renderQrPngBase64(payload)));
       expect(scanned).toBe(payload);
       expect(verifyEmvCrc(scanned ?? '')).toBe(true);
+    });
+
+    it("draws the very picture qrcode's own PNG renderer draws, pixel for pixel, in a smaller file", async () => {
+      const ours = await renderQrPngBase64(payload);
+      const theirs = await QRCode.toBuffer(payload, QR_PNG_RENDER_OPTIONS);
+      const [mine, reference] = [readPng(ours), PNG.sync.read(theirs)];
+      expect([mine.width, mine.height]).toEqual([reference.width, reference.height]);
+      expect(mine.data.equals(reference.data)).toBe(true);
+      expect(Buffer.from(ours, 'base64').length).toBeLessThan(theirs.length);
     });
 
     it('renders a square image of roughly 300 px', async () => {

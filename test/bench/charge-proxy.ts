@@ -12,14 +12,19 @@ import { pageOrderToken } from '../support/page-tokens.js';
  *                                               the service, signs a status token
  *   bare     POST {bare}/charges                adds the API key and an idempotency key, pipes
  *                                               the body to POST /api/v1/charges (proxy-target.ts)
+ *   json     POST {json}/charges                the floor of a handler that reads what it forwards:
+ *                                               parses the checkout's request, sends the service
+ *                                               JSON of its own, parses the answer, answers JSON;
+ *                                               no checks, tokens or store (proxy-target.ts)
  *
  * Every request is a new PromptPay QR charge of a new order (so no answer is replayed), 16 at a
  * time (autocannon). Each server runs in a process of its own and reports its CPU time, so the CPU
- * per request is the server's own. The runs come in pairs, one of each side back to back, in
- * alternating order (bare then handler, handler then bare, …): a pair's two runs share the
- * machine's state of the moment, and the ratios are each pair's, summed up by their median with
- * the lowest and highest pair beside it. On a shared machine one busy moment moves one pair, not
- * the result.
+ * per request is the server's own. The runs come in rounds, one of each side back to back, in
+ * turning order (bare, handler, json; handler, json, bare; …): a round's runs share the machine's
+ * state of the moment, and the ratios are each round's, summed up by their median with the lowest
+ * and highest round beside it. On a shared machine one busy moment moves one round, not the
+ * result. The goals are against the bare proxy; the handler against the JSON floor is reported
+ * beside them, as the share of its cost that is its own logic.
  */
 
 
@@ -37,16 +42,22 @@ export interface ChargeProxySide {
 export interface ChargeProxyResult {
   connections: number;
   secondsPerRun: number;
-  pairs: number;
+  /** Rounds of runs, one run of each side in each. */
+  rounds: number;
   bare: ChargeProxySide;
   handler: ChargeProxySide;
-  /** handler / bare throughput, the median of the pairs: the goal is at least 0.95 (`CHARGE_THROUGHPUT_RATIO_GOAL`). */
+  /** The JSON floor (see the module comment). */
+  json: ChargeProxySide;
+  /** handler / bare throughput, the median of the rounds: the goal is at least 0.95 (`CHARGE_THROUGHPUT_RATIO_GOAL`). */
   throughputRatio: number;
-  /** The lowest and highest pair's throughput ratio. */
+  /** The lowest and highest round's throughput ratio. */
   throughputRatioRange: [number, number];
-  /** handler / bare CPU per request, the median of the pairs: the goal is at most 1.5 (`CHARGE_CPU_RATIO_GOAL`). */
+  /** handler / bare CPU per request, the median of the rounds: the goal is at most 1.5 (`CHARGE_CPU_RATIO_GOAL`). */
   cpuRatio: number;
   cpuRatioRange: [number, number];
+  /** handler / JSON floor CPU per request, the median of the rounds (reported, no goal). */
+  cpuRatioToJson: number;
+  cpuRatioToJsonRange: [number, number];
   addedP50Ms: number;
   addedP99Ms: number;
 }
@@ -60,8 +71,11 @@ let orders = 0;
 /** Order tokens signed before a run (autocannon builds each request synchronously), as many as a run may send. */
 const PAGES_PER_SECOND = 6_000;
 
+/** The three servers compared (see the module comment). */
+type Kind = 'bare' | 'handler' | 'json';
+
 /** One autocannon run of new QR charges; the server's CPU and requests over the run. */
-async function run(target: Target, kind: 'bare' | 'handler', connections: number, seconds: number) {
+async function run(target: Target, kind: Kind, connections: number, seconds: number) {
   // Each order's page was rendered with its token by the shop: signed here, before the clock starts.
   const pages: { reference: string; token: string }[] = [];
   let sent = 0;
@@ -79,7 +93,7 @@ async function run(target: Target, kind: 'bare' | 'handler', connections: number
     requests: [
       {
         method: 'POST',
-        path: kind === 'bare' ? '/charges' : '/api/checkout/charges',
+        path: kind === 'handler' ? '/api/checkout/charges' : '/charges',
         setupRequest: (request) => {
           orders += 1;
           const reference = `order-12345-${process.pid}-${orders}`;
@@ -103,10 +117,10 @@ async function run(target: Target, kind: 'bare' | 'handler', connections: number
   return { throughput: result.requests.total / result.duration, cpuUs: after.cpuUs - before.cpuUs, requests: after.requests - before.requests, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
-export async function measureChargeProxy(options: { connections?: number; seconds?: number; pairs?: number } = {}): Promise<ChargeProxyResult> {
+export async function measureChargeProxy(options: { connections?: number; seconds?: number; rounds?: number } = {}): Promise<ChargeProxyResult> {
   const connections = options.connections ?? 16;
   const seconds = options.seconds ?? 4;
-  const pairs = options.pairs ?? 6;
+  const rounds = options.rounds ?? 6;
   const sandbox = await startTarget(['sandbox']);
   const targets: Target[] = [sandbox];
   try {
@@ -114,16 +128,24 @@ export async function measureChargeProxy(options: { connections?: number; second
     targets.push(shop);
     const bare = await startTarget(['bare', sandbox.url]);
     targets.push(bare);
-    await run(bare, 'bare', connections, 1);
-    await run(shop, 'handler', connections, 1);
-    const runs = { bare: [] as Awaited<ReturnType<typeof run>>[], handler: [] as Awaited<ReturnType<typeof run>>[] };
-    for (let pair = 0; pair < pairs; pair++) {
-      for (const kind of pair % 2 === 0 ? (['bare', 'handler'] as const) : (['handler', 'bare'] as const)) runs[kind].push(await run(kind === 'bare' ? bare : shop, kind, connections, seconds));
+    const json = await startTarget(['json', sandbox.url]);
+    targets.push(json);
+    const servers: Record<Kind, Target> = { bare, handler: shop, json };
+    const kinds: readonly Kind[] = ['bare', 'handler', 'json'];
+    for (const kind of kinds) await run(servers[kind], kind, connections, 1);
+    type Run = Awaited<ReturnType<typeof run>>;
+    const runs: Record<Kind, Run[]> = { bare: [], handler: [], json: [] };
+    for (let round = 0; round < rounds; round++) {
+      for (let k = 0; k < kinds.length; k++) {
+        const kind = kinds[(round + k) % kinds.length]!;
+        runs[kind].push(await run(servers[kind], kind, connections, seconds));
+      }
     }
-    const perRequest = (x: Awaited<ReturnType<typeof run>>) => x.cpuUs / x.requests;
-    const pairRatios = (f: (x: Awaited<ReturnType<typeof run>>) => number) => runs.handler.map((h, i) => f(h) / f(runs.bare[i]!)).sort((a, b) => a - b);
-    const cpuRatios = pairRatios(perRequest);
-    const throughputRatios = pairRatios((x) => x.throughput);
+    const perRequest = (x: Run) => x.cpuUs / x.requests;
+    const roundRatios = (f: (x: Run) => number, floor: Kind = 'bare') => runs.handler.map((h, i) => f(h) / f(runs[floor][i]!)).sort((a, b) => a - b);
+    const cpuRatios = roundRatios(perRequest);
+    const cpuRatiosToJson = roundRatios(perRequest, 'json');
+    const throughputRatios = roundRatios((x) => x.throughput);
     const side = (xs: Awaited<ReturnType<typeof run>>[]): ChargeProxySide => {
       const mean = (f: (x: (typeof xs)[number]) => number) => xs.reduce((sum, x) => sum + f(x), 0) / xs.length;
       return {
@@ -139,13 +161,16 @@ export async function measureChargeProxy(options: { connections?: number; second
     return {
       connections,
       secondsPerRun: seconds,
-      pairs,
+      rounds,
       bare: b,
       handler: h,
+      json: side(runs.json),
       throughputRatio: median(throughputRatios),
       throughputRatioRange: [throughputRatios[0]!, throughputRatios.at(-1)!],
       cpuRatio: median(cpuRatios),
       cpuRatioRange: [cpuRatios[0]!, cpuRatios.at(-1)!],
+      cpuRatioToJson: median(cpuRatiosToJson),
+      cpuRatioToJsonRange: [cpuRatiosToJson[0]!, cpuRatiosToJson.at(-1)!],
       addedP50Ms: h.p50Ms - b.p50Ms,
       addedP99Ms: h.p99Ms - b.p99Ms,
     };

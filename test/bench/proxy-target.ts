@@ -11,11 +11,17 @@ import { listenSandbox, SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
  *   node --import tsx test/bench/proxy-target.ts sandbox
  *   SATANG_SERVER_MODULE=<built satang/server> node --import tsx test/bench/proxy-target.ts shop <sandbox url>
  *   node --import tsx test/bench/proxy-target.ts bare <sandbox url>
+ *   node --import tsx test/bench/proxy-target.ts json <sandbox url>
  *   node --expose-gc --import tsx test/bench/proxy-target.ts idle
  *
  * `bare` is the floor a checkout handler is compared with: a forwarding proxy that adds the API
  * key and an idempotency key to `POST /charges` and pipes it to the sandbox's `POST
  * /api/v1/charges`, on one keep-alive agent, doing nothing else.
+ *
+ * `json` is the floor of any handler that must read what it forwards: it takes the checkout's
+ * request (`POST /charges`, the shopper's JSON), parses it, sends the service a charge request of
+ * its own as JSON, parses the answer and answers JSON with the charge's id, action and QR code.
+ * No checks, no tokens, no store: what is left of the handler's cost above it is its own logic.
  *
  * `idle` is the floor of a long-poll's memory: a node:http server that holds every request open
  * and never answers.
@@ -112,8 +118,42 @@ if (role === 'sandbox') {
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
   });
+} else if (role === 'json' && sandboxUrl) {
+  const target = new URL(sandboxUrl);
+  const agent = new Agent({ keepAlive: true });
+  const authorization = `Basic ${Buffer.from(`${SANDBOX_DEFAULTS.merchantId}:${SANDBOX_DEFAULTS.apiKey}`).toString('base64')}`;
+  const readAll = (from: NodeJS.ReadableStream, then: (text: string) => void) => {
+    const chunks: Buffer[] = [];
+    from.on('data', (chunk: Buffer) => chunks.push(chunk));
+    from.on('end', () => then(Buffer.concat(chunks).toString('utf8')));
+  };
+  await serve((req, res) => {
+    readAll(req, (text) => {
+      const input = JSON.parse(text) as { orderReference: string; amount: number; currency: string; paymentMethod: { type: string } };
+      const body = JSON.stringify({ amount: input.amount, currency: input.currency, referenceId: input.orderReference, paymentMethod: { paymentMethodType: input.paymentMethod.type, qrPromptPay: {} } });
+      const upstream = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: 'POST',
+          path: '/api/v1/charges',
+          agent,
+          headers: { 'content-type': 'application/json', authorization, 'x-beam-idempotency-key': crypto.randomUUID(), 'content-length': Buffer.byteLength(body) },
+        },
+        (answer) =>
+          readAll(answer, (answered) => {
+            const charge = JSON.parse(answered) as { chargeId: string; actionRequired: string; encodedImage?: unknown };
+            const out = JSON.stringify({ chargeId: charge.chargeId, actionRequired: charge.actionRequired, encodedImage: charge.encodedImage });
+            res.writeHead(answer.statusCode ?? 502, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
+            res.end(out);
+          }),
+      );
+      upstream.on('error', () => res.writeHead(502).end());
+      upstream.end(body);
+    });
+  });
 } else {
-  console.error('usage: proxy-target.ts sandbox | shop <sandbox url> | bare <sandbox url>');
+  console.error('usage: proxy-target.ts sandbox | shop <sandbox url> | bare <sandbox url> | json <sandbox url>');
   process.exit(2);
 }
 

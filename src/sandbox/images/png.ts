@@ -71,10 +71,12 @@ export function crc32(bytes: Uint8Array): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
+/** The bytes of Latin-1 text (a chunk's type, a `tEXt` keyword and text); a character past U+00FF keeps its low byte. */
 export function fromLatin1(text: string): Uint8Array {
   return Uint8Array.from(text, (char) => char.charCodeAt(0) & 0xff);
 }
 
+/** Bytes read as Latin-1 text: a chunk's type, a `tEXt` chunk's keyword and text. */
 export function latin1(bytes: Uint8Array): string {
   let out = '';
   for (const byte of bytes) out += String.fromCharCode(byte);

@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, Agent, type RequestListener } from 'node:http';
+import { createServer, request as httpRequest, Agent, type ClientRequest, type IncomingMessage, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { getHeapSpaceStatistics } from 'node:v8';
@@ -71,6 +71,28 @@ async function serve(listener: RequestListener): Promise<void> {
   console.log(JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
 }
 
+/**
+ * `POST /api/v1/charges` at the sandbox, with the API key and a new idempotency key, on one
+ * keep-alive agent: what the bare and the JSON floor send, the body theirs to write.
+ */
+function chargePoster(sandboxUrl: string): (contentLength: string | undefined, onAnswer: (answer: IncomingMessage) => void) => ClientRequest {
+  const target = new URL(sandboxUrl);
+  const agent = new Agent({ keepAlive: true });
+  const authorization = `Basic ${Buffer.from(`${SANDBOX_DEFAULTS.merchantId}:${SANDBOX_DEFAULTS.apiKey}`).toString('base64')}`;
+  return (contentLength, onAnswer) =>
+    httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: 'POST',
+        path: '/api/v1/charges',
+        agent,
+        headers: { 'content-type': 'application/json', authorization, 'x-beam-idempotency-key': crypto.randomUUID(), ...(contentLength ? { 'content-length': contentLength } : {}) },
+      },
+      onAnswer,
+    );
+}
+
 if (role === 'sandbox') {
   const running = await listenSandbox({
     port: 0,
@@ -97,31 +119,17 @@ if (role === 'sandbox') {
   });
   await serve(toNodeListener(handler));
 } else if (role === 'bare' && sandboxUrl) {
-  const target = new URL(sandboxUrl);
-  const agent = new Agent({ keepAlive: true });
-  const authorization = `Basic ${Buffer.from(`${SANDBOX_DEFAULTS.merchantId}:${SANDBOX_DEFAULTS.apiKey}`).toString('base64')}`;
+  const postCharge = chargePoster(sandboxUrl);
   await serve((req, res) => {
-    const upstream = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: 'POST',
-        path: '/api/v1/charges',
-        agent,
-        headers: { 'content-type': 'application/json', authorization, 'x-beam-idempotency-key': crypto.randomUUID(), ...(req.headers['content-length'] ? { 'content-length': req.headers['content-length'] } : {}) },
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, { 'content-type': answer.headers['content-type'] ?? 'application/json', ...(answer.headers['content-length'] ? { 'content-length': answer.headers['content-length'] } : {}) });
-        answer.pipe(res);
-      },
-    );
+    const upstream = postCharge(req.headers['content-length'], (answer) => {
+      res.writeHead(answer.statusCode ?? 502, { 'content-type': answer.headers['content-type'] ?? 'application/json', ...(answer.headers['content-length'] ? { 'content-length': answer.headers['content-length'] } : {}) });
+      answer.pipe(res);
+    });
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
   });
 } else if (role === 'json' && sandboxUrl) {
-  const target = new URL(sandboxUrl);
-  const agent = new Agent({ keepAlive: true });
-  const authorization = `Basic ${Buffer.from(`${SANDBOX_DEFAULTS.merchantId}:${SANDBOX_DEFAULTS.apiKey}`).toString('base64')}`;
+  const postCharge = chargePoster(sandboxUrl);
   const readAll = (from: NodeJS.ReadableStream, then: (text: string) => void) => {
     const chunks: Buffer[] = [];
     from.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -131,22 +139,13 @@ if (role === 'sandbox') {
     readAll(req, (text) => {
       const input = JSON.parse(text) as { orderReference: string; amount: number; currency: string; paymentMethod: { type: string } };
       const body = JSON.stringify({ amount: input.amount, currency: input.currency, referenceId: input.orderReference, paymentMethod: { paymentMethodType: input.paymentMethod.type, qrPromptPay: {} } });
-      const upstream = httpRequest(
-        {
-          host: target.hostname,
-          port: target.port,
-          method: 'POST',
-          path: '/api/v1/charges',
-          agent,
-          headers: { 'content-type': 'application/json', authorization, 'x-beam-idempotency-key': crypto.randomUUID(), 'content-length': Buffer.byteLength(body) },
-        },
-        (answer) =>
-          readAll(answer, (answered) => {
-            const charge = JSON.parse(answered) as { chargeId: string; actionRequired: string; encodedImage?: unknown };
-            const out = JSON.stringify({ chargeId: charge.chargeId, actionRequired: charge.actionRequired, encodedImage: charge.encodedImage });
-            res.writeHead(answer.statusCode ?? 502, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
-            res.end(out);
-          }),
+      const upstream = postCharge(String(Buffer.byteLength(body)), (answer) =>
+        readAll(answer, (answered) => {
+          const charge = JSON.parse(answered) as { chargeId: string; actionRequired: string; encodedImage?: unknown };
+          const out = JSON.stringify({ chargeId: charge.chargeId, actionRequired: charge.actionRequired, encodedImage: charge.encodedImage });
+          res.writeHead(answer.statusCode ?? 502, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
+          res.end(out);
+        }),
       );
       upstream.on('error', () => res.writeHead(502).end());
       upstream.end(body);

@@ -59,7 +59,10 @@ export async function renderQrPngBase64(payload: string): Promise<string> {
       for (let col = 0; col < modules.size; col += 1) {
         if (!modules.get(moduleRow, col)) continue;
         const left = (col + quiet) * scale;
-        for (let x = left; x < left + scale; x += 1) row[1 + (x >> 3)] = (row[1 + (x >> 3)] ?? 0) & ~(0x80 >> (x & 7));
+        for (let x = left; x < left + scale; x += 1) {
+          const byte = 1 + (x >> 3);
+          row[byte] = (row[byte] ?? 0) & ~(0x80 >> (x & 7));
+        }
       }
     }
     // The module's row of pixels, `scale` times.

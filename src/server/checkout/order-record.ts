@@ -132,6 +132,12 @@ export const OrderRecordSchema = z.object({
   payments: z.record(z.string(), PaymentEntrySchema),
   /** Refunds heard of (`refund.succeeded`), by payment and refund id: whoever made them, even before their payment. */
   refunds: z.record(z.string(), z.record(z.string(), MoneySchema)),
+  /**
+   * Refunds heard to have failed (`refund.failed`) while a refund of the handler's own of that
+   * payment had no id recorded yet, by payment and refund id, with the failure code: the refund's
+   * answer, when it comes, finds it failed already.
+   */
+  refundsFailed: z.optional(z.record(z.string(), z.record(z.string(), z.string()))),
   pending: z.array(PendingAttemptSchema),
   /** By attempt id (key and body hash), the newest last. */
   attempts: z.record(z.string(), AttemptSchema),

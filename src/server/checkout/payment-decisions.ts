@@ -233,9 +233,12 @@ export function decideRefundResult(order: OrderRecord, chargeId: string, result:
   const entry = order.payments[chargeId];
   const outcome = entry?.outcome;
   if (!entry || !outcome || outcome.refundId !== undefined || outcome.outcome === 'refund_failed') return undefined;
+  const failedAlready = 'made' in result ? order.refundsFailed?.[chargeId]?.[result.made] : undefined;
   const next: Outcome =
     'made' in result
-      ? { ...outcome, refundId: result.made }
+      ? failedAlready === undefined
+        ? { ...outcome, refundId: result.made }
+        : { ...outcome, refundId: result.made, outcome: 'refund_failed', refundError: failedAlready, told: false }
       : 'failed' in result
         ? { ...outcome, outcome: 'refund_failed', refundError: result.failed, told: false }
         : { ...outcome, refundTries: (outcome.refundTries ?? 0) + 1 };
@@ -246,8 +249,15 @@ export function decideRefundResult(order: OrderRecord, chargeId: string, result:
 export function decideRefundFailed(order: OrderRecord, input: { refundId: string; chargeId: string; errorCode: string }): OrderRecord | undefined {
   const entry = order.payments[input.chargeId];
   const outcome = entry?.outcome;
-  if (!entry || outcome?.refundId !== input.refundId || input.refundId === '' || outcome.outcome === 'refund_failed') return undefined;
-  return withOutcome(order, input.chargeId, entry, { ...outcome, outcome: 'refund_failed', refundError: input.errorCode || 'REFUND_FAILED', told: false });
+  if (!entry || !outcome || input.refundId === '' || outcome.outcome === 'refund_failed') return undefined;
+  const refundError = input.errorCode || 'REFUND_FAILED';
+  if (outcome.refundId === input.refundId) return withOutcome(order, input.chargeId, entry, { ...outcome, outcome: 'refund_failed', refundError, told: false });
+  // A refund of it is owed or on its way, its id not known yet: this may be it, its answer still to
+  // come (or lost, to be asked again under the same key). Kept, so that answer finds it failed.
+  if (outcome.refundReason === undefined || outcome.refundId !== undefined) return undefined;
+  const failed = order.refundsFailed?.[input.chargeId] ?? {};
+  if (Object.hasOwn(failed, input.refundId)) return undefined;
+  return { ...order, refundsFailed: withMember(order.refundsFailed ?? {}, input.chargeId, withMember(failed, input.refundId, refundError)) };
 }
 
 /**

@@ -254,12 +254,22 @@ async function runEffects(context: CheckoutContext, known: OrderRecord, chargeId
       }
     } else {
       const told = await tell(context, order, effect, trigger, holder);
-      if (told === undefined) return order;
-      order = told;
+      if (told.kind === 'held' && trigger.fromWebhook) {
+        // Another holder has it in hand (an instance telling it now, or one that died doing so, or
+        // this one's own claim whose write went unanswered): acknowledged now, the event might
+        // never be told. Brought again once the claim has lapsed, the webhook tells it then.
+        const waitS = Math.max(1, Math.ceil((told.untilMs - Date.now()) / 1000));
+        throw new CheckoutError(503, 'UPSTREAM_UNAVAILABLE', 'The order event of this payment is in the hands of another holder; send the webhook again once it lapses.', { retryable: true, headers: { 'retry-after': String(waitS) } });
+      }
+      if (told.kind !== 'told') return order;
+      order = told.order;
     }
   }
   return order;
 }
+
+/** What became of an `onOrder` event to tell: told (the record after), left to the webhook's last step, in another holder's hands (until when), or failed on a shopper's read. */
+type TellResult = { kind: 'told'; order: OrderRecord } | { kind: 'later' } | { kind: 'held'; untilMs: number } | { kind: 'failed' };
 
 /**
  * Refunds (a card authorization: cancels) a payment that must not stand. A refusal by the service
@@ -303,10 +313,10 @@ async function authorizationEnded(context: CheckoutContext, cardAuthorizationId:
  * otherwise. A failing `onOrder` lets the claim go: a webhook is answered 500 (brought again), a
  * shopper's read only logs it (the next news tells it again).
  */
-async function tell(context: CheckoutContext, known: OrderRecord, effect: Extract<Effect, { type: 'tell' }>, trigger: SettleTrigger, holder: string): Promise<OrderRecord | undefined> {
+async function tell(context: CheckoutContext, known: OrderRecord, effect: Extract<Effect, { type: 'tell' }>, trigger: SettleTrigger, holder: string): Promise<TellResult> {
   const { chargeId, event } = effect;
   const outcome = known.payments[chargeId]?.outcome?.outcome;
-  if (outcome === undefined) return undefined;
+  if (outcome === undefined) return { kind: 'failed' };
   let order = known;
   if (order.payments[chargeId]?.telling?.holder !== holder) {
     const nowMs = Date.now();
@@ -319,7 +329,12 @@ async function tell(context: CheckoutContext, known: OrderRecord, effect: Extrac
       },
       order,
     );
-    if (!claimed.result) return undefined;
+    if (!claimed.result) {
+      const entry = claimed.order.payments[chargeId];
+      // Told meanwhile (by the holder): nothing is owed any more.
+      if (entry?.outcome?.told !== false) return { kind: 'told', order: claimed.order };
+      return { kind: 'held', untilMs: entry.telling?.untilMs ?? nowMs + TELL_IN_HAND_MS };
+    }
     order = claimed.order;
   }
   let told = true;
@@ -336,10 +351,10 @@ async function tell(context: CheckoutContext, known: OrderRecord, effect: Extrac
   if (told && trigger.later) {
     // Recorded with the webhook's state, once onEvent heard it (the claim holds meanwhile).
     trigger.later.told = { chargeId, holder, outcome };
-    return undefined;
+    return { kind: 'later' };
   }
   const after = await simpleStep(context, order.referenceId, (record) => ({ order: decideTold(record, chargeId, holder, outcome, told), result: undefined }), order);
-  return told ? after.order : undefined;
+  return told ? { kind: 'told', order: after.order } : { kind: 'failed' };
 }
 
 /**
@@ -372,7 +387,9 @@ export async function noteRefund(context: CheckoutContext, refund: { refundId: s
 
 /**
  * A refund the handler made to undo a payment failed at the service after it was accepted: the
- * payment's outcome becomes `refund_failed`, and `onOrder` hears it. False when the refund is not
+ * payment's outcome becomes `refund_failed`, and `onOrder` hears it. Heard before the refund's
+ * answer (its id not recorded yet), the failure is kept in the order's record and the refund asked
+ * for again under its key, which answers with its id. False when the refund is not (or cannot be)
  * one of the handler's.
  */
 export async function noteRefundFailed(context: CheckoutContext, refund: { refundId: string; chargeId: string; referenceId: string; errorCode: string }, call: HttpCall): Promise<boolean> {

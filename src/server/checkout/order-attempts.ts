@@ -33,7 +33,7 @@ export interface AttemptInput {
 export type Claim = Extract<ClaimResult, { kind: 'create' | 'resume' }>;
 
 /**
- * Takes the order for this attempt, or says why not (409 ORDER_ALREADY_PAID, 409 PAYMENT_IN_PROGRESS): see `decideClaim`.
+ * Takes the order for this attempt, or says why not (409 ORDER_ALREADY_PAID, 409 PAYMENT_IN_PROGRESS, 409 IDEMPOTENCY_CONFLICT): see `decideClaim`.
  * `referenceKeptAtMs`: when the page's reference to the order was written, if this claim wrote it.
  */
 export async function claimOrder(context: CheckoutContext, input: AttemptInput, known: OrderRecord): Promise<{ claim: Claim; order: OrderRecord; referenceKeptAtMs?: number }> {
@@ -58,6 +58,7 @@ export async function claimOrder(context: CheckoutContext, input: AttemptInput, 
     {},
     known,
   );
+  if (result.kind === 'conflict') throw new CheckoutError(409, 'IDEMPOTENCY_CONFLICT', 'This payment attempt was already sent with other details. Please start again.');
   if (result.kind === 'paid') throw alreadyPaid();
   if (result.kind === 'busy') throw inProgress(result.replaceable, result.paymentMethodType);
   // The page's reference leads to the order from now on (its state), unless it already did.

@@ -58,7 +58,9 @@ export type ClaimResult =
   | { kind: 'create'; generation: number }
   | { kind: 'resume'; answer: AttemptAnswer; statusKind: PaymentEntry['kind'] }
   | { kind: 'paid' }
-  | { kind: 'busy'; replaceable: boolean; paymentMethodType: string | undefined };
+  | { kind: 'busy'; replaceable: boolean; paymentMethodType: string | undefined }
+  /** The attempt's key was sent before with other details: one key names one request. */
+  | { kind: 'conflict' };
 
 /** Methods whose open attempt another tab may simply show again: nothing of the shopper's is in them. */
 const isResumableMethod = (type: string) => type !== 'CARD_TOKEN' && type !== 'CARD_TOKEN_INSTALLMENTS';
@@ -80,6 +82,7 @@ export function releaseIfEnded(order: OrderRecord, facts: Facts): Need | OrderRe
 
 /**
  * Takes the order for this attempt, or says why not:
+ * - the attempt's key came before with another body → `conflict` (409 IDEMPOTENCY_CONFLICT);
  * - the order is paid → `paid` (409 ORDER_ALREADY_PAID), unless this very attempt paid it (its
  *   answer lost): its payment again, to follow to its success;
  * - another attempt is creating its charge → `busy`, not replaceable (a moment);
@@ -90,6 +93,9 @@ export function releaseIfEnded(order: OrderRecord, facts: Facts): Need | OrderRe
  * order first or the order's price changed, else it pays the order.
  */
 export function decideClaim(record: OrderRecord, input: ClaimInput, facts: Facts): Decision<ClaimResult> {
+  // The same key with another body (another method, amount or card) is not a retry of that
+  // attempt: neither its payment handed back nor a second request the service would refuse.
+  for (const id of Object.keys(record.attempts)) if (id !== input.id && record.attempts[id]?.key === input.attempt) return { order: undefined, result: { kind: 'conflict' } };
   const held = liveLock(record, input.nowMs);
   const retry = held?.attempt === input.attempt;
   let order = record;

@@ -170,6 +170,24 @@ describe('one payment per order', () => {
     await vi.waitFor(() => expect(shop.paid).toBe(retry.body.chargeId));
   });
 
+  it('refuses an attempt’s key sent again with other details, before and after the order is paid, and hands nothing of its payment back', async () => {
+    setUp();
+    const qr = await pay(QR, 'tab-a');
+    expect(qr.status).toBe(201);
+    const otherMethod = await pay(await card(), 'tab-a');
+    expect(otherMethod.status).toBe(409);
+    expect(otherMethod.body.error).toMatchObject({ errorCode: 'IDEMPOTENCY_CONFLICT' });
+    expect(otherMethod.text).not.toContain(qr.body.chargeId);
+    // The same request again is a retry: its payment, as first answered.
+    expect((await pay(QR, 'tab-a')).body.chargeId).toBe(qr.body.chargeId);
+    await scanAndPay(qr.body.encodedImage.rawData);
+    await vi.waitFor(() => expect(shop.paid).toBe(qr.body.chargeId));
+    const afterPaid = await pay(await card(), 'tab-a');
+    expect(afterPaid.status).toBe(409);
+    expect(afterPaid.body.error).toMatchObject({ errorCode: 'IDEMPOTENCY_CONFLICT' });
+    expect(chargesOfOrder()).toHaveLength(1);
+  });
+
   it('holds across two handler instances sharing one store: two tabs on two servers make one charge', async () => {
     setUp();
     const store = new MemoryCheckoutStore();

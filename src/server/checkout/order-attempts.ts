@@ -10,10 +10,10 @@ import type { CheckoutIntent } from '../../core/schemas/checkout.js';
 import type { CheckoutContext } from './checkout-context.js';
 import { CheckoutError } from './checkout-error.js';
 import type { ResolvedOrder } from './checkout-options.js';
-import { decideClaim, decideCreated, decideFailed, type ClaimResult, type Facts, type Need } from './order-decisions.js';
+import { decideClaim, decideCreated, decideFailed, type ClaimFacts, type ClaimNeed, type ClaimResult } from './order-decisions.js';
 import { rememberOrderReference, simpleStep, step } from './order-book.js';
 import { liveLock, type AttemptAnswer, type OrderRecord } from './order-record.js';
-import { learnAuthorizationStatus, openPaymentState } from './settlement.js';
+import { learnAuthorizationStatus, openPaymentState, settleLostCharges } from './settlement.js';
 import type { StatusTokenKind } from './status-tokens.js';
 
 export interface AttemptInput {
@@ -40,7 +40,7 @@ export async function claimOrder(context: CheckoutContext, input: AttemptInput, 
   const { referenceId } = input.order;
   const nowMs = Date.now();
   const page = { named: false };
-  const { order, result } = await step<Need, ClaimResult, Facts>(
+  const { order, result } = await step<ClaimNeed, ClaimResult, ClaimFacts>(
     context,
     referenceId,
     (record, facts) => {
@@ -53,6 +53,7 @@ export async function claimOrder(context: CheckoutContext, input: AttemptInput, 
     },
     async (need, facts) => {
       if (need.need === 'open-payment') facts.openPayment = { ...facts.openPayment, [need.chargeId]: await openPaymentState(context, referenceId, need, input.call) };
+      else if (need.need === 'lost-charges') facts.lostChargesSettled = await settleLostCharges(context, referenceId, input.call);
       else await learnAuthorizationStatus(context, need.chargeId, facts, input.call);
     },
     {},

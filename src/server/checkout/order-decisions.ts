@@ -54,6 +54,14 @@ export interface ClaimInput {
   nowMs: number;
 }
 
+/** What a claim may need besides: whether charges of attempts whose answers were lost went through. */
+export type ClaimNeed = Need | { need: 'lost-charges' };
+
+export interface ClaimFacts extends Facts {
+  /** The order's charges at the service were read, and those that succeeded without the record knowing settled. */
+  lostChargesSettled?: true;
+}
+
 export type ClaimResult =
   | { kind: 'create'; generation: number }
   | { kind: 'resume'; answer: AttemptAnswer; statusKind: PaymentEntry['kind'] }
@@ -83,6 +91,8 @@ export function releaseIfEnded(order: OrderRecord, facts: Facts): Need | OrderRe
 /**
  * Takes the order for this attempt, or says why not:
  * - the attempt's key came before with another body → `conflict` (409 IDEMPOTENCY_CONFLICT);
+ * - another attempt's answer was lost (it is still pending) → the order's charges at the service
+ *   are read first, and one that succeeded settled: it may have paid the order;
  * - the order is paid → `paid` (409 ORDER_ALREADY_PAID), unless this very attempt paid it (its
  *   answer lost): its payment again, to follow to its success;
  * - another attempt is creating its charge → `busy`, not replaceable (a moment);
@@ -92,7 +102,7 @@ export function releaseIfEnded(order: OrderRecord, facts: Facts): Need | OrderRe
  * An abandoned payment paid anyway settles like any other: refunded when another payment paid the
  * order first or the order's price changed, else it pays the order.
  */
-export function decideClaim(record: OrderRecord, input: ClaimInput, facts: Facts): Decision<ClaimResult> {
+export function decideClaim(record: OrderRecord, input: ClaimInput, facts: ClaimFacts): ClaimNeed | { order: OrderRecord | undefined; result: ClaimResult } {
   // The same key with another body (another method, amount or card) is not a retry of that
   // attempt: neither its payment handed back nor a second request the service would refuse.
   for (const id of Object.keys(record.attempts)) if (id !== input.id && record.attempts[id]?.key === input.attempt) return { order: undefined, result: { kind: 'conflict' } };
@@ -134,6 +144,9 @@ export function decideClaim(record: OrderRecord, input: ClaimInput, facts: Facts
       }
     }
   }
+  // Another attempt's charge may have been made, its answer lost: with no webhook to tell of it
+  // (none set up, or late), it could have paid the order already. Read at the service first.
+  if (!retry && facts.lostChargesSettled !== true && order.pending.some((p) => p.attempt !== input.attempt)) return { need: 'lost-charges' };
   // A retry of an attempt still creating keeps its generation: the service's idempotency key makes it one charge.
   const generation = retry && held.state === 'creating' ? held.generation : (order.lock?.generation ?? 0) + 1;
   const lock: OrderLock = {

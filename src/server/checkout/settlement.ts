@@ -197,13 +197,44 @@ async function firstSuccess(context: CheckoutContext, referenceId: string, optio
   let seen = 0;
   for await (const charge of context.client.charges.iterate({ referenceId }, options)) {
     if (charge.status === 'SUCCEEDED' && charge.source === 'API' && !charge.sourceId) {
-      const succeededAt = charge.transactionTime ? Date.parse(charge.transactionTime) : Number.NaN;
-      const at = Number.isNaN(succeededAt) ? Date.parse(charge.createdAt) : succeededAt;
+      const at = succeededAt(charge);
       if (first === undefined || at < first.at || (at === first.at && charge.chargeId < first.chargeId)) first = { chargeId: charge.chargeId, at };
     }
     if (++seen >= FIRST_SUCCESS_SCAN) break;
   }
   return first?.chargeId ?? null;
+}
+
+/**
+ * Settles the order's API charges that succeeded without its record knowing of them: the charges
+ * of attempts whose answers were lost, which a webhook would settle, but none may come (none set
+ * up, or late). Each pays the order if it is still open at its price, and is refunded otherwise.
+ */
+export async function settleLostCharges(context: CheckoutContext, referenceId: string, call: HttpCall): Promise<true> {
+  const { payments } = await readOrder(context, referenceId);
+  const lost: { news: SuccessNews; at: number }[] = [];
+  try {
+    let seen = 0;
+    for await (const charge of context.client.charges.iterate({ referenceId }, { signal: call.signal, deadlineMs: serviceDeadlineMs(context, call) })) {
+      const { chargeId, amount, currency, source, createdAt } = charge;
+      if (charge.status === 'SUCCEEDED' && source === 'API' && !charge.sourceId && payments[chargeId] === undefined) {
+        lost.push({ news: { chargeId, kind: 'charge', amount, currency, referenceId, source, createdAt }, at: succeededAt(charge) });
+      }
+      if (++seen >= FIRST_SUCCESS_SCAN) break;
+    }
+  } catch (error) {
+    throw upstreamRefusal(error);
+  }
+  // The first to succeed first: it is the one that would have paid the order.
+  lost.sort((a, b) => a.at - b.at);
+  for (const { news } of lost) await settlePayment(context, news, { call, fromWebhook: false });
+  return true;
+}
+
+/** When a charge succeeded: its `transactionTime`, its `createdAt` where the service gives none. */
+function succeededAt(charge: { transactionTime?: string | null | undefined; createdAt: string }): number {
+  const at = charge.transactionTime ? Date.parse(charge.transactionTime) : Number.NaN;
+  return Number.isNaN(at) ? Date.parse(charge.createdAt) : at;
 }
 
 /** The order's price as the merchant sets it now, or the payment it says paid it; null when it can no longer be paid. */

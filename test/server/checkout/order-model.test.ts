@@ -124,18 +124,35 @@ describe('sequences the model found', () => {
     });
   });
 
-  // Shrunk: pay by card, the answer lost (the charge made) | pay by card in another tab (paid:
-  // onOrder hears order.paid) | a third tab is refused | a restart empties the store | (the end: the held webhooks arrive,
-  // the first tab retries, every payment's page reads its status). The service's first success is
-  // the lost one; the shop was told of the second.
-  it('keeps the payment the shop was told paid the order, not the service\'s first success, when the shop names it after a restart', async () => {
+  // Shrunk: pay by card, the answer lost (the charge made) | pay by card in another tab | a third
+  // tab pays instead | a restart empties the store | (the end: the held webhooks arrive, the first
+  // tab retries, every payment's page reads its status). The lost charge paid the order: the next
+  // tab reads the order's charges at the service before it may charge, and finds it.
+  it('keeps the charge whose answer was lost as the order\'s payment, and charges no other tab, when the shop names its payer after a restart', async () => {
     const approve = { type: 'approve', payment: 0, succeed: true } as const;
     await replay({ ...sequence(true, lostCard, card, { ...card, replace: true }, approve, approve, { type: 'restart', instance: 0 }), namesPayer: true }, (run) => {
+      const lost = run.made.get(run.tabs[0]!.key)!;
+      expect(run.db.paid).toBe(lost);
+      expect(run.tabs.slice(1).map((tab) => tab.chargeId), 'the tabs after it').toEqual([undefined, undefined]);
+      expect(run.told.filter((t) => t.event.chargeId === lost).map((t) => t.event.type), 'what onOrder heard of it').not.toContain('order.duplicate_refunded');
+      expect(run.refunded(lost, 'THB'), 'what the service gave back of the payment the shop was told paid the order').toBe(0);
+      expect(run.chargesOfOrder(), 'the charges of the order').toHaveLength(1);
+    });
+  });
+
+  // A QR code, paid (its webhook held) | a restart empties the store | pay by card in another tab,
+  // its page reads its status (paid: onOrder hears order.paid) | a restart again | (the end: the
+  // held webhooks arrive, every payment's page reads its status). The service's first success is
+  // the QR code, which the emptied store never settled; the shop was told of the card, and names it.
+  it('keeps the payment the shop was told paid the order, not the service\'s first success, when the shop names it after a restart', async () => {
+    const restart = { type: 'restart', instance: 0 } as const;
+    await replay({ ...sequence(true, { ...card, method: 'qr' }, { type: 'approve', payment: 0, succeed: true }, restart, card, { type: 'status', payment: 1, via: 0 }, restart), namesPayer: true }, (run) => {
+      const qr = run.tabs[0]!.chargeId!;
       const told = run.tabs[1]!.chargeId!;
       expect(run.db.paid).toBe(told);
       expect(run.told.filter((t) => t.event.chargeId === told).map((t) => t.event.type), 'what onOrder heard of the payment it was told paid the order').not.toContain('order.duplicate_refunded');
       expect(run.refunded(told, 'THB'), 'what the service gave back of the payment the shop was told paid the order').toBe(0);
-      expect(run.shown.filter((s) => s.chargeId === told).map((s) => s.outcome), 'what its page read').toContain('paid');
+      expect(run.refunded(qr, 'THB'), 'the QR code the store forgot').toBe(PRICE);
     });
   });
 

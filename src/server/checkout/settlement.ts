@@ -189,19 +189,26 @@ const FIRST_SUCCESS_SCAN = 100;
 /**
  * The order's first succeeded API charge at the service (captures of an authorization apart), by
  * when it succeeded (its `transactionTime`; its `createdAt` only where the service gives none): a QR
- * code made before a card payment but paid after it did not pay the order first. null when the
- * order has no success.
+ * code made before a card payment but paid after it did not pay the order first. Only a success at
+ * the price of the order's newest charge counts, where one is: every attempt is priced when it is
+ * made, so a success at an older price was refunded as repriced, or will be. null when the order
+ * has no success.
  */
 async function firstSuccess(context: CheckoutContext, referenceId: string, options: { signal: AbortSignal | undefined; deadlineMs: number }): Promise<string | null> {
-  let first: { chargeId: string; at: number } | undefined;
+  const successes: { chargeId: string; at: number; amount: number; currency: string }[] = [];
+  let newest: { at: number; amount: number; currency: string } | undefined;
   let seen = 0;
   for await (const charge of context.client.charges.iterate({ referenceId }, options)) {
-    if (charge.status === 'SUCCEEDED' && charge.source === 'API' && !charge.sourceId) {
-      const at = succeededAt(charge);
-      if (first === undefined || at < first.at || (at === first.at && charge.chargeId < first.chargeId)) first = { chargeId: charge.chargeId, at };
+    if (charge.source === 'API' && !charge.sourceId) {
+      const { chargeId, amount, currency } = charge;
+      const createdAt = Date.parse(charge.createdAt);
+      if (newest === undefined || createdAt > newest.at) newest = { at: createdAt, amount, currency };
+      if (charge.status === 'SUCCEEDED') successes.push({ chargeId, at: succeededAt(charge), amount, currency });
     }
     if (++seen >= FIRST_SUCCESS_SCAN) break;
   }
+  const atPrice = successes.filter((c) => c.amount === newest?.amount && c.currency === newest.currency);
+  const first = (atPrice.length > 0 ? atPrice : successes).sort((a, b) => a.at - b.at || (a.chargeId < b.chargeId ? -1 : 1))[0];
   return first?.chargeId ?? null;
 }
 

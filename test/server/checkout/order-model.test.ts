@@ -156,6 +156,23 @@ describe('sequences the model found', () => {
     });
   });
 
+  // A QR code | the shop reprices the order | the QR code is paid, its page reads its status (refunded:
+  // repriced) | pay by card at the new price, its page reads its status (paid: onOrder hears
+  // order.paid, the shop stops offering the order) | a restart empties the store | (the end: the
+  // held webhooks arrive, every payment's page reads its status). The shop answers null for the
+  // paid order: the service's first success decides, and the QR code, refunded at the old price,
+  // paid nothing.
+  it('keeps the payment that paid the order after a restart when the service\'s first success was refunded for its old price', async () => {
+    await replay(sequence(true, { ...card, method: 'qr' }, { type: 'reprice', price: 30_000 }, { type: 'approve', payment: 0, succeed: true }, { type: 'status', payment: 0, via: 0 }, card, { type: 'status', payment: 1, via: 0 }, { type: 'restart', instance: 0 }), (run) => {
+      const qr = run.tabs[0]!.chargeId!;
+      const paid = run.tabs[1]!.chargeId!;
+      expect(run.db.paid).toBe(paid);
+      expect(run.refunded(qr, 'THB'), 'the QR code at the old price').toBe(PRICE);
+      expect(run.refunded(paid, 'THB'), 'what the service gave back of the payment the shop was told paid the order').toBe(0);
+      expect(run.told.filter((t) => t.event.chargeId === paid).map((t) => t.event.type), 'what onOrder heard of the payment that paid').not.toContain('order.duplicate_refunded');
+    });
+  });
+
   // Shrunk (an extra invariant: each tab is answered the charge its key made): pay by card, the
   // answer lost | again, the answer lost | (the end: the held webhooks arrive, each tab retries with its key).
   it('answers a retry with the charge its own key made when two attempts lost their answers', async () => {

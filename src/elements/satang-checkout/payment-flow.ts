@@ -111,15 +111,32 @@ export class PaymentFlow {
     const { charge: before, replaceNext } = payment.now;
     if (options.replace || before || replaceNext || wasAbandoned(host.orderReference)) body.replace = true;
     let charge;
-    try {
-      charge = await createCheckoutCharge(host.endpoint, body, attemptKey, host.orderToken);
-    } catch (error) {
-      const step = refused(payment.now, error, this.#order);
-      if (!step) throw error;
-      this.go(step);
-      return;
+    for (let sent = 1; ; sent += 1) {
+      try {
+        charge = await createCheckoutCharge(host.endpoint, body, attemptKey, host.orderToken);
+        break;
+      } catch (error) {
+        const step = refused(payment.now, error, this.#order);
+        if (step) return void this.go(step);
+        // Unanswered, the charge may have been made all the same: sent again once, under the same
+        // key (one charge however often it is sent), when the order says a payment is under way or
+        // paid, so this tab shows its payment rather than an offer to pay again.
+        if (sent > 1 || !(await this.#mayHaveCharged(error))) throw error;
+      }
     }
     this.go(answered(payment.now, charge, method));
+  }
+
+  /** After a charge request that went unanswered: whether the order reads paid or paying now (its order token allowing). */
+  async #mayHaveCharged(error: unknown): Promise<boolean> {
+    const { host, now } = this.payment;
+    if (!asClientError(error).retryable || !host.orderToken || now.state !== 'submitting') return false;
+    try {
+      const { state } = await getOrderState(host.endpoint, host.orderReference, host.orderToken);
+      return state === 'paid' || state === 'paying';
+    } catch {
+      return false;
+    }
   }
 
   /** Still "Processing…" at the deadline: the wait is called slow, with its way out. */

@@ -219,23 +219,53 @@ describe('<satang-checkout>', () => {
       await fillCard(element, '4111111111111111');
       const realFetch = window.fetch.bind(window);
       let failOnce = true;
-      // The answer is lost after the server has created the charge: the nastiest network fault.
+      // The connection fails before the request reaches the shop: nothing was charged.
       vi.spyOn(window, 'fetch').mockImplementation(async (input, init) => {
-        const answer = await realFetch(input, init);
         if (failOnce && (input instanceof Request ? input.url : input.toString()).endsWith('/api/checkout/charges')) {
           failOnce = false;
           throw new TypeError('Failed to fetch');
         }
-        return answer;
+        return realFetch(input, init);
       });
       await userEvent.click(payButton(element));
       await vi.waitFor(() => expect(root(element).querySelector('[part="message"]')?.textContent).toContain('could not reach the payment service'));
       expect(cardInput(element, 'number').value).toBe('4111 1111 1111 1111');
       expect(cardInput(element, 'cvc').value).toBe('123');
       expect(payButton(element).textContent).toContain('Try again');
+      expect(await chargesOf(element.orderReference)).toHaveLength(0);
       const success = next(element, 'satang-success');
       await userEvent.click(payButton(element));
       await success;
+      expect(await chargesOf(element.orderReference)).toHaveLength(1);
+    });
+
+    it('shows its own payment when the answer is lost after the shop made the charge: sent again under the same key, one charge, no offer to pay again', async () => {
+      const element = await mount();
+      await fillCard(element, '4111111111111111');
+      const realFetch = window.fetch.bind(window);
+      const sent: string[] = [];
+      let failOnce = true;
+      // The answer is lost after the server has created the charge: the nastiest network fault.
+      vi.spyOn(window, 'fetch').mockImplementation(async (input, init) => {
+        const request = new Request(input, init);
+        const answer = await realFetch(request.clone());
+        if (request.url.endsWith('/api/checkout/charges')) {
+          sent.push(request.headers.get('idempotency-key') ?? '');
+          if (failOnce) {
+            failOnce = false;
+            throw new TypeError('Failed to fetch');
+          }
+        }
+        return answer;
+      });
+      const messages: string[] = [];
+      element.addEventListener('satang-error', (event) => messages.push((event as Event & { message: string }).message));
+      const success = next(element, 'satang-success');
+      await userEvent.click(payButton(element));
+      await success;
+      expect(sent).toHaveLength(2);
+      expect(new Set(sent).size, 'one attempt, one key').toBe(1);
+      expect(messages, 'no error was shown on the way').toEqual([]);
       expect(await chargesOf(element.orderReference)).toHaveLength(1);
     });
 

@@ -30,6 +30,7 @@ interface Target {
  * - Network errors and 5xx/429 answers go to `onError` and are retried with exponential backoff
  *   and jitter; a 4xx (such as a refused status token) ends the polling, then goes to `onError`.
  * - While the page is hidden nothing is in flight or scheduled; when it shows again it asks at once.
+ * - Waiting out a retry's pause after a failure, it asks at once when the browser is back online.
  * - When the host leaves the DOM everything stops; if it was running it resumes when the host
  *   comes back.
  */
@@ -61,6 +62,7 @@ export class StatusPoller implements ReactiveController {
     this.#active = true;
     this.#failures = 0;
     document.addEventListener('visibilitychange', this.#onVisibility);
+    window.addEventListener('online', this.#onOnline);
     void this.#ask();
   }
 
@@ -69,6 +71,7 @@ export class StatusPoller implements ReactiveController {
     this.#active = this.#resume = false;
     this.#pause();
     document.removeEventListener('visibilitychange', this.#onVisibility);
+    window.removeEventListener('online', this.#onOnline);
   }
 
   /** Asks at once instead of waiting for the current long-poll or retry (e.g. "I have paid"). */
@@ -94,6 +97,11 @@ export class StatusPoller implements ReactiveController {
   #onVisibility = (): void => {
     if (document.visibilityState === 'hidden') this.#pause();
     else this.checkNow();
+  };
+
+  /** Back online: a pause after failures (up to {@link STATUS_RETRY_MAX_MS}) is not waited out. */
+  #onOnline = (): void => {
+    if (this.#failures > 0 && this.#timer !== undefined) this.checkNow();
   };
 
   #pause(): void {

@@ -281,6 +281,23 @@ describe('StatusPoller', () => {
       expect(host.statuses).toHaveLength(1);
     });
 
+    it('asks at once when the browser is back online, instead of waiting out the pause after its failures', async () => {
+      vi.spyOn(Math, 'random').mockReturnValue(0);
+      server.networkDown().networkDown().networkDown().reply('SUCCEEDED');
+      const host = await mountAndStart();
+      await vi.advanceTimersByTimeAsync(500 + 1000);
+      expect(server.calls).toHaveLength(3);
+      // The next pause is 2 s; the connection comes back long before it ends.
+      window.dispatchEvent(new Event('online'));
+      await settle();
+      expect(server.calls).toHaveLength(4);
+      expect(host.statuses.map((s) => s.status)).toEqual(['SUCCEEDED']);
+      // Stopped at SUCCEEDED, it listens no more.
+      window.dispatchEvent(new Event('online'));
+      await settle();
+      expect(server.calls).toHaveLength(4);
+    });
+
     it('drops a pending retry while hidden', async () => {
       server.networkDown();
       await mountAndStart();

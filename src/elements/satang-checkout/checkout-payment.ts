@@ -198,6 +198,11 @@ export class CheckoutPayment implements ReactiveController, Payment {
     this.steps.forgetToken();
   }
 
+  /** Whether the notice is news, not an error (a payment left that may still be paid): announced once, politely, never as an alert too. */
+  get noticeIsInfo(): boolean {
+    return typeof this.#now.notice === 'function' && this.#now.declined === undefined;
+  }
+
   /** The notice in words, if there is one: a decline with its heading, in the words of the method paid with. */
   get noticeText(): TemplateResult | string | undefined {
     const { notice, declined } = this.#now;

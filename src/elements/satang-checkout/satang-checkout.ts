@@ -411,7 +411,7 @@ export class SatangCheckout extends LitElement {
     return html`<div class="form" ?hidden=${hidden}>
       ${methodPickerView(l, groups, this.group, this.amount, this.currency, busy, Boolean(this.panelCode), (group) => this.#choose(group))}
       ${bankLeftOut && this.group !== 'QR_PROMPT_PAY' ? html`<p part="method-note" class="notice note">${l.msg('bank.onComputer')}</p>` : nothing}
-      ${noticeText ? html`<div part="message" class="message" role="alert" tabindex="-1">${noticeText}</div>` : nothing}
+      ${noticeText ? html`<div part="message" class="message" role=${this.#payment.noticeIsInfo ? nothing : 'alert'} tabindex="-1">${noticeText}</div>` : nothing}
       <div class="details">${plansFirst ? this.#panel() : nothing}${this.#cardForm()}${plansFirst ? nothing : this.#panel()}</div>
       <button part="pay-button" class="pay" ?disabled=${busy || this.#blocked || this.#noPlan} aria-busy=${busy ? 'true' : 'false'} @click=${this.#pay}>
         ${busy ? l.msg('pay.processing') : noticeText && retryable ? l.msg('error.retry') : l.msg('pay', { amount: this.#amountText })}

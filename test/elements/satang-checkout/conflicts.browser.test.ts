@@ -302,7 +302,7 @@ describe('<satang-checkout> when the order is being paid elsewhere', () => {
     const element = await mount({ 'order-reference': reference, methods: 'promptpay' });
     expect((await alreadyPaid).orderReference).toBe(reference);
     await element.updateComplete;
-    expect(text(part(element, 'conflict'))).toContain('This order has already been paid');
+    expect(text(part(element, 'conflict'))).toContain('This order is paid');
     expect(formShown(element)).toBe(false);
     expect(part(element, 'conflict')!.querySelector('button')).toBeNull();
     expect(events.map((e) => e.type)).toEqual(['satang-already-paid']);
@@ -376,6 +376,9 @@ describe('<satang-checkout> and what a payment did for its order', () => {
     await userEvent.click(there.getByRole('button', { name: 'Choose another method' }));
     await vi.waitFor(() => expect(formShown(card)).toBe(true));
     expect(root(card).querySelector('satang-qr-payment')).toBeNull();
+    // The QR code left is news, not an error: said once, politely, and not as an alert too.
+    await vi.waitFor(() => expect(root(card).querySelector('[part="message"]')?.textContent).toContain('can still be paid'));
+    expect(root(card).querySelector('[part="message"]')?.getAttribute('role')).toBeNull();
     await userEvent.click(there.getByRole('radio', { name: 'Card' }));
     await userEvent.type(there.getByLabelText('Card number'), '4111111111111111');
     await userEvent.type(there.getByLabelText('Expiry date'), `12${YEAR}`);
@@ -400,7 +403,7 @@ describe('<satang-checkout> and what a payment did for its order', () => {
     // Not this page's payment: the order is paid, by another.
     expect(events.map((e) => e.type)).toEqual(['satang-already-paid']);
     expect(root(element).querySelector('satang-qr-payment')).toBeNull();
-    expect(text(part(element, 'conflict'))).toContain('This order has already been paid');
+    expect(text(part(element, 'conflict'))).toContain('This order is paid');
     expect(part(element, 'pay-button')?.closest('.form')?.hasAttribute('hidden')).toBe(true);
   });
 

@@ -18,7 +18,7 @@ export const conflictMessages = {
     'conflict.inProgressBodyAny': 'This order is already being paid in another window. Finish it there, or pay here instead.',
     'conflict.payHere': 'Pay here instead',
     'conflict.processingBody': 'A payment for this order is being processed in another window right now. Try again in a moment.',
-    'conflict.paidTitle': 'This order has already been paid',
+    'conflict.paidTitle': 'This order is paid',
     'conflict.paidBody': 'There is nothing more to pay. Thank you.',
     'conflict.refundedTitle': 'This order’s payment was refunded',
     'conflict.refundedBody': 'The shop refunded this order, so there is nothing to pay here. Contact the shop to order again.',

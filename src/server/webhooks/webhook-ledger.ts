@@ -1,5 +1,5 @@
 import { CheckoutError } from '../checkout/checkout-error.js';
-import { WEBHOOK_MARKS, WebhookRecords } from '../checkout/checkout-records.js';
+import { WEBHOOK_IN_HAND_MS, WEBHOOK_MARKS, WebhookRecords } from '../checkout/checkout-records.js';
 import type { CheckoutStore } from '../checkout/checkout-store.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { olderThan, type WebhookState } from './webhook-state.js';
@@ -9,6 +9,9 @@ export { WEBHOOK_IN_HAND_MS } from '../checkout/checkout-records.js';
 
 /** What became of a verified webhook. */
 export type WebhookOutcome = 'handled' | 'duplicate' | 'stale';
+
+/** How long before its mark in hand runs out a failed handling no longer lets go of it (the store's clock and this one apart). */
+const IN_HAND_MARGIN_MS = 5_000;
 
 /**
  * Where the handled states of one resource are kept instead of the ledger's own records (a
@@ -58,6 +61,7 @@ export class WebhookLedger {
     const { version } = state;
     const kept = version === undefined ? undefined : keeper;
     return this.#queue.run(state.resource, async () => {
+      const takenAtMs = Date.now();
       // The gate: of any number of deliveries of one state, at once or not, one gets past it. It
       // is marked in hand for a short while only, so a process that dies handling it leaves the
       // state to the service's next retry rather than marked handled for days.
@@ -83,7 +87,9 @@ export class WebhookLedger {
       try {
         await handle();
       } catch (error) {
-        await handled.delete(state);
+        // Let go for the service's retry, while the mark is surely still this handling's: past its
+        // time another delivery may hold a mark of its own there, which is left to run out.
+        if (Date.now() - takenAtMs < WEBHOOK_IN_HAND_MS - IN_HAND_MARGIN_MS) await handled.delete(state);
         throw error;
       }
       if (where !== null) return 'handled';

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryCheckoutStore } from '../../../src/server/index.js';
 import { CheckoutError } from '../../../src/server/checkout/checkout-error.js';
 import { WEBHOOK_IN_HAND_MS, WebhookLedger, type StateKeeper } from '../../../src/server/webhooks/webhook-ledger.js';
@@ -55,6 +55,46 @@ describe('WebhookLedger across instances sharing a store', () => {
       }),
     ).toBe('handled');
     expect(calls).toEqual(['handled']);
+  });
+});
+
+describe('WebhookLedger when a handling outlives its mark in hand', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('does not let go of another delivery’s mark when it fails after its own ran out', async () => {
+    let now = Date.now();
+    vi.spyOn(Date, 'now').mockImplementation(() => now);
+    const store = new MemoryCheckoutStore({ now: () => now });
+    const state = succeeded(new Date(now).toISOString());
+    const [a, b, c] = [new WebhookLedger(store, TTL_MS), new WebhookLedger(store, TTL_MS), new WebhookLedger(store, TTL_MS)];
+    let failA: (error: Error) => void = () => undefined;
+    let startedA: () => void = () => undefined;
+    const aStarted = new Promise<void>((resolve) => (startedA = resolve));
+    const handlingA = a.handleOnce(state, () => {
+      startedA();
+      return new Promise<void>((_resolve, reject) => (failA = reject));
+    });
+    await aStarted;
+    // A's handler takes longer than its mark lasts: a retry of the state on B takes it.
+    now += WEBHOOK_IN_HAND_MS + 1;
+    let finishB: () => void = () => undefined;
+    let startedB: () => void = () => undefined;
+    const bStarted = new Promise<void>((resolve) => (startedB = resolve));
+    const handlingB = b.handleOnce(state, () => {
+      startedB();
+      return new Promise<void>((resolve) => (finishB = resolve));
+    });
+    await bStarted;
+    failA(new Error('onEvent failed'));
+    await expect(handlingA).rejects.toThrow('onEvent failed');
+    // B still holds the state: a third delivery is turned away, not handled beside it.
+    const third: string[] = [];
+    await expect(c.handleOnce(state, () => Promise.resolve(void third.push('handled')))).rejects.toMatchObject({ status: 503 });
+    expect(third).toEqual([]);
+    finishB();
+    expect(await handlingB).toBe('handled');
   });
 });
 

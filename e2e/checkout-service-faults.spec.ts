@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import type { SandboxFaultInput } from '../src/sandbox/faults/fault-rules.js';
-import { CARDS, expect, expectPaid, FUTURE_EXPIRY, merchantApi, onlyChargeFor, openShop, payButton, SANDBOX, spaced, test, typeCard } from './support.js';
+import { CARDS, expect, expectPaid, merchantApi, onlyChargeFor, openShop, payButton, SANDBOX, test, typeCard } from './support.js';
 
 /**
  * What a shopper sees when the payment service fails behind the shop: the sandbox spoils the
@@ -32,31 +32,21 @@ for (const [label, fault] of [
   ['drops the connection', { kind: 'reset' }],
   ['answers a captive-portal page', { kind: 'wrong-content-type' }],
 ] as const) {
-  test(`a shopper whose payment service ${label} after charging is told clearly, keeps the card, and a retry pays once`, async ({ page, request }) => {
+  test(`a shopper whose payment service ${label} after charging sees the charge it made paid: asked again under the same key, one charge`, async ({ page, request }) => {
     const reference = await openShop(page);
     // Only this order's charge creation fails, so tests running beside this one are not touched.
     const faultId = await injectFault(request, { method: 'POST', path: '/api/v1/charges', referenceId: reference, when: 'after', times: SERVER_ATTEMPTS, ...fault });
     await typeCard(page, { number: CARDS.visa });
     await payButton(page).click();
 
-    const checkout = page.locator('satang-checkout');
-    await expect(checkout.getByRole('alert')).toHaveText('The payment service is not answering. Your details are kept: try again.');
-    await expect(page.getByLabel('Card number')).toHaveValue(spaced(CARDS.visa));
-    await expect(page.getByLabel('Expiry date')).toHaveValue(FUTURE_EXPIRY);
-    await expect(page.getByLabel('Security code')).toHaveValue('123');
-    await expect(page.getByLabel('Name on card')).toHaveValue('Somchai Jaidee');
-    await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeHidden();
-
-    // Every attempt of the shop's server carried one idempotency key, and the service made one charge.
+    // The shop's server answered that the service was not answering; the page asked where the
+    // order stands (the service's charges of the order read: the lost one went through), and sent
+    // the same attempt again, which the service answered with the charge it had made.
+    await expectPaid(page);
     const rule = await faultRule(request, faultId);
     expect(rule.remaining).toBe(0);
     expect(new Set(rule.hits.map((hit) => hit.idempotencyKey)).size).toBe(1);
-    expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED' });
-
     await clearFault(request, faultId);
-    await checkout.getByRole('button', { name: 'Try again' }).click();
-
-    await expectPaid(page);
     expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED' });
   });
 }

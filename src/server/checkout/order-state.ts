@@ -6,7 +6,7 @@ import { jsonAnswer } from './json-response.js';
 import { orderAttemptOf, type OrderAttempt } from './order-attempts.js';
 import { readOrder, referenceIdOf } from './order-book.js';
 import { payerOf, type OrderPayer } from './order-record.js';
-import { openPaymentState } from './settlement.js';
+import { openPaymentState, settleLostCharges } from './settlement.js';
 import type { PaymentOrder } from './status-tokens.js';
 
 /**
@@ -21,7 +21,9 @@ import type { PaymentOrder } from './status-tokens.js';
  *   (its QR code, its redirect) and a fresh status token to follow it; without `payment` while the
  *   charge is being created. A payment found SUCCEEDED is settled first, and the answer is its
  *   result;
- * - `open` otherwise: never charged here, or the last attempt failed or was released.
+ * - `open` otherwise: never charged here, or the last attempt failed or was released. While an
+ *   attempt's answer is lost (it is still pending), the order's charges at the service are read
+ *   first, and one that went through settled: it may have paid the order.
  */
 export async function orderState(context: CheckoutContext, { call, params }: RouteCall): Promise<HttpAnswer> {
   const { orderReference = '' } = params;
@@ -39,7 +41,14 @@ async function stateOfOrder(context: CheckoutContext, orderReference: string, ca
   if (payer) return paidState(orderReference, payer);
   const attempt = orderAttemptOf(order, Date.now());
   if (attempt.state === 'creating') return { orderReference, state: 'paying' };
-  if (attempt.state === 'none') return { orderReference, state: 'open' };
+  if (attempt.state === 'none') {
+    // An attempt whose answer was lost may have paid the order all the same, its webhook late or
+    // none set up: the order's charges at the service say so (as before another attempt charges).
+    if (order.pending.length === 0) return { orderReference, state: 'open' };
+    await settleLostCharges(context, referenceId, call);
+    const found = payerOf(await readOrder(context, referenceId));
+    return found ? paidState(orderReference, found) : { orderReference, state: 'open' };
+  }
   const live = await openPaymentState(context, referenceId, attempt, call);
   if (live === 'pending') return { orderReference, state: 'paying', payment: await openPaymentAnswer(context, attempt, { referenceId, orderReference }) };
   // Settled just now, or over: whichever payment paid the order (this one, or another before it), if any.

@@ -284,7 +284,7 @@ describe('paid means paid in full', () => {
     }
   });
 
-  it('keeps one payment when an answer was lost and no webhook comes: the next attempt finds the lost charge paid the order', async () => {
+  it('keeps one payment when an answer was lost and no webhook comes: the order\'s state and the next attempt find the lost charge paid the order', async () => {
     // No webhooks set up: the sandbox's go nowhere.
     setUp({ webhookKeyBase64: undefined }, { webhook: { url: `${BASE}/webhooks`, webhookKeyBase64: WEBHOOK_KEY, fetch: () => Promise.resolve(new Response(null, { status: 204 })) } });
     const lost = harness.sandbox.faults.add({ method: 'POST', path: '/api/v1/charges', kind: 'reset', when: 'after', times: 3 });
@@ -293,13 +293,16 @@ describe('paid means paid in full', () => {
     harness.sandbox.faults.remove(lost.faultId);
     const [made] = chargesOfOrder();
     expect(made?.status).toBe('SUCCEEDED');
+    // The page asks where the order stands: the lost charge is found, and paid it.
+    const stateHeaders = { 'X-Satang-Order-Token': await harness.handler.orderToken('cart-1') };
+    expect((await harness.call('GET', '/orders/cart-1/state', { headers: stateHeaders })).body).toMatchObject({ state: 'paid', paidBy: made?.chargeId });
     // The shopper chooses another method (a new attempt): the order is paid already, by the first.
     const second = await pay(QR, 'tab-b');
     expect(second.status).toBe(409);
     expect(second.body.error).toMatchObject({ errorCode: 'ORDER_ALREADY_PAID' });
     expect(chargesOfOrder()).toHaveLength(1);
     expect(shop.orderEvents.map((e) => `${e.type} ${e.chargeId}`)).toEqual([`order.paid ${made?.chargeId}`]);
-    expect((await harness.call('GET', '/orders/cart-1/state', { headers: { 'X-Satang-Order-Token': await harness.handler.orderToken('cart-1') } })).body).toMatchObject({ state: 'paid', paidBy: made?.chargeId });
+    expect((await harness.call('GET', '/orders/cart-1/state', { headers: stateHeaders })).body).toMatchObject({ state: 'paid', paidBy: made?.chargeId });
   });
 
   it('leaves the shop’s own charges of the order alone: only the checkout’s payments are settled', async () => {

@@ -6,15 +6,20 @@ import {
   chooseMethod,
   demoOrder,
   expect,
+  expectSamePage,
   expectPaid,
   FROM_THE_SERVER,
+  markPage,
   onlyChargeFor,
   openOrderInNewTab,
   openShop,
   OTP,
   payButton,
+  payQrInSandbox,
   qrCode,
+  scanQr,
   shopperContext,
+  succeededRefundsFor,
   test,
   typeCard,
 } from './support.js';
@@ -26,7 +31,7 @@ import {
  * through.
  */
 
-const ALREADY_PAID = 'This order has already been paid';
+const ALREADY_PAID = 'This order is paid';
 
 /** The checkout's heading that says the order is paid: by this tab's payment, or by another. */
 function paidHeading(page: Page): Locator {
@@ -96,7 +101,7 @@ async function showQr(page: Page, request: Parameters<typeof onlyChargeFor>[0]):
 /** Leaves the QR shown for another method, as the shopper presses "Choose another method"; checks what the form then says. */
 async function leaveQr(page: Page): Promise<void> {
   await page.locator('satang-checkout').getByRole('button', { name: 'Choose another method' }).click();
-  const notice = page.locator('satang-checkout').getByRole('alert');
+  const notice = page.locator('satang-checkout').locator('[part="message"]');
   await expect(notice).toContainText(/The QR code you left can still be paid until \d\d:\d\d\. If you pay it and another way too, one of the payments is refunded\./);
   await expect(page.getByRole('radio', { name: 'PromptPay QR', exact: true })).not.toBeChecked();
   await expect(page.getByRole('radio', { name: 'Card', exact: true })).toBeChecked();
@@ -252,6 +257,24 @@ test.describe('a paid order', () => {
     const added = page.locator('satang-checkout').last();
     await expect(added.getByRole('button', { name: /^Pay ฿/ })).toBeEnabled();
   });
+});
+
+test('a QR code left for a card and paid after the card paid the order: the page showing the order paid says it was refunded, without a reload', async ({ page, context, request }) => {
+  const { reference, qrCharge } = await showQr(page, request);
+  const rawData = await scanQr(qrCode(page));
+  await leaveQr(page);
+  await typeCard(page, { number: CARDS.visa });
+  await payButton(page).click();
+  await expectPaid(page);
+  await markPage(page);
+
+  // The payer scans the old code after all, on another device.
+  await payQrInSandbox(context, rawData);
+  const notice = page.locator('satang-checkout').locator('[part="refund-notice"]');
+  await expect(notice).toContainText('was not needed: this order had already been paid, so it has been refunded in full.', FROM_THE_SERVER);
+  await expectSamePage(page);
+  expect((await chargesFor(request, reference)).find((c) => c.chargeId === qrCharge)).toMatchObject({ status: 'SUCCEEDED' });
+  expect((await succeededRefundsFor(request, reference)).map((r) => r.chargeId)).toEqual([qrCharge]);
 });
 
 test.describe('two tabs of one order agree', () => {

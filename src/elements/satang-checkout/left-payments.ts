@@ -35,26 +35,64 @@ export function rememberLeft(payment: Payment, charge: CheckoutChargeResponse): 
 }
 
 /**
- * The order shows paid (by `paidBy` when known): asks once after each payment this tab left, and
- * tells those that went through all the same. A left payment still open is asked again the next
- * time the order shows paid (a reload, a return); one that failed is forgotten.
+ * The order shows paid (by `paidBy` when known): asks after each payment this tab left, and tells
+ * those that went through all the same. A left payment still open is followed while the page shows
+ * (for {@link LEFT_WATCH_MS} at most), and asked again the next time the order shows paid (a
+ * reload, a return); one that failed is forgotten.
  */
 export async function tellLeftPayments(payment: Payment, paidBy: string | undefined): Promise<void> {
   const { host } = payment;
-  const outcomes: LeftOutcome[] = [];
   for (const left of leftPayments(host.orderReference)) {
     if (left.chargeId === paidBy) continue;
-    try {
-      const status = await getCheckoutStatus(host.endpoint, left.chargeId, left.statusToken, 0);
-      if (status.status === 'FAILED') forgetLeftPayment(host.orderReference, left.chargeId);
-      else if (status.status === 'SUCCEEDED' && status.outcome !== 'paid' && status.outcome !== 'authorized') outcomes.push({ left, refunded: status.outcome === 'duplicate_refunded' || status.outcome === 'repriced_refunded' });
-    } catch {
-      // Not answered (or its token expired): nothing is claimed of it.
-    }
+    // Still open (a QR code that may yet be scanned): followed while the page shows the order paid.
+    if ((await askLeft(payment, left, 0)) === 'PENDING') void watchLeft(payment, left);
   }
-  if (!outcomes.length) return;
-  told.set(payment, outcomes);
-  host.requestUpdate();
+}
+
+/** How long a payment left and still open is followed once the order shows paid: past a QR code's life. */
+const LEFT_WATCH_MS = 15 * 60 * 1000;
+/** How long each ask of a left payment still open waits for news (a long-poll). */
+const LEFT_WAIT_SECONDS = 25;
+/** Least time between two asks of one left payment. */
+const LEFT_MIN_INTERVAL_MS = 5_000;
+const watched = new WeakMap<Payment, Set<string>>();
+
+/** Follows a left payment still open, so one that goes through after the order was paid is told at once, without a reload. */
+async function watchLeft(payment: Payment, left: LeftPayment): Promise<void> {
+  const mine = watched.get(payment) ?? new Set<string>();
+  watched.set(payment, mine);
+  if (mine.has(left.chargeId)) return;
+  mine.add(left.chargeId);
+  const until = Date.now() + LEFT_WATCH_MS;
+  try {
+    while (payment.host.isConnected && Date.now() < until) {
+      const askedAt = Date.now();
+      if ((await askLeft(payment, left, LEFT_WAIT_SECONDS)) !== 'PENDING') return;
+      // A server that does not hold the ask is asked again no sooner than this.
+      const pauseMs = askedAt + LEFT_MIN_INTERVAL_MS - Date.now();
+      if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  } finally {
+    mine.delete(left.chargeId);
+  }
+}
+
+/** Asks where a left payment stands; one that went through is told, one that failed forgotten. Undefined when not answered (or its token expired): nothing is claimed of it. */
+async function askLeft(payment: Payment, left: LeftPayment, waitSeconds: number): Promise<string | undefined> {
+  const { host } = payment;
+  let status;
+  try {
+    status = await getCheckoutStatus(host.endpoint, left.chargeId, left.statusToken, waitSeconds);
+  } catch {
+    return undefined;
+  }
+  if (status.status === 'FAILED') forgetLeftPayment(host.orderReference, left.chargeId);
+  else if (status.status === 'SUCCEEDED' && status.outcome !== 'paid' && status.outcome !== 'authorized') {
+    const outcome = { left, refunded: status.outcome === 'duplicate_refunded' || status.outcome === 'repriced_refunded' };
+    told.set(payment, [...(told.get(payment) ?? []).filter((o) => o.left.chargeId !== left.chargeId), outcome]);
+    host.requestUpdate();
+  }
+  return status.status;
 }
 
 /** The words for the payments left that went through, inside the view of the order paid (a live region, so they are read as they come). */

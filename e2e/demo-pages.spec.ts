@@ -31,6 +31,21 @@ test('a shopper pays in the React SPA, which follows the payment through the che
   await expect(page.getByText(/ch_\w+/).first()).toBeVisible();
 });
 
+test('a tab of the React SPA still on the cart of an order paid in another tab says the order is paid, not that the connection failed', async ({ page, context }) => {
+  await page.goto('/demo/spa/');
+  await expect(page.getByRole('button', { name: 'Continue to payment' })).toBeVisible();
+  await expect(page).toHaveURL(/order=/);
+  const other = await context.newPage();
+  await other.goto(page.url());
+  await other.getByRole('button', { name: 'Continue to payment' }).click();
+  await typeCard(other, { number: CARDS.visa });
+  await payButton(other).click();
+  await expect(other.getByRole('heading', { name: 'Thank you, your order is confirmed' })).toBeVisible({ timeout: 15_000 });
+  await page.getByRole('button', { name: 'One more' }).first().click();
+  await expect(page.getByText('This order is paid and can no longer change.')).toBeVisible();
+  await expect(page.getByText(/Check your connection/)).toHaveCount(0);
+});
+
 test('a designer sees the same checkout in three themes, styled only from the page', async ({ page }) => {
   await page.goto('/demo/theming/');
   const buttons = page.locator('satang-checkout').getByRole('button', { name: /^Pay/ });

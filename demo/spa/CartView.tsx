@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { updateOrder, type CartLine, type Order, type Product } from './api.js';
+import { getOrder, ShopApiError, updateOrder, type CartLine, type Order, type Product } from './api.js';
 import { money } from './format.js';
 
 const MAX_QUANTITY = 20;
@@ -25,8 +25,14 @@ export function CartView({ order, catalogue, onOrderChange, onCheckout }: Props)
     try {
       onOrderChange(await updateOrder(order.orderReference, next.filter((line) => line.quantity > 0)));
       setProblem(undefined);
-    } catch {
-      setProblem('The cart could not be updated. Check your connection and try again.');
+    } catch (error) {
+      if (!(error instanceof ShopApiError) || error.status >= 500) {
+        setProblem('The cart could not be updated. Check your connection and try again.');
+        return;
+      }
+      // Refused by the shop: the order moved on (paid in another tab, say). Its words, and the order as it is now.
+      setProblem(`${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}.`);
+      onOrderChange(await getOrder(order.orderReference).catch(() => order));
     } finally {
       setPending(false);
     }

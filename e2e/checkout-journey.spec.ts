@@ -145,7 +145,7 @@ test('the way out of a QR: the shopper pays by card instead, and the old QR paid
   await wayOut(page).click();
   // The server said the QR was not paid: another method is chosen, and the form says the QR can still be paid.
   await expect(checkout(page).getByRole('radio', { name: 'Card', exact: true })).toBeFocused();
-  await expect(checkout(page).getByRole('alert')).toContainText('The QR code you left can still be paid until');
+  await expect(checkout(page).locator('[part="message"]')).toContainText('The QR code you left can still be paid until');
   await expect(qrCode(page)).toBeHidden();
 
   // A reload now does not bring the QR back, though the shop's server still names it: the shopper left it.

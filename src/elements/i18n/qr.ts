@@ -5,7 +5,6 @@ export const qrMessages = {
   en: {
     'qr.instructions': 'Open your banking app, scan this code and confirm {amount}.',
     'qr.title': 'Scan to pay with PromptPay',
-    'qr.expiredTitle': 'PromptPay QR code',
     'qr.expiresIn': 'Expires in {time}',
     'qr.lastMinute': '1 minute left to pay with this QR code.',
     'qr.expired': 'This QR code has expired.',
@@ -34,7 +33,6 @@ export const qrMessages = {
   th: {
     'qr.instructions': 'เปิดแอปธนาคาร สแกนคิวอาร์โค้ดนี้ และยืนยันยอด {amount}',
     'qr.title': 'สแกนเพื่อชำระด้วยพร้อมเพย์',
-    'qr.expiredTitle': 'คิวอาร์โค้ดพร้อมเพย์',
     'qr.expiresIn': 'หมดอายุใน {time}',
     'qr.lastMinute': 'เหลือเวลาชำระด้วยคิวอาร์โค้ดนี้อีก 1 นาที',
     'qr.expired': 'คิวอาร์โค้ดนี้หมดอายุแล้ว',

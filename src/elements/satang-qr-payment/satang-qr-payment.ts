@@ -341,8 +341,7 @@ export class SatangQrPayment extends LitElement {
     const save = this.image
       ? html`<a part="save" class="save ${phone ? 'button' : ''}" download="promptpay-qr.png" href=${this.#saved?.url ?? `data:image/png;base64,${this.image}`}>${l.msg('qr.save')}</a>`
       : nothing;
-    // Expired, it is no longer to be scanned: the title says what it is, not what to do with it.
-    return html`<h2 part="title" class="title" tabindex="-1">${l.msg(expired ? 'qr.expiredTitle' : 'qr.title')}</h2>
+    return html`<h2 part="title" class="title" tabindex="-1">${l.msg('qr.title')}</h2>
       <p part="amount" class="amount">${amount}</p>
       <div part="qr" class="qr ${state}" aria-hidden=${expired ? 'true' : nothing}>${this.#code(l.msg('qr.alt', { amount }))}</div>
       ${expired

@@ -46,14 +46,17 @@ async function stateOfOrder(context: CheckoutContext, orderReference: string, ca
     // none set up: the order's charges at the service say so (as before another attempt charges).
     if (order.pending.length === 0) return { orderReference, state: 'open' };
     await settleLostCharges(context, referenceId, call);
-    const found = payerOf(await readOrder(context, referenceId));
-    return found ? paidState(orderReference, found) : { orderReference, state: 'open' };
+    return settledState(context, referenceId, orderReference);
   }
   const live = await openPaymentState(context, referenceId, attempt, call);
   if (live === 'pending') return { orderReference, state: 'paying', payment: await openPaymentAnswer(context, attempt, { referenceId, orderReference }) };
-  // Settled just now, or over: whichever payment paid the order (this one, or another before it), if any.
-  const settled = payerOf(await readOrder(context, referenceId));
-  return settled ? paidState(orderReference, settled) : { orderReference, state: 'open' };
+  return settledState(context, referenceId, orderReference);
+}
+
+/** After payments were settled just now (or found over): whichever paid the order, if any, read again; else open. */
+async function settledState(context: CheckoutContext, referenceId: string, orderReference: string): Promise<CheckoutOrderStateResponse> {
+  const payer = payerOf(await readOrder(context, referenceId));
+  return payer ? paidState(orderReference, payer) : { orderReference, state: 'open' };
 }
 
 function paidState(orderReference: string, payer: OrderPayer): CheckoutOrderStateResponse {

@@ -9,6 +9,7 @@
  */
 
 import type { HttpCall } from '../../core/http-call.js';
+import type { Charge } from '../../core/schemas/charge.js';
 import type { CheckoutOrderOutcome, CheckoutStatusResponse } from '../../core/schemas/checkout.js';
 import { ServiceError, StateConflictError } from '../errors.js';
 import type { CheckoutContext } from './checkout-context.js';
@@ -183,8 +184,28 @@ async function readPaymentTaken(context: CheckoutContext, chargeId: string, kind
   return { amount: charge.amount, currency: charge.currency, referenceId: charge.referenceId ?? '', paymentMethodType: charge.paymentMethod.paymentMethodType };
 }
 
-/** Most charges of one order read to find its first success. */
-const FIRST_SUCCESS_SCAN = 100;
+/** Most charges of one order read at the service. */
+const ORDER_CHARGES_SCAN = 100;
+
+/** The order's API charges at the service (captures of an authorization apart): the ones a checkout's attempts make. */
+async function checkoutChargesOf(context: CheckoutContext, referenceId: string, options: { signal: AbortSignal | undefined; deadlineMs: number }): Promise<Charge[]> {
+  const charges: Charge[] = [];
+  let seen = 0;
+  for await (const charge of context.client.charges.iterate({ referenceId }, options)) {
+    if (charge.source === 'API' && !charge.sourceId) charges.push(charge);
+    if (++seen >= ORDER_CHARGES_SCAN) break;
+  }
+  return charges;
+}
+
+/** The charges that succeeded, the first to succeed first (the earlier id first at one time). */
+function bySuccess(charges: Charge[]): Charge[] {
+  return charges
+    .filter((charge) => charge.status === 'SUCCEEDED')
+    .map((charge) => ({ charge, at: succeededAt(charge) }))
+    .sort((a, b) => a.at - b.at || (a.charge.chargeId < b.charge.chargeId ? -1 : 1))
+    .map(({ charge }) => charge);
+}
 
 /**
  * The order's first succeeded API charge at the service (captures of an authorization apart), by
@@ -195,21 +216,11 @@ const FIRST_SUCCESS_SCAN = 100;
  * has no success.
  */
 async function firstSuccess(context: CheckoutContext, referenceId: string, options: { signal: AbortSignal | undefined; deadlineMs: number }): Promise<string | null> {
-  const successes: { chargeId: string; at: number; amount: number; currency: string }[] = [];
-  let newest: { at: number; amount: number; currency: string } | undefined;
-  let seen = 0;
-  for await (const charge of context.client.charges.iterate({ referenceId }, options)) {
-    if (charge.source === 'API' && !charge.sourceId) {
-      const { chargeId, amount, currency } = charge;
-      const createdAt = Date.parse(charge.createdAt);
-      if (newest === undefined || createdAt > newest.at) newest = { at: createdAt, amount, currency };
-      if (charge.status === 'SUCCEEDED') successes.push({ chargeId, at: succeededAt(charge), amount, currency });
-    }
-    if (++seen >= FIRST_SUCCESS_SCAN) break;
-  }
+  const charges = await checkoutChargesOf(context, referenceId, options);
+  const newest = charges.reduce<Charge | undefined>((last, charge) => (last === undefined || Date.parse(charge.createdAt) > Date.parse(last.createdAt) ? charge : last), undefined);
+  const successes = bySuccess(charges);
   const atPrice = successes.filter((c) => c.amount === newest?.amount && c.currency === newest.currency);
-  const first = (atPrice.length > 0 ? atPrice : successes).sort((a, b) => a.at - b.at || (a.chargeId < b.chargeId ? -1 : 1))[0];
-  return first?.chargeId ?? null;
+  return (atPrice[0] ?? successes[0])?.chargeId ?? null;
 }
 
 /**
@@ -219,22 +230,16 @@ async function firstSuccess(context: CheckoutContext, referenceId: string, optio
  */
 export async function settleLostCharges(context: CheckoutContext, referenceId: string, call: HttpCall): Promise<true> {
   const { payments } = await readOrder(context, referenceId);
-  const lost: { news: SuccessNews; at: number }[] = [];
+  let charges: Charge[];
   try {
-    let seen = 0;
-    for await (const charge of context.client.charges.iterate({ referenceId }, { signal: call.signal, deadlineMs: serviceDeadlineMs(context, call) })) {
-      const { chargeId, amount, currency, source, createdAt } = charge;
-      if (charge.status === 'SUCCEEDED' && source === 'API' && !charge.sourceId && payments[chargeId] === undefined) {
-        lost.push({ news: { chargeId, kind: 'charge', amount, currency, referenceId, source, createdAt }, at: succeededAt(charge) });
-      }
-      if (++seen >= FIRST_SUCCESS_SCAN) break;
-    }
+    charges = await checkoutChargesOf(context, referenceId, { signal: call.signal, deadlineMs: serviceDeadlineMs(context, call) });
   } catch (error) {
     throw upstreamRefusal(error);
   }
   // The first to succeed first: it is the one that would have paid the order.
-  lost.sort((a, b) => a.at - b.at);
-  for (const { news } of lost) await settlePayment(context, news, { call, fromWebhook: false });
+  for (const { chargeId, amount, currency, source, createdAt } of bySuccess(charges)) {
+    if (payments[chargeId] === undefined) await settlePayment(context, { chargeId, kind: 'charge', amount, currency, referenceId, source, createdAt }, { call, fromWebhook: false });
+  }
   return true;
 }
 

@@ -159,12 +159,10 @@ export function decideClaim(record: OrderRecord, input: ClaimInput, facts: Claim
     untilMs: input.nowMs + ATTEMPT_CREATE_TTL_MS,
   };
   // Kept only now that the attempt may charge: a refused request leaves nothing behind. An
-  // authorization is not kept pending: it never pays an order by surprise.
+  // authorization too: made with its answer lost, it holds the shopper's money like a charge takes it.
   const pending = order.pending.filter((p) => p.attempt !== input.attempt);
-  if (input.intent !== 'authorize') {
-    const { attempt, amount, currency, paymentMethodType, orderReference, nowMs } = input;
-    pending.push({ attempt, amount, currency, paymentMethodType, orderReference, createdAtMs: nowMs });
-  }
+  const { attempt, amount, currency, paymentMethodType, orderReference, nowMs } = input;
+  pending.push({ attempt, amount, currency, paymentMethodType, orderReference, createdAtMs: nowMs, ...(input.intent === 'authorize' ? { kind: 'authorization' as const } : {}) });
   const next: OrderRecord = {
     ...withAttempt(withReference(order, input.orderReference), input.id, { key: input.attempt, amount: input.amount, currency: input.currency, ...(input.intent === 'authorize' ? { intent: input.intent } : {}) }),
     lock,

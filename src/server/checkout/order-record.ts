@@ -107,6 +107,8 @@ export const PendingAttemptSchema = z.object({
   paymentMethodType: z.string(),
   orderReference: z.string(),
   createdAtMs: z.number(),
+  /** `authorization` for an attempt of the authorize intent (a card authorization); absent: a charge. */
+  kind: z.optional(z.literal('authorization')),
 });
 export type PendingAttempt = z.infer<typeof PendingAttemptSchema>;
 
@@ -188,8 +190,9 @@ export function refundedAmount(order: OrderRecord, chargeId: string, currency: s
 /** The order's payer as its state tells it: which payment, what it did, and whether it was refunded in full since. */
 export interface OrderPayer {
   chargeId: string;
+  /** A card authorization: `authorized` until a capture of it paid the order. */
   outcome: 'paid' | 'authorized';
-  /** The refunds heard of add up to what it took; never guessed (a card authorization: false). */
+  /** The refunds heard of add up to what it took (a card authorization: what its captures took); never guessed. */
   refunded: boolean;
 }
 
@@ -197,9 +200,21 @@ export function payerOf(order: OrderRecord): OrderPayer | undefined {
   const chargeId = order.paidBy;
   if (chargeId === undefined) return undefined;
   const entry = order.payments[chargeId];
-  const outcome = entry?.kind === 'authorization' ? 'authorized' : 'paid';
-  const refunded = entry?.kind === 'charge' && refundedAmount(order, chargeId, entry.currency) >= entry.amount;
-  return { chargeId, outcome, refunded };
+  if (entry?.kind !== 'authorization') {
+    return { chargeId, outcome: 'paid', refunded: entry !== undefined && refundedAmount(order, chargeId, entry.currency) >= entry.amount };
+  }
+  // Captured, the money is in its captures: the order is paid once one paid it, refunded once
+  // their refunds add up to all they took.
+  let captured = 0;
+  let refunded = 0;
+  let paid = false;
+  for (const [id, capture] of Object.entries(order.payments)) {
+    if (capture.captureOf !== chargeId || !capture.outcome) continue;
+    paid ||= capture.outcome.outcome === 'paid';
+    captured += capture.outcome.amount;
+    refunded += refundedAmount(order, id, capture.outcome.currency);
+  }
+  return { chargeId, outcome: paid ? 'paid' : 'authorized', refunded: captured > 0 && refunded >= captured };
 }
 
 /** The lock while it holds (a lapsed one holds nothing). */

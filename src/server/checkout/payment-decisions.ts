@@ -84,13 +84,14 @@ function entryOf(order: OrderRecord, news: SuccessNews, facts: SuccessFacts, now
     const { kind: _k, answer: _a, outcome: _o, released: _r, telling: _t, heard: _h, ...rest } = authorization;
     return { entry: { ...rest, kind: 'charge', captureOf: news.sourceId, createdAtMs: nowMs }, order };
   }
-  // An API charge of the order is the handler's only if one of its attempts lost its answer, for
-  // that amount: the shop's own charges of the same order (from its back office) are not touched.
-  if (api && news.referenceId === order.referenceId) {
+  // An API charge (or a card authorization) of the order is the handler's only if one of its
+  // attempts of that kind lost its answer, for that amount: the shop's own payments of the same
+  // order (from its back office) are not touched.
+  if ((api || news.kind === 'authorization') && news.referenceId === order.referenceId) {
     const matched = pendingAttemptOf(order, news);
     if (matched) {
       const { pending, byClock } = matched;
-      const entry: PaymentEntry = { kind: 'charge', amount: pending.amount, currency: pending.currency, paymentMethodType: pending.paymentMethodType, orderReference: pending.orderReference, attempt: pending.attempt, createdAtMs: pending.createdAtMs };
+      const entry: PaymentEntry = { kind: news.kind, amount: pending.amount, currency: pending.currency, paymentMethodType: pending.paymentMethodType, orderReference: pending.orderReference, attempt: pending.attempt, createdAtMs: pending.createdAtMs };
       return { entry, order: { ...order, pending: order.pending.filter((p) => p !== pending) }, ...(byClock ? { byClock } : {}) };
     }
   }
@@ -107,12 +108,13 @@ function entryOf(order: OrderRecord, news: SuccessNews, facts: SuccessFacts, now
 export const CLOCK_ALLOWANCE_MS = 2_000;
 
 /**
- * The pending attempt of the order that made an API charge whose answer never came: one of that
- * amount, the newest that started before the service made the charge (an attempt started after it
- * cannot have made it), or, the clocks apart, within {@link CLOCK_ALLOWANCE_MS} of it.
+ * The pending attempt of the order that made an API charge (or a card authorization) whose answer
+ * never came: one of that kind and amount, the newest that started before the service made the
+ * payment (an attempt started after it cannot have made it), or, the clocks apart, within
+ * {@link CLOCK_ALLOWANCE_MS} of it.
  */
 function pendingAttemptOf(order: OrderRecord, news: SuccessNews): { pending: PendingAttempt; byClock: boolean } | undefined {
-  const candidates = order.pending.filter((p) => news.amount === undefined || p.amount === news.amount);
+  const candidates = order.pending.filter((p) => (p.kind ?? 'charge') === news.kind && (news.amount === undefined || p.amount === news.amount));
   const madeAt = news.createdAt === undefined ? Number.NaN : Date.parse(news.createdAt);
   const before = Number.isNaN(madeAt) ? candidates.at(-1) : candidates.findLast((p) => p.createdAtMs <= madeAt);
   if (before) return { pending: before, byClock: false };

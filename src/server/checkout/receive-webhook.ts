@@ -12,7 +12,7 @@ import { NotFoundError } from '../errors.js';
 import { readOrder, readOrderRecord } from './order-book.js';
 import type { OrderRecord } from './order-record.js';
 import { serviceDeadlineMs } from './request-deadline.js';
-import { noteRefund, noteRefundFailed, recordWebhookHandled, settlePayment, type SettleTrigger, type WebhookLater } from './settlement.js';
+import { freeIfEnded, noteRefund, noteRefundFailed, recordWebhookHandled, settlePayment, type SettleTrigger, type WebhookLater } from './settlement.js';
 import { authorizationStatus, chargeStatusOf, noteStatus } from './status-cache.js';
 
 /**
@@ -20,7 +20,8 @@ import { authorizationStatus, chargeStatusOf, noteStatus } from './status-cache.
  * noted (so a woken long-poll finds the outcome) and before `onEvent`: a succeeded charge or an
  * authorized card pays its order or is refunded, a failed refund of the handler's own is told, and
  * a refund of any payment is kept in its order's ledger (the order's state tells a paid order
- * refunded in full). The order is the payment's `referenceId`; a capture's, its authorization's.
+ * refunded in full), and a cancelled card authorization frees the order it held. The order is
+ * the payment's `referenceId`; a capture's, its authorization's.
  */
 async function settleFromWebhook(context: CheckoutContext, event: WebhookEvent, call: HttpCall, kept: PaymentStates | undefined, later: WebhookLater): Promise<void> {
   if (event.name === 'charge.succeeded') {
@@ -30,9 +31,13 @@ async function settleFromWebhook(context: CheckoutContext, event: WebhookEvent, 
     const trigger: SettleTrigger = { call, fromWebhook: true, ...(kept?.order ? { known: kept.order } : {}), ...(kept?.holds ? { later } : {}) };
     await settlePayment(context, { chargeId, kind: 'charge', amount, currency, referenceId, ...(sourceId ? { sourceId } : {}), source, createdAt }, trigger);
   } else if (event.name === 'card_authorization.authorized') {
-    const { cardAuthorizationId, amount, currency, referenceId } = event.payload;
+    const { cardAuthorizationId, amount, currency, referenceId, createdAt } = event.payload;
     if (!referenceId) return;
-    await settlePayment(context, { chargeId: cardAuthorizationId, kind: 'authorization', amount, currency, referenceId }, { call, fromWebhook: true });
+    await settlePayment(context, { chargeId: cardAuthorizationId, kind: 'authorization', amount, currency, referenceId, createdAt }, { call, fromWebhook: true });
+  } else if (event.name === 'card_authorization.canceled') {
+    // Cancelled by the shop, the reservation no longer holds its order: the order's state reads open again.
+    const { cardAuthorizationId, referenceId } = event.payload;
+    if (referenceId) await freeIfEnded(context, referenceId, cardAuthorizationId, call);
   } else if (event.name === 'refund.succeeded' || event.name === 'refund.failed') {
     const { refundId, chargeId, amount, currency } = event.payload;
     const referenceId = named(event.payload.referenceId) ?? (await referenceIdOfCharge(context, chargeId, call));

@@ -224,21 +224,38 @@ async function firstSuccess(context: CheckoutContext, referenceId: string, optio
 }
 
 /**
- * Settles the order's API charges that succeeded without its record knowing of them: the charges
- * of attempts whose answers were lost, which a webhook would settle, but none may come (none set
- * up, or late). Each pays the order if it is still open at its price, and is refunded otherwise.
+ * Settles the order's payments that succeeded without its record knowing of them: the API charges
+ * and card authorizations of attempts whose answers were lost, which a webhook would settle, but
+ * none may come (none set up, or late). Each pays (or holds) the order if it is still open at its
+ * price, and is refunded (cancelled) otherwise, the first to succeed first. The service lists card
+ * authorizations by no order: the newest page of them is read, and only while an authorization's
+ * answer is lost.
  */
 export async function settleLostCharges(context: CheckoutContext, referenceId: string, call: HttpCall): Promise<true> {
-  const { payments } = await readOrder(context, referenceId);
-  let charges: Charge[];
+  const { payments, pending } = await readOrder(context, referenceId);
+  const options = { signal: call.signal, deadlineMs: serviceDeadlineMs(context, call) };
+  const lost: (SuccessNews & { at: number })[] = [];
   try {
-    charges = await checkoutChargesOf(context, referenceId, { signal: call.signal, deadlineMs: serviceDeadlineMs(context, call) });
+    if (pending.some((p) => p.kind === undefined)) {
+      for (const { chargeId, amount, currency, source, createdAt, transactionTime } of (await checkoutChargesOf(context, referenceId, options)).filter((c) => c.status === 'SUCCEEDED')) {
+        lost.push({ chargeId, kind: 'charge', amount, currency, referenceId, source, createdAt, at: succeededAt({ transactionTime, createdAt }) });
+      }
+    }
+    if (pending.some((p) => p.kind === 'authorization')) {
+      const { data } = await context.client.cardAuthorizations.list({ limit: ORDER_CHARGES_SCAN }, options);
+      for (const authorization of data) {
+        const { cardAuthorizationId, amount, currency, status, createdAt, authorizedAt } = authorization;
+        if (authorization.referenceId !== referenceId || (status !== 'AUTHORIZED' && status !== 'CAPTURED')) continue;
+        lost.push({ chargeId: cardAuthorizationId, kind: 'authorization', amount, currency, referenceId, createdAt, at: succeededAt({ transactionTime: authorizedAt, createdAt }) });
+      }
+    }
   } catch (error) {
     throw upstreamRefusal(error);
   }
   // The first to succeed first: it is the one that would have paid the order.
-  for (const { chargeId, amount, currency, source, createdAt } of bySuccess(charges)) {
-    if (payments[chargeId] === undefined) await settlePayment(context, { chargeId, kind: 'charge', amount, currency, referenceId, source, createdAt }, { call, fromWebhook: false });
+  lost.sort((a, b) => a.at - b.at || (a.chargeId < b.chargeId ? -1 : 1));
+  for (const { at: _at, ...news } of lost) {
+    if (payments[news.chargeId] === undefined) await settlePayment(context, news, { call, fromWebhook: false });
   }
   return true;
 }
@@ -459,7 +476,7 @@ export async function openPaymentState(context: CheckoutContext, referenceId: st
 }
 
 /** Frees the order an authorization paid once it holds no money (canceled, expired, failed); true when the order is free of it. */
-async function freeIfEnded(context: CheckoutContext, referenceId: string, chargeId: string, call: HttpCall): Promise<boolean> {
+export async function freeIfEnded(context: CheckoutContext, referenceId: string, chargeId: string, call: HttpCall): Promise<boolean> {
   const { order } = await step<Need, undefined, Facts>(
     context,
     referenceId,

@@ -305,6 +305,34 @@ describe('paid means paid in full', () => {
     expect((await harness.call('GET', '/orders/cart-1/state', { headers: stateHeaders })).body).toMatchObject({ state: 'paid', paidBy: made?.chargeId });
   });
 
+  for (const webhooks of [false, true]) {
+    it(`keeps one reservation when a card authorization's answer was lost${webhooks ? ', its webhook settling it' : ' and no webhook comes'}: it holds the order, and the next attempt is told so`, async () => {
+      if (webhooks) setUp();
+      else setUp({ webhookKeyBase64: undefined }, { webhook: { url: `${BASE}/webhooks`, webhookKeyBase64: WEBHOOK_KEY, fetch: () => Promise.resolve(new Response(null, { status: 204 })) } });
+      const reserve = async (key: string) =>
+        harness.call('POST', '/charges', { body: { orderReference: 'pre-order', amount: PRICE, currency: 'THB', intent: 'authorize', paymentMethod: await card() }, headers: { 'Idempotency-Key': key } });
+      const authorizationsOfOrder = () => [...harness.sandbox.authorizations.records.values()].map((r) => r.authorization).filter((a) => a.referenceId === 'order-2');
+      // The service makes the authorization; its answer is lost on every try.
+      const lost = harness.sandbox.faults.add({ method: 'POST', path: '/api/v1/card-authorizations', kind: 'reset', when: 'after', times: 3 });
+      const first = await reserve('tab-a');
+      expect(first.body.error).toMatchObject({ errorCode: 'UPSTREAM_UNAVAILABLE', retryable: true });
+      harness.sandbox.faults.remove(lost.faultId);
+      const [made] = authorizationsOfOrder();
+      expect(made?.status).toBe('AUTHORIZED');
+      await harness.sandbox.webhooks.idle();
+      // The page asks where the order stands: the lost authorization holds it.
+      const stateHeaders = { 'X-Satang-Order-Token': await harness.handler.orderToken('pre-order') };
+      expect((await harness.call('GET', '/orders/pre-order/state', { headers: stateHeaders })).body).toMatchObject({ state: 'paid', paidBy: made?.cardAuthorizationId, outcome: 'authorized' });
+      // The shopper pays again after a reload (a new attempt): no second reservation.
+      const second = await reserve('tab-b');
+      expect(second.status).toBe(409);
+      expect(second.body.error).toMatchObject({ errorCode: 'ORDER_ALREADY_PAID' });
+      await harness.sandbox.webhooks.idle();
+      expect(authorizationsOfOrder().map((a) => `${a.cardAuthorizationId} ${a.status}`)).toEqual([`${made?.cardAuthorizationId} AUTHORIZED`]);
+      expect(shop.orderEvents.map((e) => `${e.type} ${e.chargeId}`)).toEqual([`order.authorized ${made?.cardAuthorizationId}`]);
+    });
+  }
+
   it('leaves the shop’s own charges of the order alone: only the checkout’s payments are settled', async () => {
     setUp();
     const paid = await pay(await card(), 'tab-a');
@@ -332,6 +360,37 @@ describe('paid means paid in full', () => {
     expect(shop.orderEvents[1]).toMatchObject({ chargeId: partial.chargeId, amount: 10_000, capturedAmount: 10_000, expectedAmount: PRICE, cardAuthorizationId: reserved.body.chargeId });
     expect(shop.paid).toBeUndefined();
     expect(refundsOf(partial.chargeId)).toEqual([]);
+  });
+
+  it('tells a pre-order as the service holds it: open again once the shop cancels its reservation; paid once captured; refunded once the capture is', async () => {
+    setUp();
+    const { captureAuthorization, ServiceClient } = await import('../../../src/server/index.js');
+    const client = new ServiceClient({ ...SERVICE, fetch: harness.sandbox.fetch });
+    const stateHeaders = { 'X-Satang-Order-Token': await harness.handler.orderToken('pre-order') };
+    const state = async () => (await harness.call('GET', '/orders/pre-order/state', { headers: stateHeaders })).body;
+    const reserve = async (key: string) =>
+      harness.call('POST', '/charges', { body: { orderReference: 'pre-order', amount: PRICE, currency: 'THB', intent: 'authorize', paymentMethod: await card() }, headers: { 'Idempotency-Key': key } });
+
+    // Reserved, then cancelled by the shop (the buyer changed their mind): the order is open again.
+    const first = await reserve('pre-1');
+    await harness.sandbox.webhooks.idle();
+    expect(await state()).toMatchObject({ state: 'paid', paidBy: first.body.chargeId, outcome: 'authorized' });
+    await client.cardAuthorizations.cancel(first.body.chargeId);
+    await harness.sandbox.webhooks.idle();
+    expect(await state()).toMatchObject({ state: 'open' });
+
+    // Reserved again, captured whole: paid. Then refunded in full from the back office: refunded.
+    const second = await reserve('pre-2');
+    expect(second.status).toBe(201);
+    await harness.sandbox.webhooks.idle();
+    const capture = await captureAuthorization(client, second.body.chargeId);
+    await harness.sandbox.webhooks.idle();
+    expect(await state()).toMatchObject({ state: 'paid', paidBy: second.body.chargeId, outcome: 'paid' });
+    await client.refunds.create({ chargeId: capture.chargeId });
+    await vi.waitFor(() => expect(refundsOf(capture.chargeId).map((r) => r.status)).toEqual(['SUCCEEDED']));
+    await harness.sandbox.webhooks.idle();
+    expect(await state()).toMatchObject({ state: 'refunded', paidBy: second.body.chargeId });
+    expect(shop.orderEvents.map((e) => e.type)).toEqual(['order.authorized', 'order.authorized', 'order.paid']);
   });
 
   it('calls a pre-order paid on a capture of the whole amount', async () => {

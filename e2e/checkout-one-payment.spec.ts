@@ -192,6 +192,12 @@ test('a QR left open in one tab while the order is paid by card in another: the 
   expect(kept(charges, [qr.chargeId])).toEqual([card!.chargeId]);
   expect(await demoOrder(request, reference)).toMatchObject({ paidBy: card!.chargeId });
   await expect(payButton(tabA)).toBeHidden();
+  // Tab A, whose QR it was, says so (the card's tab never showed that QR paid): not needed, refunded in full.
+  const refunded = 'was not needed: this order had already been paid, so it has been refunded in full.';
+  await expect(tabA.locator('satang-checkout').locator('[part="refund-notice"]')).toContainText(refunded, FROM_THE_SERVER);
+  // And again after a reload: what the tab left is kept with it.
+  await tabA.reload();
+  await expect(tabA.locator('satang-checkout').locator('[part="refund-notice"]')).toContainText(refunded, FROM_THE_SERVER);
   await snapshot(tabA, 'qr-left-paid-elsewhere');
 });
 

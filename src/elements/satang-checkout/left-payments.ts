@@ -22,13 +22,16 @@ interface LeftOutcome {
 
 const told = new WeakMap<Payment, LeftOutcome[]>();
 
-/** Keeps the payment the shopper just left (see `abandon`), for the page that later shows the order paid. */
-export function rememberLeft(payment: Payment, charge: CheckoutChargeResponse): void {
+/**
+ * Keeps a payment the shopper left (see `abandon`), or one of this tab's that another payment
+ * overtook (the order paid elsewhere while it was open), for the page that later shows the order paid.
+ */
+export function rememberLeft(payment: Payment, charge: Pick<CheckoutChargeResponse, 'chargeId' | 'statusToken'> & { method?: string | undefined }): void {
   const { host } = payment;
   keepLeftPayment(host.orderReference, {
     chargeId: charge.chargeId,
     statusToken: charge.statusToken,
-    method: payment.now.method ?? '',
+    method: charge.method ?? payment.now.method ?? '',
     amount: host.amount,
     currency: host.currency,
   });

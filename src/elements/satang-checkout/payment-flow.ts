@@ -67,6 +67,7 @@ export class PaymentFlow {
       case 'clearSecurityCode': return steps.clearSecurityCode();
       case 'focusMethod': return void steps.focusMethod(effect.type);
       case 'focusNotice': return void payment.focusNotice();
+      case 'keepLeft': return rememberLeft(payment, effect.charge);
       case 'tellLeft': return void tellLeftPayments(payment, effect.paidBy);
       case 'announce': return payment.announce(payment.localize.msg(effect.key));
       case 'navigate': return steps.navigate(effect.url);
@@ -211,7 +212,8 @@ export class PaymentFlow {
       return;
     }
     const creating = answer.state === 'paying' && !answer.payment;
-    const tab = { ...this.#order, savedChargeId: loadAttempt(host.orderReference)?.chargeId, abandonedChargeId: abandonedCharge(host.orderReference), creatingAsked: this.#creatingAsked };
+    const saved = loadAttempt(host.orderReference);
+    const tab = { ...this.#order, savedChargeId: saved?.chargeId, saved, abandonedChargeId: abandonedCharge(host.orderReference), creatingAsked: this.#creatingAsked };
     this.#creatingAsked = creating ? this.#creatingAsked + 1 : 0;
     this.go(orderState(payment.now, answer, tab));
   }

@@ -42,6 +42,8 @@ export type Effect =
   | { do: 'clearSecurityCode' }
   | { do: 'focusMethod'; type?: string | undefined }
   | { do: 'focusNotice' }
+  /** Keep this tab's own payment as one it left: the order was paid by another, and it may yet go through. */
+  | { do: 'keepLeft'; charge: LeftCharge }
   /** Tell the payments this tab left that went through all the same (the order shows paid, by `paidBy`). */
   | { do: 'tellLeft'; paidBy: string | undefined }
   | { do: 'announce'; key: MessageKey }
@@ -150,13 +152,23 @@ export function conflicted(now: PaymentNow, conflict: ChargeConflict, change?: P
   return { to: 'conflict', change: { ...change, conflict }, effects: [...effects, { do: 'focus', selector: 'h2[tabindex]' }] };
 }
 
+/** A payment of this tab's, as it is asked after once left: its id and status token. */
+export interface LeftCharge {
+  readonly chargeId: string;
+  readonly statusToken: string;
+  /** Its method, where the payment's own is not known any more (after a reload). */
+  readonly method?: string;
+}
+
 /**
- * The order was paid by another payment (another tab, another device) while this one was open: it
- * is no longer followed, and the order shows paid. Should this payment go through all the same, it
- * is refunded.
+ * The order was paid by another payment (another tab, another device) while this one was open
+ * (or kept from before a reload, `saved`): it is no longer followed, and the order shows paid.
+ * Should this payment go through all the same, it is refunded, and this tab, which keeps it as a
+ * payment left, says so.
  */
-export function paidElsewhere(now: PaymentNow, order: OrderFacts): Step {
-  const over: Effect[] = [{ do: 'stop' }, { do: 'forget' }, { do: 'clear' }];
+export function paidElsewhere(now: PaymentNow, order: OrderFacts, saved?: LeftCharge): Step {
+  const mine: LeftCharge | undefined = now.charge ?? saved;
+  const over: Effect[] = [...(mine ? [{ do: 'keepLeft', charge: { chargeId: mine.chargeId, statusToken: mine.statusToken, method: now.method ?? mine.method } } as const] : []), { do: 'stop' }, { do: 'forget' }, { do: 'clear' }];
   const tell: Effect[] = [{ do: 'event', event: new SatangAlreadyPaidEvent(order.orderReference) }, { do: 'tellLeft', paidBy: undefined }];
   return conflicted(now, { kind: 'paid' }, { charge: undefined, resumed: false }, [...over, ...tell]) ?? stay(now, over);
 }
@@ -264,6 +276,8 @@ export function heardTab(now: PaymentNow, message: TabMessage, order: OrderFacts
 /** What this tab knows of the order besides the payment: the attempt it kept, the payment it left, how often it asked already. */
 export interface TabFacts extends OrderFacts {
   readonly savedChargeId: string | undefined;
+  /** The attempt's payment this tab kept (from before a reload), to ask after should another have paid the order. */
+  readonly saved?: LeftCharge | undefined;
   readonly abandonedChargeId: string | undefined;
   /** How many times in a row the server said another tab or device is creating the order's payment. */
   readonly creatingAsked: number;
@@ -277,7 +291,7 @@ export function orderState(now: PaymentNow, answer: CheckoutOrderStateResponse, 
       const paidBy = answer.paidBy;
       // This tab's own payment (followed now, or kept from before a reload): its success, as the status would say.
       const own = paidBy !== undefined && (now.charge?.chargeId === paidBy || tab.savedChargeId === paidBy);
-      return own ? outcome(now, { chargeId: paidBy, succeeded: true, failureCode: '', orderOutcome: answer.outcome }) : paidElsewhere(now, tab);
+      return own ? outcome(now, { chargeId: paidBy, succeeded: true, failureCode: '', orderOutcome: answer.outcome }) : paidElsewhere(now, tab, tab.saved);
     }
     case 'refunded':
       return conflicted(now, { kind: 'refunded' }, { charge: undefined }, [{ do: 'stop' }, { do: 'forget' }, { do: 'clear' }]);

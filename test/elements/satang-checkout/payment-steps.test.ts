@@ -159,10 +159,17 @@ describe('the order’s state, as the server answers it', () => {
     expect(effect(step, 'event')?.event).toBeInstanceOf(SatangSuccessEvent);
   });
 
-  it('paid by another: the order shows paid, this payment is no longer followed', () => {
-    const step = orderState({ state: 'qr', charge: { chargeId: 'ch_mine', statusToken: 'st', actionRequired: 'NONE' } }, paid('ch_other'), TAB);
+  it('paid by another: the order shows paid, this payment is no longer followed but kept as one left, to tell should it go through', () => {
+    const step = orderState({ state: 'qr', method: 'QR_PROMPT_PAY', charge: { chargeId: 'ch_mine', statusToken: 'st', actionRequired: 'NONE' } }, paid('ch_other'), TAB);
     expect(after({ state: 'qr' }, step)).toMatchObject({ state: 'conflict', conflict: { kind: 'paid' }, charge: undefined });
-    expect(did(step)).toEqual(['stop', 'forget', 'clear', 'event', 'tellLeft', 'focus']);
+    // Kept before the attempt is forgotten, then asked after once the order shows paid.
+    expect(did(step)).toEqual(['keepLeft', 'stop', 'forget', 'clear', 'event', 'tellLeft', 'focus']);
+    expect(effect(step, 'keepLeft')?.charge).toEqual({ chargeId: 'ch_mine', statusToken: 'st', method: 'QR_PROMPT_PAY' });
+    // From before a reload: the payment the tab kept, with its method.
+    const saved = { chargeId: 'ch_saved', statusToken: 'st2', method: 'QR_PROMPT_PAY' };
+    expect(effect(orderState({ state: 'idle' }, paid('ch_other'), { ...TAB, savedChargeId: 'ch_saved', saved }), 'keepLeft')?.charge).toEqual(saved);
+    // No payment of this tab's: nothing to keep.
+    expect(did(orderState({ state: 'idle' }, paid('ch_other'), TAB))).not.toContain('keepLeft');
   });
 
   it('picks up another tab’s payment, but not while sending one, nor one this shopper left', () => {

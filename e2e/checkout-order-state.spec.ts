@@ -227,6 +227,36 @@ test.describe('a paid order', () => {
     await device.close();
   });
 
+  for (const back of ['shown again', 'back online'] as const) {
+    test(`paid on another device while this one sits on the form: ${back}, the form reads paid, with nothing offered to pay`, async ({ page: idle, browser, request }) => {
+      const reference = await openShop(idle);
+      const device = await otherDevice(browser);
+      const payer = await device.newPage();
+      await payer.goto(`/?order=${encodeURIComponent(reference)}`);
+      await typeCard(payer, { number: CARDS.visa });
+      await payButton(payer).click();
+      await expectPaid(payer);
+      // No tab of its browser can tell the idle device: it learns it from the server when the shopper comes back to it.
+      await expect(payButton(idle)).toBeVisible();
+      if (back === 'back online') {
+        await idle.context().setOffline(true);
+        await idle.context().setOffline(false);
+      } else {
+        // The page hidden (another app in front), then shown: what the browser tells a page that comes back.
+        await idle.evaluate(() => {
+          Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+          document.dispatchEvent(new Event('visibilitychange'));
+          Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+          document.dispatchEvent(new Event('visibilitychange'));
+        });
+      }
+      await expect(paidHeading(idle)).toBeVisible(FROM_THE_SERVER);
+      await expect(payButton(idle)).toBeHidden();
+      expect(await onlyChargeFor(request, reference)).toMatchObject({ status: 'SUCCEEDED' });
+      await device.close();
+    });
+  }
+
   test('opened in a new tab of the same browser after a reload of the first, it reads paid there too', async ({ page, context, request }) => {
     const reference = await openShop(page);
     await typeCard(page, { number: CARDS.visa });

@@ -41,10 +41,32 @@ export function listenToTabs(payment: Payment, onMessage: (message: TabMessage) 
   listening.set(payment, { orderReference, channel });
 }
 
-/** Stops listening to the other tabs of the payment's order (the checkout left the page). */
+const watchingPage = new WeakMap<Payment, () => void>();
+
+/**
+ * Calls `onBack` when the page is shown again (the shopper back from another app, tab or device)
+ * and when the browser is back online: another device may have paid the order meanwhile, which no
+ * tab of this browser can say. Once per payment.
+ */
+export function listenToPage(payment: Payment, onBack: () => void): void {
+  if (watchingPage.has(payment) || typeof document === 'undefined') return;
+  const visible = () => {
+    if (document.visibilityState === 'visible') onBack();
+  };
+  document.addEventListener('visibilitychange', visible);
+  addEventListener('online', onBack);
+  watchingPage.set(payment, () => {
+    document.removeEventListener('visibilitychange', visible);
+    removeEventListener('online', onBack);
+  });
+}
+
+/** Stops listening to the other tabs of the payment's order and to the page (the checkout left the page). */
 export function stopListening(payment: Payment): void {
   listening.get(payment)?.channel.close();
   listening.delete(payment);
+  watchingPage.get(payment)?.();
+  watchingPage.delete(payment);
 }
 
 /** Tells the other tabs of the order what became of its payment. */

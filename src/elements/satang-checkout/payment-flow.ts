@@ -18,7 +18,7 @@ import { StatusPoller } from '../controllers/status-poller.js';
 import { SatangErrorEvent, SatangSubmitEvent } from '../events.js';
 import { returnUrlOf } from './checkout-config.js';
 import { rememberLeft, tellLeftPayments } from './left-payments.js';
-import { listenToTabs, stopListening, tellTabs } from './order-tabs.js';
+import { listenToPage, listenToTabs, stopListening, tellTabs } from './order-tabs.js';
 import { CHECKING_AFTER_MS, holdHeight } from './payment-layout.js';
 import { isSettled } from './payment-machine.js';
 import type { ChargeOptions, Notice, Payment, PaymentMethod } from './payment-state.js';
@@ -196,6 +196,11 @@ export class PaymentFlow {
       // With a token the server is asked; without, only "paid" is taken.
       if (host.orderToken) payment.sync();
       else this.go(heardTab(payment.now, message, this.#order));
+    });
+    // Back on the page, or online again: the server is asked (with a token), since another device
+    // may have paid; not while this tab's own charge request is on its way (its answer tells).
+    listenToPage(payment, () => {
+      if (host.orderToken && payment.now.state !== 'submitting') payment.sync();
     });
     forgetReturnMark();
     if (!host.orderToken || isSettled(payment.now)) return;

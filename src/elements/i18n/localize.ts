@@ -28,11 +28,14 @@ export function msg(locale: Locale, key: MessageKey, params: Record<string, stri
 }
 
 /**
- * The locale an element speaks: its `locale` attribute when it is th or en, else the language of
- * the nearest `lang` around it (Thai for `th*`), else English.
+ * The locale an element speaks: its `locale` attribute when its language is th or en (`th-TH`,
+ * `TH` and `en-US` read as th, th and en), else the language of the nearest `lang` around it,
+ * else English.
  */
 export function resolveLocale(attribute: string | null | undefined, host: Element): Locale {
-  if (attribute === 'th' || attribute === 'en') return attribute;
-  const lang = host.closest('[lang]')?.getAttribute('lang') ?? host.ownerDocument.documentElement.lang;
-  return lang.toLowerCase().startsWith('th') ? 'th' : 'en';
+  for (const tag of [attribute, host.closest('[lang]')?.getAttribute('lang') ?? host.ownerDocument.documentElement.lang]) {
+    const language = tag?.slice(0, 2).toLowerCase();
+    if (language === 'th' || language === 'en') return language;
+  }
+  return 'en';
 }

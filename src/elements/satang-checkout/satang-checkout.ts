@@ -270,8 +270,8 @@ export class SatangCheckout extends LitElement {
   protected override firstUpdated(): void {
     const problem = this.#problem;
     if (problem) {
-      void import('./config-messages.js').then(({ describeConfigProblem }) => {
-        const text = (this.configText = describeConfigProblem(problem));
+      void import('./config-messages.js').then((messages) => {
+        const text = (this.configText = messages.describeConfigProblem(problem));
         console.error(`<satang-checkout>: ${text}`);
         this.dispatchEvent(new SatangErrorEvent('CONFIG', text));
       });

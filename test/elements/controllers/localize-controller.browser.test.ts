@@ -91,6 +91,16 @@ describe('LocalizeController', () => {
       expect(validity()).toBe('Enter the card number.');
     });
 
+    it('reads a locale written as a language tag by its language (th-TH, TH, en-US); one of another language leaves the page’s', async () => {
+      document.documentElement.lang = 'en';
+      for (const locale of ['th-TH', 'TH', 'th']) expect(label(await mount('satang-card-form', { locale })), locale).toBe('หมายเลขบัตร');
+      document.documentElement.lang = 'th-TH';
+      expect(label(await mount('satang-card-form', { locale: 'en-US' }))).toBe('Card number');
+      expect(label(await mount('satang-card-form', { locale: 'fr' })), 'fr: the page is Thai').toBe('หมายเลขบัตร');
+      document.documentElement.lang = 'fr';
+      expect(label(await mount('satang-card-form', { locale: 'de' })), 'neither: English').toBe('Card number');
+    });
+
     it('leaves an element whose locale is set in its own language', async () => {
       const form = await mount('satang-card-form', { locale: 'en' });
       document.documentElement.lang = 'th';

@@ -40,6 +40,11 @@ import { seededRandom } from './seeded-random.js';
  *   handler (their writes to a discarded in-memory store are lost).
  * - `reprice`: the shop changes the order's price.
  *
+ * With the authorize intent (a pre-order) the same events reserve the amount instead: each card
+ * and 3-D Secure payment is a card authorization (a QR code is paid by card instead), a lost
+ * answer one the service made, and the invariants hold of the order's authorizations: exactly one
+ * stands (AUTHORIZED) when the order reads paid, and every other is cancelled.
+ *
  * Indexes (`tab`, `payment`, `via`, `to`, `instance`) are taken modulo what exists when the event
  * starts, so every generated sequence means something and shrinks to small numbers. A seed per
  * scenario (`jitter`) spreads the calls to the service and the store over turns of the event loop,
@@ -76,6 +81,8 @@ export interface ModelStep {
 export interface Scenario {
   /** How many handler instances share the store. */
   instances: 1 | 2;
+  /** `authorize`: the order is a pre-order, its payments card authorizations; absent: charges. */
+  intent?: 'authorize';
   /**
    * Whether the shop's `resolveOrder` answers null once `onOrder` told it the order is paid (as
    * docs/server.md asks of a shop whose store may forget, and as the demo does), or keeps offering
@@ -146,12 +153,14 @@ export function scenarios({ maxEvents = 10, forgetfulStore = false, events = mod
   return fc
     .record({
       instances: fc.constantFrom(1 as const, 2 as const),
+      intent: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constant('authorize' as const) }),
       soldOutWhenPaid: fc.boolean(),
       namesPayer: fc.boolean(),
       webhooks: fc.record({ live: fc.boolean(), to: instance }),
       jitter: fc.nat(),
       steps: fc.array(fc.record({ event: events, together: sometimes(30) }), { minLength: Math.min(3, maxEvents), maxLength: maxEvents }),
     })
+    .map(({ intent, ...scenario }) => ({ ...scenario, ...(intent ? { intent } : {}) }))
     .map((scenario) => (forgetfulStore && scenario.steps.some((s) => s.event.type === 'restart') ? { ...scenario, soldOutWhenPaid: true, namesPayer: true } : scenario));
 }
 
@@ -188,6 +197,17 @@ interface Answer {
   status: number;
   body: any;
   text: string;
+}
+
+/** One payment of the order at the service, a charge or a card authorization (see `paymentsOfOrder`). */
+export interface OrderPayment {
+  chargeId: string;
+  type: string;
+  status: string;
+  amount: number;
+  currency: string;
+  succeeded: boolean;
+  kept: number;
 }
 
 interface Told {
@@ -284,7 +304,7 @@ export class OrderModelRun {
       store,
       resolveOrder: (reference) => {
         if (reference !== ORDER_REFERENCE) return null;
-        if (!this.soldOut) return { amount: this.db.price, currency: 'THB', referenceId: REFERENCE_ID };
+        if (!this.soldOut) return { amount: this.db.price, currency: 'THB', referenceId: REFERENCE_ID, ...(this.scenario.intent ? { intent: this.scenario.intent } : {}) };
         return this.scenario.namesPayer === true && this.db.paid !== undefined ? { paidBy: this.db.paid } : null;
       },
       basePath: '/api/checkout',
@@ -293,7 +313,7 @@ export class OrderModelRun {
       rateLimit: false,
       onOrder: (event) => {
         this.told.push({ instance: name, event });
-        if (event.type === 'order.paid') this.db.paid ??= event.chargeId;
+        if (event.type === 'order.paid' || event.type === 'order.authorized') this.db.paid ??= event.chargeId;
       },
       log: (entry) => {
         if (entry.status >= 500 && entry.error !== undefined) this.trace.push(`  log ${name} ${entry.method} ${entry.path} ${entry.status} ${entry.error instanceof Error ? entry.error.message : JSON.stringify(entry.error)}`);
@@ -308,10 +328,14 @@ export class OrderModelRun {
   /** The instance's fetch of the service: the network loses the answers of the keys in `losing`. */
   async #toService(request: Request): Promise<Response> {
     const key = request.headers.get(SERVICE_HEADERS.idempotencyKey);
-    const charging = request.method === 'POST' && new URL(request.url).pathname === '/api/v1/charges' && key !== null;
+    const path = new URL(request.url).pathname;
+    const charging = request.method === 'POST' && (path === '/api/v1/charges' || path === '/api/v1/card-authorizations') && key !== null;
     await this.jitter();
     const response = await this.sandbox.fetch(request);
-    if (charging && response.status === 201) this.made.set(key.replace(/^checkout-/, ''), ((await response.clone().json()) as { chargeId: string }).chargeId);
+    if (charging && response.status === 201) {
+      const made = (await response.clone().json()) as { chargeId?: string; cardAuthorizationId?: string };
+      this.made.set(key.replace(/^checkout-/, ''), made.chargeId ?? made.cardAuthorizationId ?? '');
+    }
     await this.jitter();
     if (!charging || !this.losing.has(key)) return response;
     await response.arrayBuffer();
@@ -409,16 +433,19 @@ export class OrderModelRun {
 
   async pay(event: Extract<ModelEvent, { type: 'pay' }>): Promise<void> {
     const n = (this.#tabCount += 1);
-    const paymentMethod = event.method === 'qr' ? { type: 'QR_PROMPT_PAY' } : { type: 'CARD_TOKEN', cardTokenId: await this.service.tokenize(CARDS[event.method]), securityCode: '123' };
+    // A pre-order is reserved on a card: a QR code is paid by card instead.
+    const method = this.scenario.intent === 'authorize' && event.method === 'qr' ? 'card' : event.method;
+    const paymentMethod = method === 'qr' ? { type: 'QR_PROMPT_PAY' } : { type: 'CARD_TOKEN', cardTokenId: await this.service.tokenize(CARDS[method]), securityCode: '123' };
     const body = {
       orderReference: ORDER_REFERENCE,
       amount: this.db.price,
       currency: 'THB',
       paymentMethod,
-      ...(event.method === '3ds' ? { returnUrl: `${SHOP}/return` } : {}),
+      ...(this.scenario.intent ? { intent: this.scenario.intent } : {}),
+      ...(method === '3ds' ? { returnUrl: `${SHOP}/return` } : {}),
       ...(event.replace ? { replace: true } : {}),
     };
-    const tab: Tab = { n, key: `tab-${n}`, method: event.method, body, via: event.via, lost: false };
+    const tab: Tab = { n, key: `tab-${n}`, method, body, via: event.via, lost: false };
     this.tabs.push(tab);
     await this.send(tab, event.via, event.lose);
   }
@@ -460,7 +487,7 @@ export class OrderModelRun {
   async approve(payment: HeldPayment, succeed: boolean): Promise<void> {
     if (payment.redirectUrl !== undefined) await this.service.submitPage(payment.redirectUrl, succeed ? { otp: OTP } : { otp: '000000' });
     else if (payment.rawData !== undefined) await this.service.submitPage(`${ORIGIN}/sandbox/pages/promptpay`, { rawData: payment.rawData, outcome: succeed ? 'succeed' : 'fail' });
-    this.trace.push(`  ${succeed ? 'approved' : 'declined'} ${payment.chargeId}: ${this.sandbox.store.charges.get(payment.chargeId)?.charge.status ?? '?'}`);
+    this.trace.push(`  ${succeed ? 'approved' : 'declined'} ${payment.chargeId}: ${this.paymentsOfOrder().find((p) => p.chargeId === payment.chargeId)?.status ?? '?'}`);
   }
 
   async status(payment: HeldPayment, via: number): Promise<void> {
@@ -491,7 +518,7 @@ export class OrderModelRun {
 
   restart(i: number): void {
     if (this.backend.restartLosesStore) {
-      this.lostStores.push(new Set(this.chargesOfOrder().map((c) => c.chargeId)));
+      this.lostStores.push(new Set(this.paymentsOfOrder().map((c) => c.chargeId)));
       const store = this.#openStore();
       for (let j = 0; j < this.scenario.instances; j += 1) this.#start(j, store);
     } else {
@@ -503,6 +530,35 @@ export class OrderModelRun {
 
   chargesOfOrder() {
     return [...this.sandbox.store.charges.values()].map((r) => r.charge).filter((c) => c.referenceId === REFERENCE_ID);
+  }
+
+  /**
+   * The order's payments at the service, charges and card authorizations alike: whether each went
+   * through (an authorization: was authorized, cancelled since or not) and what of it the shop keeps.
+   */
+  paymentsOfOrder(): OrderPayment[] {
+    const charges = this.chargesOfOrder().map((c) => ({
+      chargeId: c.chargeId,
+      type: c.paymentMethod.paymentMethodType,
+      status: c.status,
+      amount: c.amount,
+      currency: c.currency,
+      succeeded: c.status === 'SUCCEEDED',
+      kept: c.status === 'SUCCEEDED' ? c.amount - this.refunded(c.chargeId, c.currency) : 0,
+    }));
+    const authorizations = [...this.sandbox.authorizations.records.values()]
+      .map((r) => r.authorization)
+      .filter((a) => a.referenceId === REFERENCE_ID)
+      .map((a) => ({
+        chargeId: a.cardAuthorizationId,
+        type: 'AUTHORIZATION',
+        status: a.status,
+        amount: a.amount,
+        currency: a.currency,
+        succeeded: Boolean(a.authorizedAt),
+        kept: a.status === 'AUTHORIZED' ? a.amount : 0,
+      }));
+    return [...charges, ...authorizations];
   }
 
   /** What the service refunded of a charge, in its currency. */
@@ -558,11 +614,11 @@ export class OrderModelRun {
   }
 
   describe(state: unknown): string {
-    const charges = this.chargesOfOrder().map((c) => `${c.chargeId} ${c.paymentMethod.paymentMethodType} ${c.status} ${c.amount} refunded ${this.refunded(c.chargeId, c.currency)}`);
+    const charges = this.paymentsOfOrder().map((c) => `${c.chargeId} ${c.type} ${c.status} ${c.amount} kept ${c.kept}`);
     return [
       'trace:',
       ...this.trace,
-      'service charges of the order:',
+      `service payments of the ${this.scenario.intent === 'authorize' ? 'pre-order' : 'order'}:`,
       ...charges.map((c) => `  ${c}`),
       'onOrder:',
       ...this.told.map((t) => `  ${t.instance} ${t.event.type} ${t.event.chargeId}`),
@@ -624,13 +680,12 @@ async function answerOf(response: Response): Promise<Answer> {
  * was told).
  */
 export async function checkInvariants(world: OrderModelRun, state: any): Promise<void> {
-  const charges = world.chargesOfOrder();
-  const succeeded = charges.filter((c) => c.status === 'SUCCEEDED');
+  const succeeded = world.paymentsOfOrder().filter((c) => c.succeeded);
   const paidBy: string | undefined = state?.state === 'paid' ? state.paidBy : undefined;
   // Unless the handler recognised it after all (matched to a later attempt) and it paid the order.
   const exempt = new Set(succeeded.filter((c) => c.chargeId !== paidBy && !world.payments.has(c.chargeId) && world.lostStores.some((known) => known.has(c.chargeId))).map((c) => c.chargeId));
   const counted = succeeded.filter((c) => !exempt.has(c.chargeId));
-  const net = (c: (typeof charges)[number]) => c.amount - world.refunded(c.chargeId, c.currency);
+  const net = (c: OrderPayment) => c.kept;
   const standing = counted.filter((c) => net(c) > 0);
 
   expect(world.problems, 'answers no shopper or service should get').toEqual([]);
@@ -659,14 +714,15 @@ export async function checkInvariants(world: OrderModelRun, state: any): Promise
 
   // 4: what the shopper is shown matches the ledger.
   expect(standing.map((c) => c.chargeId), 'the successes of the order that stand').toEqual(paidBy === undefined ? [] : [paidBy]);
-  for (const shown of world.shown.filter((s) => s.outcome === 'paid')) expect(shown.chargeId, 'a payment a shopper was told paid the order').toBe(paidBy);
+  for (const shown of world.shown.filter((s) => s.outcome === 'paid' || s.outcome === 'authorized')) expect(shown.chargeId, 'a payment a shopper was told paid the order').toBe(paidBy);
+  if (paidBy !== undefined) expect(state.outcome, 'what the paying payment did').toBe(world.scenario.intent === 'authorize' ? 'authorized' : 'paid');
 
   // 5: onOrder.
   const forgotten = world.lostStores.length > 0;
   const tells = new Map<string, number>();
   for (const { event } of world.told) tells.set(`${event.type} ${event.chargeId}`, (tells.get(`${event.type} ${event.chargeId}`) ?? 0) + 1);
   if (!forgotten) for (const [told, times] of tells) expect(times, `onOrder heard ${told}`).toBe(1);
-  const paidEvents = world.told.filter((t) => t.event.type === 'order.paid' && !exempt.has(t.event.chargeId)).map((t) => t.event.chargeId);
+  const paidEvents = world.told.filter((t) => (t.event.type === 'order.paid' || t.event.type === 'order.authorized') && !exempt.has(t.event.chargeId)).map((t) => t.event.chargeId);
   for (const chargeId of paidEvents) expect(chargeId, 'a payment onOrder heard paid the order').toBe(paidBy);
   if (paidBy !== undefined) expect(paidEvents.length, 'order.paid heard').toBeGreaterThanOrEqual(1);
 }
@@ -679,10 +735,10 @@ function count(label: string): void {
 }
 
 function tallyRun(world: OrderModelRun, state: any): void {
-  const succeeded = world.chargesOfOrder().filter((c) => c.status === 'SUCCEEDED');
-  count(`state ${state?.state}`);
+  const succeeded = world.paymentsOfOrder().filter((c) => c.succeeded);
+  count(`${world.scenario.intent ?? 'charge'}: state ${state?.state}`);
   count(`successes ${succeeded.length}`);
-  count(`refunded successes ${succeeded.filter((c) => world.refunded(c.chargeId, c.currency) > 0).length}`);
+  count(`refunded successes ${succeeded.filter((c) => c.kept < c.amount).length}`);
   for (const t of world.told) count(t.event.type);
   if (world.tabs.some((t) => t.lost)) count('a lost answer');
   if (world.lostStores.length > 0) count('a store lost');

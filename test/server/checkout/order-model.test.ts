@@ -58,6 +58,17 @@ const card = { type: 'pay', via: 0, method: 'card', replace: false, lose: false 
 const lostCard = { ...card, lose: true } as const;
 
 describe('sequences the model found', () => {
+  // Shrunk: a pre-order; a card authorization, its answer lost | another card tries to reserve it, "pay here
+  // instead" | (the end: the held webhooks arrive, the first tab retries with its key).
+  it('keeps one reservation of a pre-order when a card authorization\'s answer was lost and another card tried to reserve it', async () => {
+    await replay({ ...sequence(false, lostCard, { ...card, replace: true }, { type: 'retry', tab: 0, via: 0 }), intent: 'authorize' }, (run) => {
+      const standing = run.paymentsOfOrder().filter((p) => p.status === 'AUTHORIZED');
+      // The lost one is found before the second card is reserved: it holds the order, and the second is refused.
+      expect(standing.map((p) => p.chargeId), 'reservations left on the card').toEqual([run.made.get(run.tabs[0]!.key)]);
+      expect(run.told.filter((t) => t.event.type === 'order.authorized').map((t) => t.event.chargeId)).toEqual(standing.map((p) => p.chargeId));
+    });
+  });
+
   // Shrunk: pay by card | read its status (paid: onOrder hears order.paid) | restart | the page reads its status again.
   it('keeps the payment that paid the order when its page reads its status after a restart emptied the store', async () => {
     await replay(sequence(true, card, { type: 'status', payment: 0, via: 0 }, { type: 'restart', instance: 0 }), (run) => {

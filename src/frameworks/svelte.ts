@@ -36,7 +36,7 @@ type SatangCardFormProperties = Accepted<
 
 /** `<satang-card-form>` in a Svelte template: its attributes and its events. */
 export interface SatangCardFormSvelteAttributes {
-  /** th or en; by default the language of the page. */
+  /** th or en (`th-TH` and the like read by their language); by default the language of the page. */
   locale?: SatangCardFormProperties['locale'];
   /** Disables every field (e.g. while a payment is running). */
   disabled?: SatangCardFormProperties['disabled'];
@@ -104,7 +104,7 @@ export interface SatangCheckoutSvelteAttributes {
   'order-token'?: SatangCheckoutProperties['orderToken'];
   /** Methods in the order to show them: card, installments, promptpay, ewallet, mobile-banking, or single services (truemoney, kplus…). */
   methods?: SatangCheckoutProperties['methods'];
-  /** th or en; by default the page's language. */
+  /** th or en (`th-TH` and the like read by their language); by default the page's language. */
   locale?: SatangCheckoutProperties['locale'];
   /** Where redirect flows come back to: a URL or a path on this site; by default this page. */
   'return-url'?: SatangCheckoutProperties['returnUrl'];
@@ -166,7 +166,7 @@ export interface SatangQrPaymentSvelteAttributes {
   amount?: SatangQrPaymentProperties['amount'];
   /** ISO 4217 code of `amount`. */
   currency?: SatangQrPaymentProperties['currency'];
-  /** th or en; by default the language of the page. */
+  /** th or en (`th-TH` and the like read by their language); by default the language of the page. */
   locale?: SatangQrPaymentProperties['locale'];
   /** The merchant proxy's base URL (`createCheckoutHandler`'s basePath), to follow the charge. */
   endpoint?: SatangQrPaymentProperties['endpoint'];

@@ -42,7 +42,7 @@ type VueElement<Element, Props> = new () => Element & { $props: Props & Omit<HTM
 export type SatangCardFormVueAttributes = Accepted<
   SatangCardForm,
   {
-    /** th or en; by default the language of the page. */
+    /** th or en (`th-TH` and the like read by their language); by default the language of the page. */
     locale?: 'th' | 'en' | undefined;
     /** Disables every field (e.g. while a payment is running). */
     disabled?: boolean;
@@ -93,7 +93,7 @@ export type SatangCheckoutVueAttributes = Accepted<
     orderToken?: string;
     /** Methods in the order to show them: card, installments, promptpay, ewallet, mobile-banking, or single services (truemoney, kplus…). */
     methods?: string;
-    /** th or en; by default the page's language. */
+    /** th or en (`th-TH` and the like read by their language); by default the page's language. */
     locale?: 'th' | 'en' | undefined;
     /** Where redirect flows come back to: a URL or a path on this site; by default this page. */
     returnUrl?: string;
@@ -161,7 +161,7 @@ export type SatangQrPaymentVueAttributes = Accepted<
     amount?: number | undefined;
     /** ISO 4217 code of `amount`. */
     currency?: string;
-    /** th or en; by default the language of the page. */
+    /** th or en (`th-TH` and the like read by their language); by default the language of the page. */
     locale?: 'th' | 'en' | undefined;
     /** The merchant proxy's base URL (`createCheckoutHandler`'s basePath), to follow the charge. */
     endpoint?: string;

@@ -73,7 +73,7 @@ export class SatangCardForm extends LitElement {
     marks: { state: true },
   };
 
-  /** th or en; by default the language of the page. @type {'th' | 'en' | undefined} */
+  /** th or en (`th-TH` and the like read by their language); by default the language of the page. @type {'th' | 'en' | undefined} */
   locale: string | undefined;
   /** Disables every field (e.g. while a payment is running). */
   disabled = false;

@@ -181,7 +181,7 @@ export class SatangCheckout extends LitElement {
   orderToken = '';
   /** Methods in the order to show them: card, installments, promptpay, ewallet, mobile-banking, or single services (truemoney, kplus…). @type {string} */
   methods = DEFAULT_METHODS;
-  /** th or en; by default the page's language. @type {'th' | 'en' | undefined} */
+  /** th or en (`th-TH` and the like read by their language); by default the page's language. @type {'th' | 'en' | undefined} */
   locale: string | undefined;
   /** Where redirect flows come back to: a URL or a path on this site; by default this page. */
   returnUrl = '';

@@ -111,7 +111,7 @@ export class SatangQrPayment extends LitElement {
   amount: number | undefined;
   /** ISO 4217 code of `amount`. */
   currency = 'THB';
-  /** th or en; by default the language of the page. @type {'th' | 'en' | undefined} */
+  /** th or en (`th-TH` and the like read by their language); by default the language of the page. @type {'th' | 'en' | undefined} */
   locale: string | undefined;
   /** The merchant proxy's base URL (`createCheckoutHandler`'s basePath), to follow the charge. */
   endpoint = '';

@@ -13,7 +13,7 @@
  */
 
 import type { CheckoutIntent } from '../../core/schemas/checkout.js';
-import { ATTEMPTS_KEPT, liveLock, newest, ORDER_REFERENCES_KEPT, PENDING_KEPT, withMember, type AttemptAnswer, type OrderLock, type OrderRecord, type PaymentEntry } from './order-record.js';
+import { ATTEMPTS_KEPT, liveLock, newest, ORDER_REFERENCES_KEPT, PENDING_KEPT, withMember, type AttemptAnswer, type OrderLock, type OrderRecord, type PaymentEntry, type PendingAttempt } from './order-record.js';
 
 /** How long an attempt may take to create its charge before another attempt may go ahead. */
 export const ATTEMPT_CREATE_TTL_MS = 2 * 60 * 1000;
@@ -160,9 +160,12 @@ export function decideClaim(record: OrderRecord, input: ClaimInput, facts: Claim
   };
   // Kept only now that the attempt may charge: a refused request leaves nothing behind. An
   // authorization too: made with its answer lost, it holds the shopper's money like a charge takes it.
-  const pending = order.pending.filter((p) => p.attempt !== input.attempt);
+  // A retry keeps its first try's place and start: the payment that try made (its answer lost) was
+  // made before the retry started, and is matched to the attempt only by when it started.
   const { attempt, amount, currency, paymentMethodType, orderReference, nowMs } = input;
-  pending.push({ attempt, amount, currency, paymentMethodType, orderReference, createdAtMs: nowMs, ...(input.intent === 'authorize' ? { kind: 'authorization' as const } : {}) });
+  const kept: PendingAttempt = { attempt, amount, currency, paymentMethodType, orderReference, createdAtMs: nowMs, ...(input.intent === 'authorize' ? { kind: 'authorization' as const } : {}) };
+  const earlier = order.pending.find((p) => p.attempt === input.attempt);
+  const pending = earlier ? order.pending.map((p) => (p === earlier ? { ...kept, createdAtMs: earlier.createdAtMs } : p)) : [...order.pending, kept];
   const next: OrderRecord = {
     ...withAttempt(withReference(order, input.orderReference), input.id, { key: input.attempt, amount: input.amount, currency: input.currency, ...(input.intent === 'authorize' ? { intent: input.intent } : {}) }),
     lock,

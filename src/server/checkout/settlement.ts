@@ -27,6 +27,7 @@ import {
   decideTellClaim,
   decideTold,
   owedEffects,
+  CLOCK_ALLOWANCE_MS,
   type Effect,
   type RefundResult,
   type SuccessFacts,
@@ -186,6 +187,8 @@ async function readPaymentTaken(context: CheckoutContext, chargeId: string, kind
 
 /** Most charges of one order read at the service. */
 const ORDER_CHARGES_SCAN = 100;
+/** Most card authorizations read for one whose answer was lost (the service lists them by no order). */
+const AUTHORIZATIONS_SCAN = 1_000;
 
 /** The order's API charges at the service (captures of an authorization apart): the ones a checkout's attempts make. */
 async function checkoutChargesOf(context: CheckoutContext, referenceId: string, options: { signal: AbortSignal | undefined; deadlineMs: number }): Promise<Charge[]> {
@@ -228,8 +231,8 @@ async function firstSuccess(context: CheckoutContext, referenceId: string, optio
  * and card authorizations of attempts whose answers were lost, which a webhook would settle, but
  * none may come (none set up, or late). Each pays (or holds) the order if it is still open at its
  * price, and is refunded (cancelled) otherwise, the first to succeed first. The service lists card
- * authorizations by no order: the newest page of them is read, and only while an authorization's
- * answer is lost.
+ * authorizations by no order: they are read, only while an authorization's answer is lost, back to
+ * the first such attempt's start (newest first), at most {@link AUTHORIZATIONS_SCAN} of them.
  */
 export async function settleLostCharges(context: CheckoutContext, referenceId: string, call: HttpCall): Promise<true> {
   const { payments, pending } = await readOrder(context, referenceId);
@@ -241,10 +244,20 @@ export async function settleLostCharges(context: CheckoutContext, referenceId: s
         lost.push({ chargeId, kind: 'charge', amount, currency, referenceId, source, createdAt, at: succeededAt({ transactionTime, createdAt }) });
       }
     }
-    if (pending.some((p) => p.kind === 'authorization')) {
-      const { data } = await context.client.cardAuthorizations.list({ limit: ORDER_CHARGES_SCAN }, options);
-      for (const authorization of data) {
+    const lostAuthorizations = pending.filter((p) => p.kind === 'authorization');
+    if (lostAuthorizations.length > 0) {
+      // Made after the first of them started (the clocks apart): listed newest first, as the
+      // sandbox lists them, the read stops at the first one older; in any other order, at the cap.
+      const since = Math.min(...lostAuthorizations.map((p) => p.createdAtMs)) - CLOCK_ALLOWANCE_MS;
+      let seen = 0;
+      let newestFirst = true;
+      let previous = Number.POSITIVE_INFINITY;
+      for await (const authorization of context.client.cardAuthorizations.iterate({}, options)) {
         const { cardAuthorizationId, amount, currency, status, createdAt, authorizedAt } = authorization;
+        const madeAt = Date.parse(createdAt);
+        newestFirst &&= madeAt <= previous;
+        previous = madeAt;
+        if ((newestFirst && madeAt < since) || ++seen > AUTHORIZATIONS_SCAN) break;
         if (authorization.referenceId !== referenceId || (status !== 'AUTHORIZED' && status !== 'CAPTURED')) continue;
         lost.push({ chargeId: cardAuthorizationId, kind: 'authorization', amount, currency, referenceId, createdAt, at: succeededAt({ transactionTime: authorizedAt, createdAt }) });
       }

@@ -333,6 +333,61 @@ describe('paid means paid in full', () => {
     });
   }
 
+  it('finds a card authorization whose answer was lost behind more than a page of the shop\'s other authorizations, with no webhook', async () => {
+    setUp({ webhookKeyBase64: undefined }, { webhook: { url: `${BASE}/webhooks`, webhookKeyBase64: WEBHOOK_KEY, fetch: () => Promise.resolve(new Response(null, { status: 204 })) } });
+    const { ServiceClient } = await import('../../../src/server/index.js');
+    const client = new ServiceClient({ ...SERVICE, fetch: harness.sandbox.fetch });
+    const reserve = async (key: string) =>
+      harness.call('POST', '/charges', { body: { orderReference: 'pre-order', amount: PRICE, currency: 'THB', intent: 'authorize', paymentMethod: await card() }, headers: { 'Idempotency-Key': key } });
+    const lost = harness.sandbox.faults.add({ method: 'POST', path: '/api/v1/card-authorizations', kind: 'reset', when: 'after', times: 3 });
+    expect((await reserve('tab-a')).status).toBe(503);
+    harness.sandbox.faults.remove(lost.faultId);
+    // The shop's other pre-orders go on meanwhile: more than the service lists on one page.
+    for (let i = 0; i < 120; i += 1) {
+      const cardTokenId = await harness.service.tokenize('4111111111111111');
+      await client.cardAuthorizations.create({ amount: 1_000, currency: 'THB', referenceId: `other-${i}`, paymentMethod: { paymentMethodType: 'CARD_TOKEN', cardToken: { cardTokenId, securityCode: '123' } } });
+    }
+    const second = await reserve('tab-b');
+    expect(second.body.error).toMatchObject({ errorCode: 'ORDER_ALREADY_PAID' });
+    const ofOrder = [...harness.sandbox.authorizations.records.values()].map((r) => r.authorization).filter((a) => a.referenceId === 'order-2');
+    expect(ofOrder.map((a) => a.status)).toEqual(['AUTHORIZED']);
+    expect(shop.orderEvents.map((e) => `${e.type} ${e.chargeId}`)).toEqual([`order.authorized ${ofOrder[0]?.cardAuthorizationId}`]);
+  });
+
+  for (const intent of ['charge', 'authorize'] as const) {
+    it(`keeps one ${intent === 'authorize' ? 'reservation' : 'payment'} when an attempt's answer was lost twice, its retry a minute after its first try, and no webhook comes`, async () => {
+      setUp({ webhookKeyBase64: undefined }, { webhook: { url: `${BASE}/webhooks`, webhookKeyBase64: WEBHOOK_KEY, fetch: () => Promise.resolve(new Response(null, { status: 204 })) } });
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        const start = Date.now();
+        const reference = intent === 'authorize' ? 'pre-order' : 'cart-1';
+        const send = (key: string, paymentMethod: unknown) =>
+          harness.call('POST', '/charges', { body: { orderReference: reference, amount: PRICE, currency: 'THB', paymentMethod, ...(intent === 'authorize' ? { intent } : {}) }, headers: { 'Idempotency-Key': key } });
+        const made = () =>
+          intent === 'authorize'
+            ? [...harness.sandbox.authorizations.records.values()].map((r) => r.authorization).filter((a) => a.referenceId === 'order-2').map((a) => `${a.cardAuthorizationId} ${a.status}`)
+            : chargesOfOrder().map((c) => `${c.chargeId} ${c.status}`);
+        const lost = harness.sandbox.faults.add({ method: 'POST', path: intent === 'authorize' ? '/api/v1/card-authorizations' : '/api/v1/charges', kind: 'reset', when: 'after', times: 6 });
+        const method = await card();
+        expect((await send('tab-a', method)).status).toBe(503);
+        // The shopper presses Pay again a minute later: the same attempt, its answer lost again.
+        vi.setSystemTime(start + 60_000);
+        expect((await send('tab-a', method)).status).toBe(503);
+        harness.sandbox.faults.remove(lost.faultId);
+        const [first] = made();
+        expect(made()).toHaveLength(1);
+        // After a reload, a new attempt: the first try's payment is found, and the order is paid by it.
+        vi.setSystemTime(start + 120_000);
+        const again = await send('tab-b', await card());
+        expect(again.body.error).toMatchObject({ errorCode: 'ORDER_ALREADY_PAID' });
+        expect(made()).toEqual([first]);
+        expect(shop.orderEvents.map((e) => `${e.type} ${e.chargeId}`)).toEqual([`order.${intent === 'authorize' ? 'authorized' : 'paid'} ${first?.split(' ')[0]}`]);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+  }
+
   it('leaves the shop’s own charges of the order alone: only the checkout’s payments are settled', async () => {
     setUp();
     const paid = await pay(await card(), 'tab-a');

@@ -192,6 +192,8 @@ export class PaymentFlow {
   async sync(): Promise<void> {
     const { payment } = this;
     const { host } = payment;
+    // Removed while the payment code loaded: nothing to listen for (and nobody to stop listening).
+    if (!host.isConnected) return;
     listenToTabs(payment, (message) => {
       // With a token the server is asked; without, only "paid" is taken.
       if (host.orderToken) payment.sync();

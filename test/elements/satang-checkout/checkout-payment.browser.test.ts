@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CheckoutChargeResponse } from '../../../src/core/schemas/checkout.js';
 import type { LocalizeController } from '../../../src/elements/controllers/localize-controller.js';
 import { CheckoutPayment } from '../../../src/elements/satang-checkout/checkout-payment.js';
@@ -140,5 +140,22 @@ describe('the checkout payment, changed through move alone', () => {
     expect(flowOf(sending.payment).go(answered(sending.payment.now, redirect, { type: 'CARD_TOKEN', cardTokenId: 'tok' }))).toBe(true);
     expect(sending.navigated).toEqual(['https://bank.example/3ds']);
     expect(sending.payment.now.state).toBe('redirecting');
+  });
+});
+
+describe('the checkout payment, off the page', () => {
+  it('listens to nothing when the checkout left the page while its payment code loaded: no listener outlives it', async () => {
+    const { payment } = newPayment();
+    const onDocument = vi.spyOn(document, 'addEventListener');
+    const onWindow = vi.spyOn(window, 'addEventListener');
+    try {
+      // What `sync` runs once the payment code is here, for a host no longer connected.
+      await flowOf(payment).sync();
+      expect(onDocument.mock.calls.map(([type]) => type)).not.toContain('visibilitychange');
+      expect(onWindow.mock.calls.map(([type]) => type)).not.toContain('online');
+    } finally {
+      onDocument.mockRestore();
+      onWindow.mockRestore();
+    }
   });
 });

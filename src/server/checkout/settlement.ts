@@ -9,6 +9,7 @@
  */
 
 import type { HttpCall } from '../../core/http-call.js';
+import type { CardAuthorization } from '../../core/schemas/card-authorization.js';
 import type { Charge } from '../../core/schemas/charge.js';
 import type { CheckoutOrderOutcome, CheckoutStatusResponse } from '../../core/schemas/checkout.js';
 import { ServiceError, StateConflictError } from '../errors.js';
@@ -201,13 +202,35 @@ async function checkoutChargesOf(context: CheckoutContext, referenceId: string, 
   return charges;
 }
 
-/** The charges that succeeded, the first to succeed first (the earlier id first at one time). */
-function bySuccess(charges: Charge[]): Charge[] {
-  return charges
-    .filter((charge) => charge.status === 'SUCCEEDED')
-    .map((charge) => ({ charge, at: succeededAt(charge) }))
-    .sort((a, b) => a.at - b.at || (a.charge.chargeId < b.charge.chargeId ? -1 : 1))
-    .map(({ charge }) => charge);
+/** The first to succeed first (the earlier id first at one time): `at` is when each succeeded. */
+function bySuccess<T extends { chargeId: string; at: number }>(payments: T[]): T[] {
+  return payments.sort((a, b) => a.at - b.at || (a.chargeId < b.chargeId ? -1 : 1));
+}
+
+/** The charges that succeeded, with when each did. */
+function successesOf(charges: Charge[]): (Charge & { at: number })[] {
+  return charges.filter((charge) => charge.status === 'SUCCEEDED').map((charge) => ({ ...charge, at: succeededAt(charge) }));
+}
+
+/**
+ * The order's card authorizations at the service that hold (or took) money, made since `sinceMs`.
+ * The service lists them by no order and filters them by no `referenceId`: listed newest first, as
+ * the sandbox lists them, the read stops at the first one older; in any other order, at
+ * {@link AUTHORIZATIONS_SCAN}.
+ */
+async function authorizationsSince(context: CheckoutContext, referenceId: string, sinceMs: number, options: { signal: AbortSignal | undefined; deadlineMs: number }): Promise<CardAuthorization[]> {
+  const found: CardAuthorization[] = [];
+  let seen = 0;
+  let newestFirst = true;
+  let previous = Number.POSITIVE_INFINITY;
+  for await (const authorization of context.client.cardAuthorizations.iterate({}, options)) {
+    const madeAt = Date.parse(authorization.createdAt);
+    newestFirst &&= madeAt <= previous;
+    previous = madeAt;
+    if ((newestFirst && madeAt < sinceMs) || ++seen > AUTHORIZATIONS_SCAN) break;
+    if (authorization.referenceId === referenceId && (authorization.status === 'AUTHORIZED' || authorization.status === 'CAPTURED')) found.push(authorization);
+  }
+  return found;
 }
 
 /**
@@ -221,7 +244,7 @@ function bySuccess(charges: Charge[]): Charge[] {
 async function firstSuccess(context: CheckoutContext, referenceId: string, options: { signal: AbortSignal | undefined; deadlineMs: number }): Promise<string | null> {
   const charges = await checkoutChargesOf(context, referenceId, options);
   const newest = charges.reduce<Charge | undefined>((last, charge) => (last === undefined || Date.parse(charge.createdAt) > Date.parse(last.createdAt) ? charge : last), undefined);
-  const successes = bySuccess(charges);
+  const successes = bySuccess(successesOf(charges));
   const atPrice = successes.filter((c) => c.amount === newest?.amount && c.currency === newest.currency);
   return (atPrice[0] ?? successes[0])?.chargeId ?? null;
 }
@@ -240,25 +263,15 @@ export async function settleLostCharges(context: CheckoutContext, referenceId: s
   const lost: (SuccessNews & { at: number })[] = [];
   try {
     if (pending.some((p) => p.kind === undefined)) {
-      for (const { chargeId, amount, currency, source, createdAt, transactionTime } of (await checkoutChargesOf(context, referenceId, options)).filter((c) => c.status === 'SUCCEEDED')) {
-        lost.push({ chargeId, kind: 'charge', amount, currency, referenceId, source, createdAt, at: succeededAt({ transactionTime, createdAt }) });
+      for (const { chargeId, amount, currency, source, createdAt, at } of successesOf(await checkoutChargesOf(context, referenceId, options))) {
+        lost.push({ chargeId, kind: 'charge', amount, currency, referenceId, source, createdAt, at });
       }
     }
     const lostAuthorizations = pending.filter((p) => p.kind === 'authorization');
     if (lostAuthorizations.length > 0) {
-      // Made after the first of them started (the clocks apart): listed newest first, as the
-      // sandbox lists them, the read stops at the first one older; in any other order, at the cap.
-      const since = Math.min(...lostAuthorizations.map((p) => p.createdAtMs)) - CLOCK_ALLOWANCE_MS;
-      let seen = 0;
-      let newestFirst = true;
-      let previous = Number.POSITIVE_INFINITY;
-      for await (const authorization of context.client.cardAuthorizations.iterate({}, options)) {
-        const { cardAuthorizationId, amount, currency, status, createdAt, authorizedAt } = authorization;
-        const madeAt = Date.parse(createdAt);
-        newestFirst &&= madeAt <= previous;
-        previous = madeAt;
-        if ((newestFirst && madeAt < since) || ++seen > AUTHORIZATIONS_SCAN) break;
-        if (authorization.referenceId !== referenceId || (status !== 'AUTHORIZED' && status !== 'CAPTURED')) continue;
+      // Made after the first of them started, the clocks apart.
+      const sinceMs = Math.min(...lostAuthorizations.map((p) => p.createdAtMs)) - CLOCK_ALLOWANCE_MS;
+      for (const { cardAuthorizationId, amount, currency, createdAt, authorizedAt } of await authorizationsSince(context, referenceId, sinceMs, options)) {
         lost.push({ chargeId: cardAuthorizationId, kind: 'authorization', amount, currency, referenceId, createdAt, at: succeededAt({ transactionTime: authorizedAt, createdAt }) });
       }
     }
@@ -266,8 +279,7 @@ export async function settleLostCharges(context: CheckoutContext, referenceId: s
     throw upstreamRefusal(error);
   }
   // The first to succeed first: it is the one that would have paid the order.
-  lost.sort((a, b) => a.at - b.at || (a.chargeId < b.chargeId ? -1 : 1));
-  for (const { at: _at, ...news } of lost) {
+  for (const { at: _at, ...news } of bySuccess(lost)) {
     if (payments[news.chargeId] === undefined) await settlePayment(context, news, { call, fromWebhook: false });
   }
   return true;
